@@ -1,0 +1,144 @@
+import Foundation
+
+/// An isolation domain for managed objects, with its own executor: the view context runs on the main actor,
+/// each background context on a serial queue of its own.
+///
+/// Objects live in one context; the compiler keeps them there, since ``ManagedObject`` is not `Sendable`.
+/// Work happens in ``perform(_:)``:
+///
+/// ```swift
+/// let background = container.newBackgroundContext()
+/// let count = try await background.perform { context in
+///     let item = context.insert(Item.self)
+///     item[Item.uid] = 1
+///     try await context.save()
+///     return try context.count(for: FetchRequest(Item.self))
+/// }
+/// ```
+public actor ObjectContext {
+    /// A name for logs and change sets.
+    public nonisolated let name: String
+    /// The context a child's saves go to, or `nil` for a context on the store.
+    public nonisolated let parent: ObjectContext?
+    nonisolated let store: Store
+    nonisolated let hub: ChangeSetHub
+    private nonisolated let queueExecutor: ContextQueueExecutor?
+    let graph: ObjectGraph
+
+    init(name: String, store: Store, hub: ChangeSetHub, onMainActor: Bool, parent: ObjectContext? = nil, parentSnapshot: ParentSnapshot? = nil) {
+        self.name = name
+        self.parent = parent
+        self.store = store
+        self.hub = hub
+        self.queueExecutor = onMainActor ? nil : ContextQueueExecutor(label: "stillpoint.context.\(name)")
+        self.graph = ObjectGraph(store: store, hub: hub, name: name, parentSnapshot: parentSnapshot)
+    }
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        queueExecutor?.asUnownedSerialExecutor() ?? MainActor.sharedUnownedExecutor
+    }
+
+    /// Whether the context runs on the main actor.
+    public nonisolated var isViewContext: Bool { queueExecutor == nil }
+
+    // MARK: Performing work
+
+    /// Runs `body` on the context's executor, with the context isolated, and returns its Sendable result.
+    ///
+    /// ```swift
+    /// let titles = try await context.perform { context in
+    ///     try context.fetch(FetchRequest(Item.self)).map { $0[Item.title] }
+    /// }
+    /// ```
+    public func perform<T: Sendable>(_ body: @Sendable (isolated ObjectContext) async throws -> T) async rethrows -> T {
+        try await body(self)
+    }
+
+    /// Runs `body` synchronously on the context's executor and waits for it.
+    ///
+    /// Safe from the main actor: a background context never waits for the main actor, so this cannot deadlock
+    /// it. Calling it from inside the same context runs `body` at once.
+    ///
+    /// - Precondition: the context is a background context, or the caller is on the main actor.
+    public nonisolated func performAndWait<T: Sendable>(_ body: (isolated ObjectContext) throws -> T) rethrows -> T {
+        guard let queueExecutor else {
+            return try assumeIsolated(body)  // traps unless called on the main actor
+        }
+        if queueExecutor.isCurrent { return try assumeIsolated(body) }
+        return try queueExecutor.queue.sync { try assumeIsolated(body) }
+    }
+
+    // MARK: Objects
+
+    /// Inserts a new object of an entity; it is saved by the next ``save()``.
+    public func insert<E: Entity>(_ entityType: E.Type) -> ManagedObject {
+        graph.insert(E.entity)
+    }
+
+    /// Inserts a new object of the entity named `name`.
+    public func insert(entityNamed name: String) throws -> ManagedObject {
+        graph.insert(try store.schema.entity(named: name))
+    }
+
+    /// Marks an object deleted; the next ``save()`` deletes its row.
+    public func delete(_ object: ManagedObject) throws {
+        try graph.delete(object)
+    }
+
+    /// The object with `id` in this context: the registered instance, or one read from the store.
+    public func existingObject(with id: ObjectID) throws -> ManagedObject {
+        try graph.existingObject(with: id)
+    }
+
+    /// The object with `id` if this context holds it, without reading the store.
+    public func registeredObject(for id: ObjectID) -> ManagedObject? {
+        graph.registered[id]
+    }
+
+    public var insertedObjects: [ManagedObject] { Array(graph.inserted.values) }
+    public var updatedObjects: [ManagedObject] { graph.updated.values.filter(\.hasChangedValues) }
+    public var deletedObjects: [ManagedObject] { Array(graph.deleted.values) }
+    public var registeredObjects: [ManagedObject] { Array(graph.registered.values) }
+
+    /// Whether the context has unsaved inserts, changes or deletes.
+    public var hasChanges: Bool { graph.hasChanges }
+
+    /// Discards every unsaved change.
+    public func rollback() { graph.rollback() }
+
+    /// Forgets every object, saved or not.
+    public func reset() { graph.reset() }
+
+    /// Re-reads an object; with `mergeChanges`, its unsaved changes stay on top of the stored values.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
+        guard object.graph === graph else { throw ContextError.foreignObject(object.objectID) }
+        try graph.refresh(object, mergeChanges: mergeChanges)
+    }
+
+    // MARK: Merge policy
+
+    /// The policy for conflicts at save, for every entity without a policy of its own. The default is `.error`.
+    public var mergePolicy: MergePolicy { graph.mergePolicy }
+
+    public func setMergePolicy(_ policy: MergePolicy) { graph.mergePolicy = policy }
+
+    /// A policy for one entity, taking precedence over ``mergePolicy``.
+    public func setMergePolicy(_ policy: MergePolicy, for entity: EntityDescription) {
+        graph.entityMergePolicies[entity.name] = policy
+    }
+
+    // MARK: Child contexts
+
+    /// A new private context whose saves go to this context, not to the store.
+    ///
+    /// The child sees this context's unsaved changes as they are now.
+    public func newChildContext(name: String? = nil) -> ObjectContext {
+        ObjectContext(name: name ?? "\(self.name).child", store: store, hub: hub, onMainActor: false, parent: self,
+                      parentSnapshot: graph.snapshotForChild())
+    }
+
+    /// Takes a child's saved changes in as unsaved changes of this context.
+    func absorb(_ changes: ChildChanges) throws {
+        try graph.absorb(changes)
+    }
+}

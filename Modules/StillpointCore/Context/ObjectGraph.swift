@@ -1,0 +1,212 @@
+import Foundation
+import GRDB
+
+/// The state of one context: its identity map and its unsaved changes. Used only on its context's executor.
+final class ObjectGraph {
+    let store: Store
+    let hub: ChangeSetHub
+    let name: String
+    /// The parent's unsaved state as this child context saw it, or `nil` for a context on the store.
+    var parentSnapshot: ParentSnapshot?
+    var mergePolicy: MergePolicy = .error
+    var entityMergePolicies: [String: MergePolicy] = [:]
+
+    /// One instance per object: the identity map.
+    var registered: [ObjectID: ManagedObject] = [:]
+    var inserted: [ObjectID: ManagedObject] = [:]
+    var updated: [ObjectID: ManagedObject] = [:]
+    var deleted: [ObjectID: ManagedObject] = [:]
+    /// The read transaction in progress, so that code run inside a streaming fetch reads the same state.
+    var activeDatabase: Database?
+
+    init(store: Store, hub: ChangeSetHub, name: String, parentSnapshot: ParentSnapshot?) {
+        self.store = store
+        self.hub = hub
+        self.name = name
+        self.parentSnapshot = parentSnapshot
+    }
+
+    var hasChanges: Bool {
+        !inserted.isEmpty || !deleted.isEmpty || updated.values.contains(where: \.hasChangedValues)
+    }
+
+    func policy(for entity: EntityDescription) -> MergePolicy {
+        entityMergePolicies[entity.name] ?? mergePolicy
+    }
+
+    // MARK: Registration
+
+    func insert(_ entity: EntityDescription) -> ManagedObject {
+        let object = ManagedObject(
+            entity: entity, objectID: .temporary(entityName: entity.name),
+            values: ContiguousArray(entity.attributes.map(\.initialValue)), committedValues: nil, version: 0, graph: self)
+        registered[object.objectID] = object
+        inserted[object.objectID] = object
+        return object
+    }
+
+    func delete(_ object: ManagedObject) throws(ContextError) {
+        guard object.graph === self, registered[object.objectID] === object else {
+            throw ContextError.foreignObject(object.objectID)
+        }
+        if inserted.removeValue(forKey: object.objectID) != nil {
+            registered.removeValue(forKey: object.objectID)
+            object.isDeleted = true
+            return
+        }
+        updated.removeValue(forKey: object.objectID)
+        deleted[object.objectID] = object
+        object.isDeleted = true
+    }
+
+    /// Called by an object when one of its values changes.
+    func didChange(_ object: ManagedObject) {
+        guard object.committedValues != nil, !object.isDeleted else { return }
+        updated[object.objectID] = object
+    }
+
+    /// The registered object for `id`, or a new one made from stored values.
+    func register(id: ObjectID, entity: EntityDescription, values: ContiguousArray<AttributeValue>, version: Int64) -> ManagedObject {
+        if let object = registered[id] {
+            if !object.hasChanges, object.version != version {
+                object.values = values
+                object.committedValues = values
+                object.version = version
+            }
+            return object
+        }
+        let object = ManagedObject(entity: entity, objectID: id, values: values, committedValues: values, version: version, graph: self)
+        registered[id] = object
+        return object
+    }
+
+    func unregister(_ object: ManagedObject) {
+        registered.removeValue(forKey: object.objectID)
+        inserted.removeValue(forKey: object.objectID)
+        updated.removeValue(forKey: object.objectID)
+        deleted.removeValue(forKey: object.objectID)
+    }
+
+    /// The objects of `entity` whose membership in a fetch can differ from what the store says.
+    func pendingObjects(of entity: EntityDescription) -> [ManagedObject] {
+        var objects: [ManagedObject] = []
+        for dictionary in [inserted, updated, deleted] {
+            for object in dictionary.values where object.entity.name == entity.name {
+                objects.append(object)
+            }
+        }
+        return objects
+    }
+
+    // MARK: Discarding changes
+
+    /// Discards every unsaved change: inserted objects go, deleted ones come back, changed values return.
+    func rollback() {
+        for object in inserted.values {
+            object.isDeleted = true
+            registered.removeValue(forKey: object.objectID)
+        }
+        for object in Array(updated.values) + Array(deleted.values) {
+            if let committed = object.committedValues { object.values = committed }
+            object.isDeleted = false
+        }
+        inserted = [:]
+        updated = [:]
+        deleted = [:]
+    }
+
+    /// Forgets every object, saved or not. Objects fetched before must not be used afterwards.
+    func reset() {
+        registered = [:]
+        inserted = [:]
+        updated = [:]
+        deleted = [:]
+    }
+
+    /// Drops the objects that have no unsaved change, so that a long import or scan keeps memory flat.
+    func dropUnchangedObjects() {
+        registered = registered.filter { $0.value.hasChanges }
+    }
+
+    /// Re-reads an object from its source. With `mergeChanges`, its unsaved changes stay on top of the new values.
+    func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
+        guard object.committedValues != nil else { return }  // an inserted object has nothing to re-read
+        let id = object.objectID
+        guard let (values, version) = try storedValues(of: id, entity: object.entity) else {
+            markGone(object)
+            return
+        }
+        apply(storedValues: values, version: version, to: object, keepingChanges: mergeChanges)
+        if !mergeChanges {
+            updated.removeValue(forKey: id)
+            if deleted.removeValue(forKey: id) != nil { object.isDeleted = false }
+        }
+    }
+
+    /// Applies new stored values to an object; with `keepingChanges`, attributes changed in memory keep their values.
+    func apply(storedValues values: ContiguousArray<AttributeValue>, version: Int64, to object: ManagedObject, keepingChanges: Bool) {
+        if keepingChanges, let committed = object.committedValues {
+            var merged = values
+            for position in values.indices where object.values[position] != committed[position] {
+                merged[position] = object.values[position]
+            }
+            object.values = merged
+        } else {
+            object.values = values
+        }
+        object.committedValues = values
+        object.version = version
+    }
+
+    /// Marks an object whose row no longer exists: deleted, and dropped from the context.
+    func markGone(_ object: ManagedObject) {
+        unregister(object)
+        object.isDeleted = true
+        object.isFault = true
+    }
+
+    /// The stored values and version of one object, from the parent snapshot or the store; `nil` when it is gone.
+    func storedValues(of id: ObjectID, entity: EntityDescription) throws -> (ContiguousArray<AttributeValue>, Int64)? {
+        if let snapshot = parentSnapshot {
+            if snapshot.deleted.contains(id) { return nil }
+            if let entry = snapshot.objects[id] { return (entry.values, entry.version) }
+        }
+        guard let rowID = id.rowID else { return nil }
+        return try withDatabase { db in try StoreRows.row(id: rowID, entity: entity, in: db) }
+    }
+
+    /// Runs `body` in the read transaction in progress, or in a new one.
+    func withDatabase<T>(_ body: (Database) throws -> T) throws -> T {
+        if let activeDatabase { return try body(activeDatabase) }
+        return try store.read { db in
+            activeDatabase = db
+            defer { activeDatabase = nil }
+            return try body(db)
+        }
+    }
+
+    func existingObject(with id: ObjectID) throws -> ManagedObject {
+        if let object = registered[id] { return object }
+        let entity = try store.schema.entity(named: id.entityName)
+        guard let (values, version) = try storedValues(of: id, entity: entity) else {
+            throw ContextError.objectNotFound(id)
+        }
+        return register(id: id, entity: entity, values: values, version: version)
+    }
+}
+
+/// A parent context's unsaved state, handed to a child context when it is made.
+struct ParentSnapshot: Sendable {
+    struct Entry: Sendable {
+        let entityName: String
+        let values: ContiguousArray<AttributeValue>
+        let version: Int64
+    }
+
+    var objects: [ObjectID: Entry] = [:]
+    var deleted: Set<ObjectID> = []
+
+    func entries(of entity: EntityDescription) -> [(ObjectID, Entry)] {
+        objects.filter { $0.value.entityName == entity.name }.map { ($0.key, $0.value) }
+    }
+}

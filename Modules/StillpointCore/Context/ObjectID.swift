@@ -1,0 +1,73 @@
+import Foundation
+
+/// The identity of an object, the same in every context: the one way an object crosses contexts.
+///
+/// An object inserted and not yet saved has a temporary ID; saving it to the store gives it a permanent one.
+///
+/// ```swift
+/// let id = try await background.perform { context in
+///     let item = context.insert(Item.self)
+///     try await context.save()
+///     return item.objectID          // Sendable: may leave the context
+/// }
+/// try await container.viewContext.perform { context in
+///     let item = try context.existingObject(with: id)
+/// }
+/// ```
+public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
+    /// The entity the object belongs to.
+    public let entityName: String
+    let storage: Storage
+
+    enum Storage: Sendable, Hashable {
+        case permanent(Int64)
+        case temporary(UInt64)
+    }
+
+    init(entityName: String, rowID: Int64) {
+        self.entityName = entityName
+        self.storage = .permanent(rowID)
+    }
+
+    static func temporary(entityName: String) -> ObjectID {
+        ObjectID(entityName: entityName, storage: .temporary(TemporaryIDCounter.next()))
+    }
+
+    private init(entityName: String, storage: Storage) {
+        self.entityName = entityName
+        self.storage = storage
+    }
+
+    /// Whether the object has not been saved to the store yet.
+    public var isTemporary: Bool {
+        if case .temporary = storage { return true }
+        return false
+    }
+
+    /// The row id in the store, for a saved object.
+    public var rowID: Int64? {
+        if case .permanent(let rowID) = storage { return rowID }
+        return nil
+    }
+
+    /// A URI for logs and debugging: `stillpoint://Item/p42`, or `.../t7` for a temporary ID.
+    public var description: String {
+        switch storage {
+        case .permanent(let rowID): return "stillpoint://\(entityName)/p\(rowID)"
+        case .temporary(let number): return "stillpoint://\(entityName)/t\(number)"
+        }
+    }
+}
+
+/// Hands out temporary ID numbers, unique in the process.
+private enum TemporaryIDCounter {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var last: UInt64 = 0
+
+    static func next() -> UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        last += 1
+        return last
+    }
+}

@@ -1,0 +1,43 @@
+/// A column of a dictionary fetch: an attribute, or an aggregate over the matching rows or each group.
+///
+/// ```swift
+/// request.properties = [.attribute("kind"), .aggregate(.average, of: "duration", as: "average"), .count(as: "n")]
+/// ```
+public enum FetchProperty: Sendable, Hashable {
+    case attribute(String)
+    case aggregate(AggregateFunction, of: String, as: String)
+    case count(as: String)
+
+    /// The key of the column in each result dictionary.
+    public var key: String {
+        switch self {
+        case .attribute(let name): return name
+        case .aggregate(_, _, let alias), .count(let alias): return alias
+        }
+    }
+}
+
+/// An aggregate function of a dictionary fetch. It runs in SQL, never over objects loaded in memory.
+public enum AggregateFunction: String, Sendable, Hashable, CaseIterable {
+    case sum, average, minimum, maximum, count
+
+    var sqlName: String {
+        switch self {
+        case .sum: return "SUM"
+        case .average: return "AVG"
+        case .minimum: return "MIN"
+        case .maximum: return "MAX"
+        case .count: return "COUNT"
+        }
+    }
+
+    /// The type of the result for an attribute of `type`.
+    func resultType(for type: AttributeType) -> AttributeType? {
+        switch self {
+        case .count: return .integer
+        case .average: return .double
+        case .sum: return type == .integer || type == .bool ? .integer : .double
+        case .minimum, .maximum: return type
+        }
+    }
+}

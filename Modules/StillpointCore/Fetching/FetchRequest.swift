@@ -1,0 +1,50 @@
+/// A description of what to fetch: an entity, a predicate, an order, a window and, for dictionary results,
+/// the properties, aggregates and grouping.
+///
+/// ```swift
+/// var request = FetchRequest(Session.self, predicate: try FetchPredicate("kind == %@", "yoga"))
+/// request.sortKeys = [.descending(Session.start)]
+/// request.limit = 10
+/// let sessions = try context.fetch(request)
+///
+/// var totals = FetchRequest(Session.self)
+/// totals.properties = [.attribute("kind"), .aggregate(.sum, of: "duration", as: "total")]
+/// totals.groupBy = ["kind"]
+/// let rows = try context.fetchDictionaries(totals)   // [["kind": "yoga", "total": 5400], ...]
+/// ```
+public struct FetchRequest: Sendable {
+    public var entity: EntityDescription
+    public var predicate: FetchPredicate?
+    public var sortKeys: [SortKey]
+    public var limit: Int?
+    public var offset: Int?
+    /// How many objects ``ObjectContext/enumerate(_:batch:)`` reads at a time; memory stays flat beyond it.
+    public var batchSize: Int
+    /// Whether object fetches and counts see the context's unsaved inserts, changes and deletes.
+    public var includesPendingChanges: Bool
+    /// The columns of a dictionary fetch: attributes and aggregates. Empty means every attribute.
+    public var properties: [FetchProperty]
+    /// The attributes a dictionary fetch groups by.
+    public var groupBy: [String]
+    /// A predicate over the groups of a dictionary fetch; it may name aggregates by their alias.
+    public var having: FetchPredicate?
+
+    public init(_ entity: EntityDescription, predicate: FetchPredicate? = nil, sortedBy sortKeys: [SortKey] = [],
+                limit: Int? = nil) {
+        self.entity = entity
+        self.predicate = predicate
+        self.sortKeys = sortKeys
+        self.limit = limit
+        self.offset = nil
+        self.batchSize = 1_000
+        self.includesPendingChanges = true
+        self.properties = []
+        self.groupBy = []
+        self.having = nil
+    }
+
+    public init<E: Entity>(_ entityType: E.Type, predicate: FetchPredicate? = nil, sortedBy sortKeys: [SortKey] = [],
+                           limit: Int? = nil) {
+        self.init(E.entity, predicate: predicate, sortedBy: sortKeys, limit: limit)
+    }
+}

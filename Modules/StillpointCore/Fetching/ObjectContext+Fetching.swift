@@ -1,0 +1,45 @@
+extension ObjectContext {
+    /// The objects that match a request, with the context's unsaved changes (unless the request says not to).
+    ///
+    /// ```swift
+    /// let yoga = try context.fetch(FetchRequest(Session.self, predicate: try FetchPredicate("kind == 'yoga'")))
+    /// ```
+    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+        try graph.fetchObjects(request)
+    }
+
+    /// The IDs of the objects that match a request.
+    public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
+        try graph.fetchObjects(request).map(\.objectID)
+    }
+
+    /// The number of objects that match a request, counted in SQL.
+    public func count(for request: FetchRequest) throws -> Int {
+        try graph.count(request)
+    }
+
+    /// Rows of attributes and aggregates, grouped as the request says, computed in SQL from the saved state.
+    ///
+    /// ```swift
+    /// var request = FetchRequest(Session.self)
+    /// request.properties = [.attribute("kind"), .aggregate(.sum, of: "duration", as: "total")]
+    /// request.groupBy = ["kind"]
+    /// request.having = try FetchPredicate("total > %@", 3600)
+    /// let rows = try context.fetchDictionaries(request)
+    /// ```
+    public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: AttributeValue]] {
+        try graph.fetchDictionaries(request)
+    }
+
+    /// Streams the matching saved objects through a cursor, `request.batchSize` at a time, so that memory
+    /// stays flat however many there are. Objects a batch leaves unchanged are dropped after it.
+    ///
+    /// ```swift
+    /// try context.enumerate(request) { batch in
+    ///     for session in batch { total += session[Session.duration] }
+    /// }
+    /// ```
+    public func enumerate(_ request: FetchRequest, batch body: ([ManagedObject]) throws -> Void) throws {
+        try graph.enumerate(request, batch: body)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// The store's persistent history: one row per save or batch operation, so that contexts in this and other
+/// processes can catch up on what changed since a sequence number.
+enum ChangeLog {
+    static let table = "_stillpoint_history"
+    static let createTable = """
+        CREATE TABLE IF NOT EXISTS "\(table)" (
+            "sequence" INTEGER PRIMARY KEY AUTOINCREMENT, "author" TEXT NOT NULL,
+            "timestamp" REAL NOT NULL, "changes" TEXT NOT NULL)
+        """
+
+    /// The changes of one entity in one save, row ids stored as ranges since inserts are mostly contiguous.
+    struct EntityChanges: Codable {
+        var inserted: [[Int64]] = []
+        var updated: [[Int64]] = []
+        var deleted: [[Int64]] = []
+        var attributes: [String] = []
+    }
+
+    /// Records a save's changes and returns its change set, numbered by its place in the history.
+    static func record(author: String, inserted: Set<ObjectID>, updated: Set<ObjectID>, deleted: Set<ObjectID>,
+                       changedAttributes: [String: Set<String>], in db: Database) throws -> ChangeSet {
+        var byEntity: [String: EntityChanges] = [:]
+        func add(_ ids: Set<ObjectID>, _ path: WritableKeyPath<EntityChanges, [[Int64]]>) {
+            for (entity, group) in Dictionary(grouping: ids.compactMap { id in id.rowID.map { (id.entityName, $0) } }, by: \.0) {
+                byEntity[entity, default: EntityChanges()][keyPath: path] = ranges(of: group.map(\.1))
+            }
+        }
+        add(inserted, \.inserted)
+        add(updated, \.updated)
+        add(deleted, \.deleted)
+        for (entity, names) in changedAttributes {
+            byEntity[entity, default: EntityChanges()].attributes = names.sorted()
+        }
+        let payload = String(decoding: try JSONEncoder().encode(byEntity), as: UTF8.self)
+        let timestamp = Date()
+        try db.run("INSERT INTO \"\(table)\" (\"author\", \"timestamp\", \"changes\") VALUES (?, ?, ?)",
+                   [.string(author), .double(timestamp.timeIntervalSince1970), .string(payload)])
+        return ChangeSet(sequence: db.lastInsertedRowID, author: author, timestamp: timestamp, inserted: inserted,
+                         updated: updated, deleted: deleted, changedAttributes: changedAttributes)
+    }
+
+    /// The change sets recorded after `sequence`, oldest first.
+    static func changeSets(after sequence: Int64, in db: Database) throws -> [ChangeSet] {
+        var changeSets: [ChangeSet] = []
+        try db.query("SELECT \"sequence\", \"author\", \"timestamp\", \"changes\" FROM \"\(table)\" WHERE \"sequence\" > ? ORDER BY \"sequence\"",
+                     [.integer(sequence)]) { statement in
+            guard case .string(let author) = AttributeValue(column: 1, of: statement, as: .string),
+                  case .string(let payload) = AttributeValue(column: 3, of: statement, as: .string),
+                  let byEntity = try? JSONDecoder().decode([String: EntityChanges].self, from: Data(payload.utf8)) else { return }
+            var inserted: Set<ObjectID> = [], updated: Set<ObjectID> = [], deleted: Set<ObjectID> = []
+            var attributes: [String: Set<String>] = [:]
+            for (entity, changes) in byEntity {
+                inserted.formUnion(ids(changes.inserted, entity))
+                updated.formUnion(ids(changes.updated, entity))
+                deleted.formUnion(ids(changes.deleted, entity))
+                if !changes.attributes.isEmpty { attributes[entity] = Set(changes.attributes) }
+            }
+            changeSets.append(ChangeSet(
+                sequence: sqlite3_column_int64(statement, 0), author: author,
+                timestamp: Date(timeIntervalSince1970: sqlite3_column_double(statement, 2)),
+                inserted: inserted, updated: updated, deleted: deleted, changedAttributes: attributes))
+        }
+        return changeSets
+    }
+
+    /// The sequence number of the latest recorded change, or 0.
+    static func lastSequence(in db: Database) throws -> Int64 {
+        var last: Int64 = 0
+        try db.query("SELECT MAX(\"sequence\") FROM \"\(table)\"") { last = sqlite3_column_int64($0, 0) }
+        return last
+    }
+
+    /// Deletes the history up to and including `sequence`.
+    static func purge(through sequence: Int64, in db: Database) throws {
+        try db.run("DELETE FROM \"\(table)\" WHERE \"sequence\" <= ?", [.integer(sequence)])
+    }
+
+    static func ranges(of rowIDs: [Int64]) -> [[Int64]] {
+        var ranges: [[Int64]] = []
+        for rowID in rowIDs.sorted() {
+            if let last = ranges.last, last[1] + 1 == rowID {
+                ranges[ranges.count - 1][1] = rowID
+            } else if ranges.last?[1] != rowID {
+                ranges.append([rowID, rowID])
+            }
+        }
+        return ranges
+    }
+
+    private static func ids(_ ranges: [[Int64]], _ entity: String) -> [ObjectID] {
+        ranges.flatMap { range in (range[0]...range[1]).map { ObjectID(entityName: entity, rowID: $0) } }
+    }
+}

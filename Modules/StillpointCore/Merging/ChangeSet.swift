@@ -1,0 +1,40 @@
+import Foundation
+
+/// What one save or batch operation changed in a store: the Sendable form of a did-save notification.
+///
+/// ```swift
+/// for await changes in container.changeSets {
+///     print(changes.sequence, changes.inserted.count, changes.updated.count, changes.deleted.count)
+/// }
+/// ```
+public struct ChangeSet: Sendable, Hashable {
+    /// The position of the save in the store's history: later saves have larger numbers.
+    public let sequence: Int64
+    /// Who made the change: a context's name, or an operation's.
+    public let author: String
+    public let timestamp: Date
+    public let inserted: Set<ObjectID>
+    public let updated: Set<ObjectID>
+    public let deleted: Set<ObjectID>
+    /// The names of the changed attributes, by entity.
+    public let changedAttributes: [String: Set<String>]
+
+    public init(sequence: Int64, author: String, timestamp: Date, inserted: Set<ObjectID>, updated: Set<ObjectID>,
+                deleted: Set<ObjectID>, changedAttributes: [String: Set<String>]) {
+        self.sequence = sequence
+        self.author = author
+        self.timestamp = timestamp
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+        self.changedAttributes = changedAttributes
+    }
+
+    /// Whether nothing changed.
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+
+    /// The entities that have a change.
+    public var entityNames: Set<String> {
+        Set(inserted.map(\.entityName)).union(updated.map(\.entityName)).union(deleted.map(\.entityName))
+    }
+}

@@ -1,0 +1,87 @@
+/// A condition on the attributes of objects, written in Core Data's `NSPredicate` format syntax.
+///
+/// It compiles to parameterized SQL for the store, and evaluates in memory with the same semantics.
+///
+/// ```swift
+/// let recent = try FetchPredicate("kind ==[c] %@ AND duration >= %@", "yoga", 600)
+/// let either = recent || (try FetchPredicate("kind IN %@", ["run", "swim"]))
+/// ```
+public struct FetchPredicate: Sendable, Hashable {
+    let root: PredicateNode
+
+    init(root: PredicateNode) {
+        self.root = root
+    }
+
+    /// Parses a format, filling `%@` with values and `%K` with attribute names from `arguments`, in order.
+    ///
+    /// ```swift
+    /// try FetchPredicate("%K BEGINSWITH[cd] %@", PredicateArgument.key("title"), "morn")
+    /// ```
+    public init(_ format: String, _ arguments: any PredicateArgumentConvertible...) throws(FetchPredicateError) {
+        try self.init(format: format, arguments: arguments.map(\.predicateArgument))
+    }
+
+    /// Parses a format with an array of arguments.
+    public init(format: String, arguments: [PredicateArgument]) throws(FetchPredicateError) {
+        self.init(root: try PredicateParser.parse(format, arguments: arguments))
+    }
+
+    /// The predicate that every object matches (`TRUEPREDICATE`).
+    public static let `true` = FetchPredicate(root: .constant(true))
+    /// The predicate that no object matches (`FALSEPREDICATE`).
+    public static let `false` = FetchPredicate(root: .constant(false))
+
+    /// Matches what all of `predicates` match; `.true` when empty.
+    public static func and(_ predicates: [FetchPredicate]) -> FetchPredicate {
+        FetchPredicate(root: .allOf(predicates.map(\.root)))
+    }
+
+    /// Matches what any of `predicates` matches; `.false` when empty.
+    public static func or(_ predicates: [FetchPredicate]) -> FetchPredicate {
+        FetchPredicate(root: .anyOf(predicates.map(\.root)))
+    }
+
+    /// Matches what `predicate` doesn't.
+    public static func not(_ predicate: FetchPredicate) -> FetchPredicate {
+        FetchPredicate(root: .negation(predicate.root))
+    }
+
+    public static func && (lhs: FetchPredicate, rhs: FetchPredicate) -> FetchPredicate { and([lhs, rhs]) }
+    public static func || (lhs: FetchPredicate, rhs: FetchPredicate) -> FetchPredicate { or([lhs, rhs]) }
+    public static prefix func ! (predicate: FetchPredicate) -> FetchPredicate { not(predicate) }
+
+    /// The attribute names the predicate reads.
+    public var referencedKeys: Set<String> {
+        Set(root.orderedKeys)
+    }
+
+    /// Whether an object matches, reading its attributes with `valueForKey`; agrees with the SQL of ``sqlFragment(resolvingKeysWith:)``.
+    ///
+    /// ```swift
+    /// predicate.evaluate { key in object.values[key] ?? .null }
+    /// ```
+    public func evaluate(_ valueForKey: (String) -> AttributeValue) -> Bool {
+        PredicateEvaluator.evaluate(root, valueForKey)
+    }
+
+    /// Compiles to an SQL expression for a WHERE or HAVING clause, with every value as a `?` parameter.
+    ///
+    /// `resolve` maps each key to its SQL expression and type, and throws for unknown keys (see
+    /// ``FetchPredicateError/unknownAttribute(_:entity:attributes:)``). The SQL calls `stillpoint_fold`
+    /// for `[c]`/`[d]` comparisons: the connection needs ``TextFolding/register(in:)``.
+    ///
+    /// ```swift
+    /// let fragment = try predicate.sqlFragment { .column($0, type: attributeTypes[$0]) }
+    /// ```
+    public func sqlFragment(resolvingKeysWith resolve: (String) throws -> PredicateKeyResolution) throws -> SQLFragment {
+        try PredicateSQLCompiler.compile(root, resolve: resolve)
+    }
+}
+
+extension FetchPredicate: CustomStringConvertible {
+    /// A format string, with values written as literals, that parses back to an equivalent predicate.
+    public var description: String {
+        root.description
+    }
+}

@@ -1,0 +1,236 @@
+/// One token of a predicate format, with its position for error messages.
+struct PredicateToken: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+        /// An identifier or a keyword; the parser tells them apart, ignoring case.
+        case word(String)
+        /// `#name`: an identifier even when spelled like a keyword.
+        case escapedWord(String)
+        case number(AttributeValue)
+        case string(String)
+        /// `%@`
+        case valuePlaceholder
+        /// `%K`
+        case keyPlaceholder
+        /// An operator or punctuation: `==`, `(`, `{`, `,`, `[`, …
+        case symbol(String)
+        case end
+    }
+
+    var kind: Kind
+    /// The 0-based character offset of the token in the format.
+    var offset: Int
+    /// The token as written.
+    var text: String
+
+    /// How error messages quote the token.
+    var quoted: String {
+        if case .end = kind { return "the end of the predicate" }
+        return "'\(text)'"
+    }
+
+    /// The keyword this token spells, uppercased, if it is an unescaped word.
+    var keyword: String? {
+        if case .word(let word) = kind { return word.uppercased() }
+        return nil
+    }
+
+    func isSymbol(_ symbol: String) -> Bool { kind == .symbol(symbol) }
+}
+
+/// Splits a predicate format into tokens.
+struct PredicateLexer {
+    /// Words that aren't keys unless escaped with `#`, compared uppercased.
+    static let reservedWords: Set<String> = [
+        "AND", "OR", "NOT", "IN", "BETWEEN", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES",
+        "NIL", "NULL", "TRUE", "FALSE", "YES", "NO", "TRUEPREDICATE", "FALSEPREDICATE",
+        "ANY", "ALL", "SOME", "NONE", "SUBQUERY", "FUNCTION", "CAST", "SELF",
+    ]
+
+    static let comparisonSymbols: Set<String> = ["==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>"]
+    private static let operators = comparisonSymbols.union(["&&", "||", "!"])
+    // Characters that form operators; a run of them must spell one known operator.
+    private static let operatorCharacters: Set<Character> = ["=", "<", ">", "!", "&", "|", "~", "^", "+", "-", "*", "/"]
+    private static let punctuation: Set<Character> = ["(", ")", "{", "}", ",", "[", "]", "."]
+
+    let format: String
+    private let characters: [Character]
+    private var position = 0
+
+    private init(format: String) {
+        self.format = format
+        self.characters = Array(format)
+    }
+
+    static func tokenize(_ format: String) throws(FetchPredicateError) -> [PredicateToken] {
+        var lexer = PredicateLexer(format: format)
+        var tokens: [PredicateToken] = []
+        while true {
+            let token = try lexer.nextToken()
+            tokens.append(token)
+            if token.kind == .end { return tokens }
+        }
+    }
+
+    private func error(_ message: String, at offset: Int) -> FetchPredicateError {
+        FetchPredicateError(.syntax, message, format: format, offset: offset)
+    }
+
+    private func character(at index: Int) -> Character? {
+        index < characters.count ? characters[index] : nil
+    }
+
+    private func text(from start: Int) -> String {
+        String(characters[start..<position])
+    }
+
+    private mutating func nextToken() throws(FetchPredicateError) -> PredicateToken {
+        while let character = character(at: position), character.isWhitespace { position += 1 }
+        let start = position
+        guard let character = character(at: position) else {
+            return PredicateToken(kind: .end, offset: start, text: "")
+        }
+        if character.isLetter || character == "_" {
+            let word = readIdentifier()
+            return PredicateToken(kind: .word(word), offset: start, text: word)
+        }
+        if character == "#" {
+            position += 1
+            guard let next = self.character(at: position), next.isLetter || next == "_" else {
+                throw error("expected an attribute name after '#'", at: position)
+            }
+            let word = readIdentifier()
+            return PredicateToken(kind: .escapedWord(word), offset: start, text: "#" + word)
+        }
+        if character.isASCII, character.isNumber || ((character == "-" || character == ".") && startsNumber(at: position + 1)) {
+            return try readNumber()
+        }
+        if character == "'" || character == "\"" {
+            return try readString(quote: character)
+        }
+        if character == "%" {
+            position += 1
+            let next = self.character(at: position)
+            if next == "@" || next == "K" {
+                position += 1
+                return PredicateToken(kind: next == "@" ? .valuePlaceholder : .keyPlaceholder, offset: start, text: text(from: start))
+            }
+            let written = next.map { "%\($0)" } ?? "%"
+            throw error("unknown placeholder '\(written)'; use %@ for values and %K for keys", at: start)
+        }
+        if character == "$" {
+            throw error("variables like '$name' aren't supported; use %@ and pass the value", at: start)
+        }
+        if Self.punctuation.contains(character) {
+            position += 1
+            return PredicateToken(kind: .symbol(String(character)), offset: start, text: String(character))
+        }
+        if Self.operatorCharacters.contains(character) {
+            return try readOperator()
+        }
+        throw error("unexpected character '\(character)'", at: start)
+    }
+
+    private func startsNumber(at index: Int) -> Bool {
+        guard let character = character(at: index) else { return false }
+        return character.isASCII && character.isNumber
+    }
+
+    private mutating func readIdentifier() -> String {
+        let start = position
+        while let character = character(at: position), character.isLetter || character.isNumber || character == "_" {
+            position += 1
+        }
+        return text(from: start)
+    }
+
+    private mutating func readDigits() {
+        while let character = character(at: position), character.isASCII, character.isNumber { position += 1 }
+    }
+
+    private mutating func readNumber() throws(FetchPredicateError) -> PredicateToken {
+        let start = position
+        if character(at: position) == "-" { position += 1 }
+        readDigits()
+        var isInteger = true
+        if character(at: position) == ".", startsNumber(at: position + 1) || position > start {
+            isInteger = false
+            position += 1
+            readDigits()
+        }
+        if let e = character(at: position), e == "e" || e == "E" {
+            let afterE = character(at: position + 1)
+            let digitsAt = (afterE == "+" || afterE == "-") ? position + 2 : position + 1
+            if startsNumber(at: digitsAt) {
+                isInteger = false
+                position = digitsAt
+                readDigits()
+            }
+        }
+        if let next = character(at: position), next.isLetter || next == "_" || next == "." {
+            while let character = character(at: position), character.isLetter || character.isNumber || "_.".contains(character) {
+                position += 1
+            }
+            throw error("invalid number '\(text(from: start))'", at: start)
+        }
+        let written = text(from: start)
+        let value: AttributeValue
+        if isInteger, let integer = Int64(written) {
+            value = .integer(integer)
+        } else if let double = Double(written) {
+            value = .double(double)
+        } else {
+            throw error("invalid number '\(written)'", at: start)
+        }
+        return PredicateToken(kind: .number(value), offset: start, text: written)
+    }
+
+    private mutating func readString(quote: Character) throws(FetchPredicateError) -> PredicateToken {
+        let start = position
+        position += 1
+        var value = ""
+        while let character = character(at: position) {
+            position += 1
+            if character == quote {
+                return PredicateToken(kind: .string(value), offset: start, text: text(from: start))
+            }
+            guard character == "\\" else {
+                value.append(character)
+                continue
+            }
+            guard let escaped = self.character(at: position) else { break }
+            position += 1
+            switch escaped {
+            case "n": value.append("\n")
+            case "t": value.append("\t")
+            case "r": value.append("\r")
+            case "0": value.append("\0")
+            case "\\", "'", "\"": value.append(escaped)
+            default:
+                // Keep other escapes as written, so LIKE patterns can say \* and \? for a literal * and ?.
+                value.append("\\")
+                value.append(escaped)
+            }
+        }
+        throw error("unterminated string", at: start)
+    }
+
+    private mutating func readOperator() throws(FetchPredicateError) -> PredicateToken {
+        let start = position
+        while let character = character(at: position), Self.operatorCharacters.contains(character) {
+            // A '-' that starts a number ends the operator: "x==-5".
+            if character == "-", position > start, startsNumber(at: position + 1) { break }
+            position += 1
+        }
+        let written = text(from: start)
+        if Self.operators.contains(written) {
+            return PredicateToken(kind: .symbol(written), offset: start, text: written)
+        }
+        if written.allSatisfy({ $0 == "!" }) {
+            // "!!x": one negation at a time.
+            position = start + 1
+            return PredicateToken(kind: .symbol("!"), offset: start, text: "!")
+        }
+        let hint = written.allSatisfy({ "+-*/".contains($0) }) ? " (arithmetic isn't supported)" : ""
+        throw error("unknown operator '\(written)'\(hint)", at: start)
+    }
+}

@@ -1,0 +1,354 @@
+import Foundation
+
+/// Parses a predicate format and its arguments into a ``PredicateNode``.
+///
+/// Precedence, loosest first: OR, AND, NOT, comparison.
+struct PredicateParser {
+    private let format: String
+    private let tokens: [PredicateToken]
+    private var index = 0
+    private let arguments: [PredicateArgument]
+    private var argumentIndex = 0
+
+    private init(format: String, tokens: [PredicateToken], arguments: [PredicateArgument]) {
+        self.format = format
+        self.tokens = tokens
+        self.arguments = arguments
+    }
+
+    static func parse(_ format: String, arguments: [PredicateArgument]) throws(FetchPredicateError) -> PredicateNode {
+        var parser = PredicateParser(format: format, tokens: try PredicateLexer.tokenize(format), arguments: arguments)
+        if parser.current.kind == .end {
+            throw parser.error("expected a predicate", at: parser.current)
+        }
+        let node = try parser.parseOr()
+        if parser.current.isSymbol(")") {
+            throw parser.error("unexpected ')' without a matching '('", at: parser.current)
+        }
+        if parser.current.kind != .end {
+            throw parser.error("expected AND, OR or the end of the predicate, found \(parser.current.quoted)", at: parser.current)
+        }
+        if parser.argumentIndex < arguments.count {
+            let used = parser.argumentIndex
+            throw FetchPredicateError(.argument, "\(Self.count(arguments.count, "argument")) given, but the format has only \(Self.count(used, "placeholder"))")
+        }
+        return node
+    }
+
+    // MARK: Helpers
+
+    private var current: PredicateToken { tokens[index] }
+
+    private var previous: PredicateToken? { index > 0 ? tokens[index - 1] : nil }
+
+    private mutating func advance() -> PredicateToken {
+        let token = tokens[index]
+        if token.kind != .end { index += 1 }
+        return token
+    }
+
+    private func error(_ message: String, at token: PredicateToken, kind: FetchPredicateError.Kind = .syntax) -> FetchPredicateError {
+        FetchPredicateError(kind, message, format: format, offset: token.offset)
+    }
+
+    private func error(_ message: String, at offset: Int, kind: FetchPredicateError.Kind = .syntax) -> FetchPredicateError {
+        FetchPredicateError(kind, message, format: format, offset: offset)
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+
+    /// Consumes the current token if it is one of the keywords or symbols.
+    private mutating func accept(keyword: String, symbol: String) -> Bool {
+        if current.keyword == keyword || current.isSymbol(symbol) {
+            _ = advance()
+            return true
+        }
+        return false
+    }
+
+    // MARK: Logical operators
+
+    private mutating func parseOr() throws(FetchPredicateError) -> PredicateNode {
+        var operands = [try parseAnd()]
+        while accept(keyword: "OR", symbol: "||") {
+            operands.append(try parseAnd())
+        }
+        return .anyOf(operands)
+    }
+
+    private mutating func parseAnd() throws(FetchPredicateError) -> PredicateNode {
+        var operands = [try parseNot()]
+        while accept(keyword: "AND", symbol: "&&") {
+            operands.append(try parseNot())
+        }
+        return .allOf(operands)
+    }
+
+    private mutating func parseNot() throws(FetchPredicateError) -> PredicateNode {
+        if accept(keyword: "NOT", symbol: "!") {
+            return .negation(try parseNot())
+        }
+        return try parsePrimary()
+    }
+
+    private mutating func parsePrimary() throws(FetchPredicateError) -> PredicateNode {
+        if current.isSymbol("(") {
+            let open = advance()
+            let node = try parseOr()
+            guard current.isSymbol(")") else {
+                let column = open.offset + 1
+                if current.kind == .end {
+                    throw error("missing ')' to close the '(' at column \(column)", at: current)
+                }
+                throw error("expected AND, OR or ')' to close the '(' at column \(column), found \(current.quoted)", at: current)
+            }
+            _ = advance()
+            return node
+        }
+        switch current.keyword {
+        case "TRUEPREDICATE": _ = advance(); return .constant(true)
+        case "FALSEPREDICATE": _ = advance(); return .constant(false)
+        default: return .comparison(try parseComparison())
+        }
+    }
+
+    // MARK: Comparisons
+
+    private mutating func parseComparison() throws(FetchPredicateError) -> PredicateComparison {
+        let lhsToken = current
+        let missing = missingComparisonMessage()
+        let lhs = try parseOperand(missing: missing)
+        if current.isSymbol("."), case .key(let name) = lhs {
+            throw error("key paths like '\(name).…' aren't supported; use an attribute name", at: current)
+        }
+        let opToken = current
+        let op = try parseOperator(after: tokens[index - 1])
+        let options = try parseOptions()
+        let rhsToken = current
+        let rhs = try parseOperand(missing: "expected a value after '\(opToken.text)\(options.modifierSuffix)'")
+        let comparison = PredicateComparison(lhs: lhs, op: op, options: options, rhs: rhs)
+        try validate(comparison, lhsToken: lhsToken, opToken: opToken, rhsToken: rhsToken)
+        return comparison
+    }
+
+    private func missingComparisonMessage() -> String {
+        if case .symbol(let symbol) = current.kind, PredicateLexer.comparisonSymbols.contains(symbol) {
+            return "expected a key or value before \(current.quoted)"
+        }
+        guard let previous else { return "expected a comparison" }
+        return "expected a comparison after \(previous.quoted)"
+    }
+
+    private mutating func parseOperator(after operand: PredicateToken) throws(FetchPredicateError) -> PredicateOperator {
+        let token = current
+        let op: PredicateOperator?
+        switch token.kind {
+        case .symbol(let symbol):
+            switch symbol {
+            case "==", "=": op = .equal
+            case "!=", "<>": op = .notEqual
+            case "<": op = .less
+            case "<=", "=<": op = .lessOrEqual
+            case ">": op = .greater
+            case ">=", "=>": op = .greaterOrEqual
+            default: op = nil
+            }
+        case .word(let word):
+            switch word.uppercased() {
+            case "IN": op = .in
+            case "BETWEEN": op = .between
+            case "BEGINSWITH": op = .beginsWith
+            case "ENDSWITH": op = .endsWith
+            case "CONTAINS": op = .contains
+            case "LIKE": op = .like
+            case "MATCHES", "ANY", "ALL", "SOME", "NONE", "SUBQUERY", "FUNCTION":
+                throw error("'\(word)' isn't supported", at: token)
+            default: op = nil
+            }
+        default:
+            op = nil
+        }
+        guard let op else {
+            let found = token.kind == .end ? "" : ", found \(token.quoted)"
+            throw error("expected a comparison operator (==, !=, <, >, IN, BETWEEN, BEGINSWITH, CONTAINS, LIKE, …) after \(operand.quoted)\(found)", at: token)
+        }
+        _ = advance()
+        return op
+    }
+
+    /// Parses `[c]`, `[d]` or `[cd]` after an operator.
+    private mutating func parseOptions() throws(FetchPredicateError) -> PredicateComparisonOptions {
+        guard current.isSymbol("[") else { return [] }
+        let open = advance()
+        var options: PredicateComparisonOptions = []
+        if case .word(let letters) = current.kind {
+            for letter in letters.lowercased() {
+                switch letter {
+                case "c": options.insert(.caseInsensitive)
+                case "d": options.insert(.diacriticInsensitive)
+                default: throw error("unknown comparison option '\(letter)'; use [c], [d] or [cd]", at: current)
+                }
+            }
+            _ = advance()
+        } else {
+            throw error("expected comparison options c, d or cd after '['", at: current)
+        }
+        guard current.isSymbol("]") else {
+            throw error("missing ']' to close the '[' at column \(open.offset + 1)", at: current)
+        }
+        _ = advance()
+        return options
+    }
+
+    // MARK: Operands
+
+    private mutating func parseOperand(missing message: String) throws(FetchPredicateError) -> PredicateOperand {
+        let token = current
+        switch token.kind {
+        case .word(let word):
+            switch word.uppercased() {
+            case "NIL", "NULL": _ = advance(); return .value(.null)
+            case "TRUE", "YES": _ = advance(); return .value(.bool(true))
+            case "FALSE", "NO": _ = advance(); return .value(.bool(false))
+            case "CAST": return .value(try parseCast())
+            case let upper where PredicateLexer.reservedWords.contains(upper):
+                throw error(message, at: token)
+            default: _ = advance(); return .key(word)
+            }
+        case .escapedWord(let word):
+            _ = advance()
+            return .key(word)
+        case .number(let value):
+            _ = advance()
+            return .value(value)
+        case .string(let text):
+            _ = advance()
+            return .value(.string(text))
+        case .valuePlaceholder:
+            _ = advance()
+            switch try takeArgument(for: token) {
+            case .value(let value): return .value(value)
+            case .array(let values): return .list(values)
+            case .key(let name):
+                throw error("%@ got the key '\(name)'; use %K for keys", at: token, kind: .argument)
+            }
+        case .keyPlaceholder:
+            _ = advance()
+            switch try takeArgument(for: token) {
+            case .key(let name), .value(.string(let name)): return .key(name)
+            case let other:
+                throw error("%K needs an attribute name, got \(other)", at: token, kind: .argument)
+            }
+        case .symbol("{"):
+            return .list(try parseList())
+        default:
+            throw error(message, at: token)
+        }
+    }
+
+    private mutating func takeArgument(for token: PredicateToken) throws(FetchPredicateError) -> PredicateArgument {
+        guard argumentIndex < arguments.count else {
+            throw error("missing argument for \(token.text): \(Self.count(arguments.count, "argument")) given", at: token, kind: .argument)
+        }
+        defer { argumentIndex += 1 }
+        return arguments[argumentIndex]
+    }
+
+    /// Parses `{value, value, …}`; elements are literals or `%@` values.
+    private mutating func parseList() throws(FetchPredicateError) -> [AttributeValue] {
+        let open = advance()
+        var values: [AttributeValue] = []
+        if current.isSymbol("}") {
+            _ = advance()
+            return values
+        }
+        while true {
+            let elementToken = current
+            switch try parseOperand(missing: "expected a value in the list") {
+            case .value(let value): values.append(value)
+            case .key(let name): throw error("lists hold values, not keys like '\(name)'", at: elementToken)
+            case .list: throw error("lists can't be nested", at: elementToken)
+            }
+            if current.isSymbol(",") {
+                _ = advance()
+            } else if current.isSymbol("}") {
+                _ = advance()
+                return values
+            } else if current.kind == .end {
+                throw error("missing '}' to close the '{' at column \(open.offset + 1)", at: current)
+            } else {
+                throw error("expected ',' or '}' in the list, found \(current.quoted)", at: current)
+            }
+        }
+    }
+
+    /// Parses NSPredicate's `CAST(value, "type")` for dates, UUIDs and data, which have no literal of their own.
+    private mutating func parseCast() throws(FetchPredicateError) -> AttributeValue {
+        let castToken = advance()
+        guard current.isSymbol("(") else { throw error("expected '(' after CAST", at: current) }
+        _ = advance()
+        let valueToken = advance()
+        guard current.isSymbol(",") else { throw error("expected ',' in CAST(value, \"type\")", at: current) }
+        _ = advance()
+        let typeToken = advance()
+        guard current.isSymbol(")") else { throw error("expected ')' to close CAST", at: current) }
+        _ = advance()
+        switch (valueToken.kind, typeToken.kind) {
+        case (.number(let number), .string("NSDate")):
+            if let seconds = number.numericValue { return .date(Date(timeIntervalSinceReferenceDate: seconds)) }
+        case (.string(let text), .string("UUID")), (.string(let text), .string("NSUUID")):
+            if let uuid = UUID(uuidString: text) { return .uuid(uuid) }
+            throw error("'\(text)' isn't a UUID", at: valueToken)
+        case (.string(let text), .string("NSData")):
+            if let data = Data(base64Encoded: text) { return .binary(data) }
+            throw error("'\(text)' isn't base64-encoded data", at: valueToken)
+        default:
+            break
+        }
+        throw error("unsupported CAST: use CAST(seconds, \"NSDate\"), CAST(\"uuid\", \"UUID\") or CAST(\"base64\", \"NSData\")", at: castToken)
+    }
+
+    // MARK: Validation
+
+    /// Rejects comparisons whose shape can't be right whatever the attribute types are.
+    private func validate(_ comparison: PredicateComparison, lhsToken: PredicateToken, opToken: PredicateToken, rhsToken: PredicateToken) throws(FetchPredicateError) {
+        let op = comparison.op
+        let name = "'\(opToken.text)'"
+        if case .list = comparison.lhs {
+            throw error("a list can't be on the left of \(name)", at: lhsToken, kind: .invalidComparison)
+        }
+        switch (op, comparison.rhs) {
+        case (.in, .list), (.between, .list):
+            break
+        case (.in, _), (.between, _):
+            throw error("\(op.symbol) needs a list on the right, like {1, 2} or an array argument", at: rhsToken, kind: .argument)
+        case (_, .list):
+            throw error("\(name) needs a single value on the right, got a list", at: rhsToken, kind: .argument)
+        default:
+            break
+        }
+        if op == .between, case .list(let bounds) = comparison.rhs, bounds.count != 2 {
+            throw error("BETWEEN needs exactly two values {low, high}, got \(bounds.count)", at: rhsToken, kind: .argument)
+        }
+        if op == .like, case .key(let key) = comparison.rhs {
+            throw error("LIKE needs a pattern value on the right, not the key '\(key)'", at: rhsToken, kind: .invalidComparison)
+        }
+        // Text operators and [c]/[d] only mean something for text values.
+        let needsText = op.isTextOperator || !comparison.options.isEmpty
+        guard needsText else { return }
+        let what = op.isTextOperator ? op.symbol : "\(name) with \(comparison.options.modifierSuffix)"
+        for (operand, token) in [(comparison.lhs, lhsToken), (comparison.rhs, rhsToken)] {
+            let values: [AttributeValue]
+            switch operand {
+            case .value(let value): values = [value]
+            case .list(let list): values = list
+            case .key: values = []
+            }
+            for value in values where !PredicateEvaluator.isTextual(value) && !value.isNull {
+                throw error("\(what) compares text, got \(value)", at: token, kind: .invalidComparison)
+            }
+        }
+    }
+}

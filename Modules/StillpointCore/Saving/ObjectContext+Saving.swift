@@ -1,0 +1,27 @@
+extension ObjectContext {
+    /// Saves the unsaved changes: to the store in one transaction, or to the parent for a child context.
+    ///
+    /// The write runs on the store's writer, never on the main actor. A save that fails changes nothing and
+    /// leaves the context's changes in place; conflicts are resolved by ``mergePolicy``.
+    @discardableResult
+    public func save() async throws -> ChangeSet? {
+        guard graph.hasChanges else { return nil }
+        if let parent {
+            let changes = try graph.makeChildChanges()
+            try await parent.absorb(changes)
+            graph.didPushToParent(changes)
+            return nil
+        }
+        let transaction = try graph.makeSaveTransaction()
+        let hub = self.hub
+        let outcome: SaveTransaction.Outcome
+        if isViewContext {
+            outcome = try await store.writeAsync { db in try transaction.run(in: db, hub: hub) }
+        } else {
+            // A background context's queue may block on the writer: that is what it is for.
+            outcome = try store.write { db in try transaction.run(in: db, hub: hub) }
+        }
+        graph.apply(outcome, of: transaction)
+        return outcome.changeSet
+    }
+}

@@ -1,0 +1,35 @@
+/// A typed attribute of an entity, declared once and used for typed access.
+///
+/// ```swift
+/// enum Item: Entity {
+///     static let uid = Attribute<Int32>("uid")
+///     static let title = Attribute<String>("title", default: "")
+///     static let entity = EntityDescription("Item", attributes: [uid, title])
+/// }
+///
+/// item[Item.title] = "Sun salutation"
+/// ```
+public struct Attribute<Value: AttributeValueConvertible>: AttributeDeclaration {
+    /// The attribute's name, which is also its column name.
+    public let name: String
+    /// The value a new object starts with, and the value existing rows get when the attribute is added.
+    public let defaultValue: Value?
+
+    public init(_ name: String, default defaultValue: Value? = nil) {
+        self.name = name
+        self.defaultValue = defaultValue
+    }
+
+    public var attributeDescription: AttributeDescription {
+        AttributeDescription(
+            name: name,
+            type: Value.attributeType,
+            isOptional: Value.isOptional,
+            defaultValue: defaultValue.map(\.attributeValue))
+    }
+}
+
+/// Anything that declares an attribute: typed ``Attribute`` values and plain ``AttributeDescription``s.
+public protocol AttributeDeclaration: Sendable {
+    var attributeDescription: AttributeDescription { get }
+}

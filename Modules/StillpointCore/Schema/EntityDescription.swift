@@ -1,0 +1,53 @@
+/// The description of an entity: its name, attributes, indexes and uniqueness constraints.
+///
+/// Each entity is stored in a table of its name, with a row id and a version column beside the attributes.
+///
+/// ```swift
+/// static let entity = EntityDescription(
+///     "Item", attributes: [uid, title], indexes: [IndexDescription([uid], isUnique: true)])
+/// ```
+public struct EntityDescription: Sendable, Hashable {
+    public let name: String
+    public let attributes: [AttributeDescription]
+    public let indexes: [IndexDescription]
+    /// The position of each attribute in ``attributes``, for constant-time access by name.
+    let attributePositions: [String: Int]
+
+    public init(_ name: String, attributes: [any AttributeDeclaration], indexes: [IndexDescription] = []) {
+        self.name = name
+        self.attributes = attributes.map(\.attributeDescription)
+        self.indexes = indexes
+        var positions: [String: Int] = [:]
+        for (position, attribute) in self.attributes.enumerated() {
+            positions[attribute.name] = position
+        }
+        self.attributePositions = positions
+    }
+
+    /// The attribute named `name`, if the entity has one.
+    public func attribute(named name: String) -> AttributeDescription? {
+        attributePositions[name].map { attributes[$0] }
+    }
+
+    /// The uniqueness constraints: the attribute lists of the unique indexes.
+    public var uniquenessConstraints: [[String]] {
+        indexes.filter(\.isUnique).map(\.attributes)
+    }
+
+    /// The position of an attribute, or an error that names the entity and the attribute.
+    func position(of name: String) throws(SchemaError) -> Int {
+        guard let position = attributePositions[name] else {
+            throw SchemaError.unknownAttribute(
+                entity: self.name, attribute: name, suggestion: NameSuggestion.nearestName(to: name, in: attributes.map(\.name)))
+        }
+        return position
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.name == rhs.name && lhs.attributes == rhs.attributes && lhs.indexes == rhs.indexes
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+    }
+}

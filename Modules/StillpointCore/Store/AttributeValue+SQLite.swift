@@ -1,0 +1,64 @@
+import Foundation
+import GRDBSQLite
+
+/// SQLite's "copy the bytes now" destructor, for binding Swift strings and data.
+private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+extension AttributeValue {
+    /// Binds the value to a parameter of a prepared statement, in the store's storage convention.
+    ///
+    /// Dates are seconds since 1970, UUIDs their string, booleans 0 or 1.
+    func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        switch self {
+        case .null: return sqlite3_bind_null(statement, index)
+        case .integer(let value): return sqlite3_bind_int64(statement, index, value)
+        case .double(let value): return sqlite3_bind_double(statement, index, value)
+        case .bool(let value): return sqlite3_bind_int64(statement, index, value ? 1 : 0)
+        case .date(let value): return sqlite3_bind_double(statement, index, value.timeIntervalSince1970)
+        case .string(let value): return sqlite3_bind_text(statement, index, value, -1, transientDestructor)
+        case .uuid(let value): return sqlite3_bind_text(statement, index, value.uuidString, -1, transientDestructor)
+        case .binary(let value):
+            return value.withUnsafeBytes { bytes in
+                sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), transientDestructor)
+            }
+        }
+    }
+
+    /// Reads column `index` of the current row as an attribute of `type`; `nil` reads it by its storage class.
+    init(column index: Int32, of statement: OpaquePointer, as type: AttributeType?) {
+        let storageClass = sqlite3_column_type(statement, index)
+        if storageClass == SQLITE_NULL {
+            self = .null
+            return
+        }
+        switch type {
+        case .integer: self = .integer(sqlite3_column_int64(statement, index))
+        case .bool: self = .bool(sqlite3_column_int64(statement, index) != 0)
+        case .double: self = .double(sqlite3_column_double(statement, index))
+        case .date: self = .date(Date(timeIntervalSince1970: sqlite3_column_double(statement, index)))
+        case .string: self = .string(Self.text(column: index, of: statement))
+        case .uuid:
+            let text = Self.text(column: index, of: statement)
+            self = UUID(uuidString: text).map(AttributeValue.uuid) ?? .string(text)
+        case .binary: self = .binary(Self.blob(column: index, of: statement))
+        case nil:
+            switch storageClass {
+            case SQLITE_INTEGER: self = .integer(sqlite3_column_int64(statement, index))
+            case SQLITE_FLOAT: self = .double(sqlite3_column_double(statement, index))
+            case SQLITE_TEXT: self = .string(Self.text(column: index, of: statement))
+            default: self = .binary(Self.blob(column: index, of: statement))
+            }
+        }
+    }
+
+    private static func text(column index: Int32, of statement: OpaquePointer) -> String {
+        guard let bytes = sqlite3_column_text(statement, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, index))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    private static func blob(column index: Int32, of statement: OpaquePointer) -> Data {
+        guard let bytes = sqlite3_column_blob(statement, index) else { return Data() }
+        return Data(bytes: bytes, count: Int(sqlite3_column_bytes(statement, index)))
+    }
+}

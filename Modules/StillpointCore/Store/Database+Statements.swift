@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// An error SQLite returned while a statement ran, with its extended result code.
+struct SQLiteFailure: Error {
+    let code: Int32
+    let message: String
+
+    var isUniquenessViolation: Bool { code == 2067 /* SQLITE_CONSTRAINT_UNIQUE */ || code == 1555 /* PRIMARYKEY */ }
+}
+
+extension Database {
+    /// Runs a cached statement with `arguments` and returns the number of rows it changed.
+    ///
+    /// Binds values straight to SQLite: this is the hot path of saves and batch operations.
+    @discardableResult
+    func run<Arguments: Collection<AttributeValue>>(_ sql: String, _ arguments: Arguments) throws -> Int {
+        let statement = try cachedStatement(sql: sql)
+        let handle = statement.sqliteStatement
+        try bind(arguments, to: handle)
+        defer { sqlite3_reset(handle) }
+        let code = sqlite3_step(handle)
+        guard code == SQLITE_DONE || code == SQLITE_ROW else { throw failure(code) }
+        return changesCount
+    }
+
+    @discardableResult
+    func run(_ sql: String) throws -> Int {
+        try run(sql, EmptyCollection())
+    }
+
+    /// Runs a query and calls `row` for each result row; `row` reads columns with ``AttributeValue/init(column:of:as:)``.
+    func query(_ sql: String, _ arguments: [AttributeValue] = [], row: (OpaquePointer) throws -> Void) throws {
+        try query(try cachedStatement(sql: sql), arguments, row: row)
+    }
+
+    /// Runs a prepared query and calls `row` for each result row.
+    func query(_ statement: Statement, _ arguments: [AttributeValue] = [], row: (OpaquePointer) throws -> Void) throws {
+        let handle = statement.sqliteStatement
+        try bind(arguments, to: handle)
+        defer { sqlite3_reset(handle) }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw failure(code) }
+            try row(handle)
+        }
+    }
+
+    private func bind<Arguments: Collection<AttributeValue>>(_ arguments: Arguments, to handle: OpaquePointer) throws {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, value) in arguments.enumerated() {
+            let code = value.bind(to: handle, at: Int32(offset + 1))
+            guard code == SQLITE_OK else { throw failure(code) }
+        }
+    }
+
+    private func failure(_ code: Int32) -> any Error {
+        let message = sqliteConnection.map { String(cString: sqlite3_errmsg($0)) } ?? "the connection is closed"
+        let extended = sqlite3_extended_errcode(sqliteConnection)
+        if code == SQLITE_INTERRUPT {
+            return CancellationError()
+        }
+        return SQLiteFailure(code: extended, message: message)
+    }
+}

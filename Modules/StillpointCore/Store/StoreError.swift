@@ -1,0 +1,38 @@
+import Foundation
+
+/// Why a store could not be opened, read or written. Each case names the store's path.
+public enum StoreError: Error, Sendable, Equatable {
+    /// The file exists but is not a SQLite database.
+    case notADatabase(path: String)
+    /// The file is a SQLite database whose content is damaged.
+    case corrupt(path: String, detail: String)
+    /// The folder that should hold the store does not exist.
+    case missingDirectory(path: String)
+    /// The folder that should hold the store cannot be written.
+    case readOnlyDirectory(path: String)
+    /// The store's tables differ from the schema in a way that cannot be upgraded in place.
+    case incompatibleSchema(path: String, entity: String, reason: String)
+    /// SQLite reported an error.
+    case sqlite(path: String, code: Int32, message: String)
+}
+
+extension StoreError: LocalizedError, CustomStringConvertible {
+    public var errorDescription: String? { description }
+
+    public var description: String {
+        switch self {
+        case .notADatabase(let path):
+            return "\(path) is not a SQLite database; name another file, or move this one away to start a new store"
+        case .corrupt(let path, let detail):
+            return "\(path) is a damaged SQLite database (\(detail)); restore it from a backup or start a new store"
+        case .missingDirectory(let path):
+            return "the folder \(path) does not exist; create it first, or choose a store in an existing folder"
+        case .readOnlyDirectory(let path):
+            return "the folder \(path) cannot be written; choose a writable folder for the store"
+        case .incompatibleSchema(let path, let entity, let reason):
+            return "\(path): the table of \(entity) cannot be upgraded in place: \(reason); migrate the data to a new store"
+        case .sqlite(let path, let code, let message):
+            return "\(path): SQLite error \(code): \(message)"
+        }
+    }
+}

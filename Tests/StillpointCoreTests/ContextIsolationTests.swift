@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// Proves with the compiler that a managed object cannot cross contexts, while its ObjectID can.
+@Suite("Context isolation")
+struct ContextIsolationTests {
+    static let prelude = """
+        import StillpointCore
+        enum Item: Entity {
+            static let uid = Attribute<Int32>("uid")
+            static let entity = EntityDescription("Item", attributes: [uid])
+        }
+
+        """
+
+    @Test func capturingAManagedObjectInAnotherContextDoesNotCompile() throws {
+        let diagnostics = try typecheck("""
+            func copy(from a: ObjectContext, to b: ObjectContext) async throws {
+                try await a.perform { first in
+                    let item = first.insert(Item.self)
+                    try await b.perform { second in _ = item[Item.uid] }
+                }
+            }
+            """)
+        #expect(diagnostics.contains("capture of 'item' with non-Sendable type 'ManagedObject'"))
+    }
+
+    @Test func returningAManagedObjectFromItsContextDoesNotCompile() throws {
+        let diagnostics = try typecheck("""
+            func leak(_ context: ObjectContext) async -> ManagedObject {
+                await context.perform { context in context.insert(Item.self) }
+            }
+            """)
+        #expect(diagnostics.contains("error: type 'ManagedObject' does not conform to the 'Sendable' protocol"))
+    }
+
+    @Test func theSameCodeWithAnObjectIDCompiles() throws {
+        let diagnostics = try typecheck("""
+            func copy(from a: ObjectContext, to b: ObjectContext) async throws {
+                try await a.perform { first in
+                    let id = first.insert(Item.self).objectID
+                    try await b.perform { second in _ = try second.existingObject(with: id)[Item.uid] }
+                }
+            }
+            func pass(_ context: ObjectContext) async -> ObjectID {
+                await context.perform { context in context.insert(Item.self).objectID }
+            }
+            """)
+        #expect(!diagnostics.contains("error:"), "\(diagnostics)")
+    }
+
+    /// Type-checks `source` against the built StillpointCore module and returns the compiler's diagnostics.
+    private func typecheck(_ source: String) throws -> String {
+        // The test binary sits in <scratch>/<triple>/debug; the modules and checkouts are beside it.
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let scratch = products.deletingLastPathComponent().deletingLastPathComponent()
+        let moduleMap = scratch.appendingPathComponent("checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("isolation-\(UUID().uuidString).swift")
+        try (Self.prelude + source).write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6",
+                             "-I", products.appendingPathComponent("Modules").path,
+                             "-Xcc", "-fmodule-map-file=\(moduleMap.path)", file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let diagnostics = String(decoding: data, as: UTF8.self)
+        #expect(!diagnostics.contains("no such module"), "\(diagnostics)")
+        return diagnostics
+    }
+}

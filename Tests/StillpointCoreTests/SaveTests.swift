@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import StillpointCore
+
+@Suite("Saving")
+struct SaveTests {
+    @Test func aStaleUpdateFailsWithATypedConflictAndChangesNothing() async throws {
+        let container = try makeContainer()
+        try await insertItems([1], in: container)
+        let stale = container.newBackgroundContext()
+        let id = try await stale.perform { try $0.fetch(FetchRequest(Item.self))[0].objectID }
+        try await container.performBackgroundTask { context in
+            try context.existingObject(with: id)[Item.title] = "first"
+            try await context.save()
+        }
+        let error = await #expect(throws: SaveError.self) {
+            try await stale.perform { context in
+                let item = try context.existingObject(with: id)
+                item[Item.title] = "second"
+                item[Item.score] = 2
+                try await context.save()
+            }
+        }
+        guard case .conflicts(let conflicts)? = error else { Issue.record("expected conflicts"); return }
+        #expect(conflicts.count == 1)
+        #expect(conflicts[0].objectID == id)
+        #expect(conflicts[0].readVersion == 1 && conflicts[0].storeVersion == 2)
+        #expect(conflicts[0].attributes.contains(AttributeConflict(name: "title", readValue: .string("item 1"), objectValue: .string("second"), storeValue: .string("first"))))
+        let title = try await container.newBackgroundContext().perform { try $0.existingObject(with: id)[Item.title] }
+        #expect(title == "first")
+        let stillChanged = await stale.perform { $0.hasChanges }
+        #expect(stillChanged)
+    }
+
+    @Test func aFailedSaveIsOneTransaction() async throws {
+        let container = try makeContainer()
+        try await insertItems([1], in: container)
+        await #expect(throws: SaveError.self) {
+            try await container.performBackgroundTask { context in
+                for uid in [2, 3, 1] as [Int32] {   // the last one breaks the unique uid
+                    context.insert(Item.self)[Item.uid] = uid
+                }
+                try await context.save()
+            }
+        }
+        let count = try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Item.self)) }
+        #expect(count == 1)
+    }
+
+    @Test func uniquenessViolationNamesTheConstraint() async throws {
+        let container = try makeContainer()
+        try await insertItems([1], in: container)
+        let error = await #expect(throws: SaveError.self) {
+            try await container.performBackgroundTask { context in
+                context.insert(Item.self)[Item.uid] = 1
+                try await context.save()
+            }
+        }
+        guard case .validation(let failures)? = error, let failure = failures.first else { Issue.record("expected a validation error"); return }
+        #expect(failure.reason == .uniquenessViolation(attributes: ["uid"], values: [.integer(1)]))
+    }
+
+    @Test func aMissingRequiredValueFailsValidation() async throws {
+        let container = try makeContainer()
+        let error = await #expect(throws: SaveError.self) {
+            try await container.performBackgroundTask { context in
+                let object = context.insert(Kitchen.self)
+                object[Kitchen.integer] = 1
+                try await context.save()
+            }
+        }
+        guard case .validation(let failures)? = error else { Issue.record("expected a validation error"); return }
+        #expect(Set(failures.map(\.reason)) == Set(["double", "string", "bool", "date", "uuid", "binary"].map { ValidationFailure.Reason.missingValue(attribute: $0) }))
+        let count = try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Kitchen.self)) }
+        #expect(count == 0)
+    }
+
+    @Test func savesPublishChangeSetsInOrder() async throws {
+        let container = try makeContainer()
+        let changes = container.changeSets
+        try await insertItems(1...3, in: container)
+        try await container.performBackgroundTask { context in
+            let items = try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)]))
+            items[0][Item.title] = "renamed"
+            try context.delete(items[2])
+            try await context.save()
+        }
+        var iterator = changes.makeAsyncIterator()
+        let first = try #require(await iterator.next())
+        let second = try #require(await iterator.next())
+        #expect(first.inserted.count == 3 && first.updated.isEmpty)
+        #expect(second.sequence > first.sequence)
+        #expect(second.updated.count == 1 && second.deleted.count == 1)
+        #expect(second.changedAttributes == ["Item": ["title"]])
+    }
+
+    @Test func childContextSavesReachTheParentOnly() async throws {
+        let container = try makeContainer()
+        try await insertItems([1], in: container)
+        let parent = container.newBackgroundContext()
+        let child = await parent.newChildContext()
+        try await child.perform { context in
+            context.insert(Item.self)[Item.uid] = 2
+            try context.fetch(FetchRequest(Item.self))[0][Item.title] = "edited in child"
+            try await context.save()
+            #expect(!(context.hasChanges as Bool))
+            #expect(try context.count(for: FetchRequest(Item.self)) == 2)
+        }
+        var storeCount = try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Item.self)) }
+        #expect(storeCount == 1)
+        try await parent.perform { context in
+            #expect(context.insertedObjects.count == 1)
+            #expect(try context.fetch(FetchRequest(Item.self, predicate: try FetchPredicate("uid == 1")))[0][Item.title] == "edited in child")
+            try await context.save()
+        }
+        storeCount = try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Item.self)) }
+        #expect(storeCount == 2)
+    }
+
+    @Test func aChildSeesItsParentsUnsavedChanges() async throws {
+        let container = try makeContainer()
+        try await insertItems(1...2, in: container)
+        let parent = container.newBackgroundContext()
+        let child = try await parent.perform { context in
+            context.insert(Item.self)[Item.uid] = 3
+            try context.delete(try context.fetch(FetchRequest(Item.self, predicate: try FetchPredicate("uid == 1")))[0])
+            return context.newChildContext()
+        }
+        let uids = try await child.perform { context in
+            try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)])).map { $0[Item.uid] }
+        }
+        #expect(uids == [2, 3])
+    }
+}
