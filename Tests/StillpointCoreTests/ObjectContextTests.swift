@@ -210,3 +210,26 @@ struct ObjectContextTests {
 private func isOnMainActor() -> Bool {
     MainActor.assumeIsolated { true }
 }
+
+@Suite("Interrupting a context")
+struct InterruptTests {
+    @Test func anInterruptedContextRunsNoStatementUntilCleared() async throws {
+        let container = try makeContainer()
+        try await insertItems(1...3, in: container)
+        let context = container.newBackgroundContext()
+        context.interrupt()
+        #expect(context.isInterrupted)
+        await #expect(throws: CancellationError.self) {
+            try await context.perform { try $0.count(for: FetchRequest(Item.self)) }
+        }
+        await #expect(throws: CancellationError.self) {
+            try await context.perform { context in
+                context.insert(Item.self)[Item.uid] = 9
+                try await context.save()
+            }
+        }
+        context.clearInterrupt()
+        let count = try await context.perform { try $0.count(for: FetchRequest(Item.self)) }
+        #expect(count == 3)
+    }
+}

@@ -23,6 +23,7 @@ public actor ObjectContext {
     nonisolated let store: Store
     nonisolated let hub: ChangeSetHub
     private nonisolated let queueExecutor: ContextQueueExecutor?
+    nonisolated let interruptFlag = InterruptFlag()
     let graph: ObjectGraph
 
     init(name: String, store: Store, hub: ChangeSetHub, onMainActor: Bool, parent: ObjectContext? = nil, parentSnapshot: ParentSnapshot? = nil) {
@@ -31,7 +32,7 @@ public actor ObjectContext {
         self.store = store
         self.hub = hub
         self.queueExecutor = onMainActor ? nil : ContextQueueExecutor(label: "stillpoint.context.\(name)")
-        self.graph = ObjectGraph(store: store, hub: hub, name: name, parentSnapshot: parentSnapshot)
+        self.graph = ObjectGraph(store: store, hub: hub, name: name, interruptFlag: interruptFlag, parentSnapshot: parentSnapshot)
     }
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -67,6 +68,23 @@ public actor ObjectContext {
         if queueExecutor.isCurrent { return try assumeIsolated(body) }
         return try queueExecutor.queue.sync { try assumeIsolated(body) }
     }
+
+    // MARK: Interrupting
+
+    /// Stops the context's SQLite work: the statement running now and every one after it fail with
+    /// `CancellationError`, until ``clearInterrupt()``. Callable from any thread, at any time.
+    ///
+    /// ```swift
+    /// let scan = Task { try await context.perform { try $0.fetchDictionaries(hugeAggregate) } }
+    /// context.interrupt()   // the aggregate stops at once
+    /// ```
+    public nonisolated func interrupt() { interruptFlag.set() }
+
+    /// Lets the context run SQLite work again after ``interrupt()``.
+    public nonisolated func clearInterrupt() { interruptFlag.clear() }
+
+    /// Whether ``interrupt()`` was called and not cleared.
+    public nonisolated var isInterrupted: Bool { interruptFlag.isSet }
 
     // MARK: Objects
 

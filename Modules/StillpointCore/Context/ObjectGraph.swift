@@ -6,6 +6,7 @@ final class ObjectGraph {
     let store: Store
     let hub: ChangeSetHub
     let name: String
+    let interruptFlag: InterruptFlag
     /// The parent's unsaved state as this child context saw it, or `nil` for a context on the store.
     var parentSnapshot: ParentSnapshot?
     var mergePolicy: MergePolicy = .error
@@ -19,8 +20,9 @@ final class ObjectGraph {
     /// The read transaction in progress, so that code run inside a streaming fetch reads the same state.
     var activeDatabase: Database?
 
-    init(store: Store, hub: ChangeSetHub, name: String, parentSnapshot: ParentSnapshot?) {
+    init(store: Store, hub: ChangeSetHub, name: String, interruptFlag: InterruptFlag, parentSnapshot: ParentSnapshot?) {
         self.store = store
+        self.interruptFlag = interruptFlag
         self.hub = hub
         self.name = name
         self.parentSnapshot = parentSnapshot
@@ -181,7 +183,7 @@ final class ObjectGraph {
         return try store.read { db in
             activeDatabase = db
             defer { activeDatabase = nil }
-            return try body(db)
+            return try interruptFlag.watching(db) { try body(db) }
         }
     }
 

@@ -14,12 +14,13 @@ extension ObjectContext {
         }
         let transaction = try graph.makeSaveTransaction()
         let hub = self.hub
+        let flag = interruptFlag
         let outcome: SaveTransaction.Outcome
         if isViewContext {
-            outcome = try await store.writeAsync { db in try transaction.run(in: db, hub: hub) }
+            outcome = try await store.writeAsync { db in try flag.watching(db) { try transaction.run(in: db, hub: hub) } }
         } else {
             // A background context's queue may block on the writer: that is what it is for.
-            outcome = try store.write { db in try transaction.run(in: db, hub: hub) }
+            outcome = try store.write { db in try flag.watching(db) { try transaction.run(in: db, hub: hub) } }
         }
         graph.apply(outcome, of: transaction)
         return outcome.changeSet

@@ -85,9 +85,13 @@ final class Store: Sendable {
 extension StoreError {
     /// Turns an error thrown by SQLite or GRDB into a store error that names the path.
     static func translating(_ error: any Error, path: String) -> any Error {
-        if error is StoreError { return error }
+        if let failure = error as? SQLiteFailure {
+            return StoreError.sqlite(path: path, code: failure.code, message: failure.message)
+        }
         guard let databaseError = error as? DatabaseError else { return error }
         switch databaseError.resultCode {
+        case .SQLITE_INTERRUPT:
+            return CancellationError()
         case .SQLITE_NOTADB:
             return StoreError.notADatabase(path: path)
         case .SQLITE_CORRUPT:
