@@ -229,7 +229,12 @@ struct InterruptTests {
             }
         }
         context.clearInterrupt()
-        let count = try await context.perform { try $0.count(for: FetchRequest(Item.self)) }
-        #expect(count == 3)
+        // The failed save kept its change: the unsaved insert still counts until it is rolled back.
+        let counts = try await context.perform { context in
+            let pending = try context.count(for: FetchRequest(Item.self))
+            context.rollback()
+            return (pending, try context.count(for: FetchRequest(Item.self)))
+        }
+        #expect(counts == (4, 3))
     }
 }
