@@ -18,6 +18,7 @@ public final class PersistentContainer: Sendable {
     public let viewContext: ObjectContext
     let store: Store
     let hub: ChangeSetHub
+    let mergeTracker = MergeTracker()
     private let contextCounter = LockedState(0)
 
     /// Opens the store, creating it or upgrading its tables to `schema` as needed.
