@@ -7,30 +7,83 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// The statistic modules under `Plugins/`. Adding one: a folder, a name here, a line in `BuiltInStatistics`.
+let statisticModules = [
+    "SessionTimeStatistics",
+    "TotalStatistics",
+    "StreakStatistics",
+    "RhythmStatistics",
+    "TrendStatistics",
+    "ConsistencyStatistics",
+]
+
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+
 let package = Package(
     name: "Stillpoint",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "StillpointCore", targets: ["StillpointCore"]),
+        .library(name: "PracticeLog", targets: ["PracticeLog"]),
+        .library(name: "StillpointStatistics", targets: ["StillpointStatistics"]),
+        .library(name: "StillpointCatalog", targets: ["StillpointCatalog"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
     ],
     targets: [
         .target(
             name: "StillpointCore",
-            dependencies: [
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ],
+            dependencies: [grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")],
             path: "Modules/StillpointCore",
-            swiftSettings: strictSettings
-        ),
+            swiftSettings: strictSettings),
+        .target(
+            name: "PracticeLog",
+            dependencies: ["StillpointCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            path: "Modules/PracticeLog",
+            swiftSettings: strictSettings),
+        .target(
+            name: "StillpointStatistics",
+            dependencies: ["StillpointCore", "PracticeLog", .product(name: "Yams", package: "Yams")],
+            path: "Modules/StillpointStatistics",
+            swiftSettings: strictSettings),
+        .target(
+            name: "StillpointCatalog",
+            dependencies: ["StillpointStatistics"] + statisticModules.map { .target(name: $0) },
+            path: "Modules/StillpointCatalog",
+            swiftSettings: strictSettings),
+
         .testTarget(
             name: "StillpointCoreTests",
-            dependencies: ["StillpointCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["StillpointCore", grdb],
             path: "Tests/StillpointCoreTests",
-            swiftSettings: strictSettings
-        ),
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "PracticeLogTests",
+            dependencies: ["PracticeLog", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            path: "Tests/PracticeLogTests",
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "StillpointStatisticsTests",
+            dependencies: ["StillpointStatistics", "StillpointCatalog"],
+            path: "Tests/StillpointStatisticsTests",
+            swiftSettings: strictSettings),
     ]
+        + statisticModules.map { name in
+            .target(
+                name: name,
+                dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics"],
+                path: "Plugins/\(name)",
+                swiftSettings: strictSettings)
+        }
+        + statisticModules.map { name in
+            .testTarget(
+                name: "\(name)Tests",
+                dependencies: [.target(name: name), "PracticeLog", "StillpointStatistics"],
+                path: "Tests/\(name)Tests",
+                swiftSettings: strictSettings)
+        }
 )

@@ -42,4 +42,16 @@ extension ObjectContext {
     public func enumerate(_ request: FetchRequest, batch body: ([ManagedObject]) throws -> Void) throws {
         try graph.enumerate(request, batch: body)
     }
+
+    /// Streams the rows of a dictionary fetch through a cursor, each as the values of the request's properties
+    /// in order: the cheapest way to scan many rows, since no object is made.
+    ///
+    /// ```swift
+    /// var request = FetchRequest(Session.self)
+    /// request.properties = [.attribute("start"), .attribute("timeZone")]
+    /// try context.forEachRow(request) { values in days.insert(day(of: values[0], in: values[1])) }
+    /// ```
+    public func forEachRow(_ request: FetchRequest, _ body: (ContiguousArray<AttributeValue>) throws -> Void) throws {
+        try graph.forEachRow(request, body)
+    }
 }

@@ -55,62 +55,6 @@ extension ObjectGraph {
         return request.limit.map { min($0, afterOffset) } ?? afterOffset
     }
 
-    /// Rows of chosen attributes and aggregates, computed in SQL from the saved state of the store.
-    func fetchDictionaries(_ request: FetchRequest) throws -> [[String: AttributeValue]] {
-        let entity = request.entity
-        let properties = request.properties.isEmpty ? entity.attributes.map { FetchProperty.attribute($0.name) } : request.properties
-        var columns: [(key: String, sql: String, type: AttributeType?)] = []
-        for property in properties {
-            switch property {
-            case .attribute(let name):
-                columns.append((name, Store.quote(name), try entity.attribute(position: name).type))
-            case .aggregate(let function, let name, let alias):
-                let type = try entity.attribute(position: name).type
-                columns.append((alias, "\(function.sqlName)(\(Store.quote(name)))", function.resultType(for: type)))
-            case .count(let alias):
-                columns.append((alias, "COUNT(*)", .integer))
-            }
-        }
-        let resolveKey: (String) throws -> PredicateKeyResolution = { key in
-            if let column = columns.first(where: { $0.key == key }) {
-                return PredicateKeyResolution(sql: column.sql, type: column.type)
-            }
-            return PredicateKeyResolution(sql: Store.quote(key), type: try entity.attribute(position: key).type)
-        }
-        var sql = "SELECT \(columns.map(\.sql).joined(separator: ", ")) FROM \(Store.quote(entity.name))"
-        var arguments: [AttributeValue] = []
-        if let predicate = request.predicate {
-            let fragment = try predicate.sqlFragment(resolvingKeysWith: attributeResolver(entity))
-            sql += " WHERE \(fragment.sql)"
-            arguments += fragment.arguments
-        }
-        if !request.groupBy.isEmpty {
-            for name in request.groupBy { _ = try entity.attribute(position: name) }
-            sql += " GROUP BY " + request.groupBy.map(Store.quote).joined(separator: ", ")
-        }
-        if let having = request.having {
-            let fragment = try having.sqlFragment(resolvingKeysWith: resolveKey)
-            sql += " HAVING \(fragment.sql)"
-            arguments += fragment.arguments
-        }
-        if !request.sortKeys.isEmpty {
-            sql += " ORDER BY " + (try request.sortKeys.map { "\(try resolveKey($0.attribute).sql) \($0.ascending ? "ASC" : "DESC")" })
-                .joined(separator: ", ")
-        }
-        sql += Self.windowClause(limit: request.limit, offset: request.offset)
-        var rows: [[String: AttributeValue]] = []
-        try withDatabase { db in
-            try db.query(sql, arguments) { statement in
-                var row: [String: AttributeValue] = [:]
-                for (offset, column) in columns.enumerated() {
-                    row[column.key] = AttributeValue(column: Int32(offset), of: statement, as: column.type)
-                }
-                rows.append(row)
-            }
-        }
-        return rows
-    }
-
     /// Streams the objects of a request through a cursor, `batchSize` at a time; objects the batch did not
     /// change are dropped from the context after it, so memory stays flat. Unsaved changes are not included.
     func enumerate(_ request: FetchRequest, batch body: ([ManagedObject]) throws -> Void) throws {

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Decides which calendar day an instant belongs to: `day_of(t)` of STATISTICS.md.
+///
+/// The day is the local date, in the session's zone (or `timeZone` when the session has none),
+/// of the local clock time minus `dayStartsAt`. With `dayStartsAt` = 4 h a session at 03:59
+/// counts for the previous day; with -2 h a session at 22:00 counts for the next day.
+///
+/// The boundary stays at the same wall-clock time on days when the clocks change (a day that
+/// starts at 04:00 starts at 04:00 local time after a spring-forward night too). This matches
+/// "the local date of t − day_starts_at" everywhere except in the hours after a clock change,
+/// where shifting the instant instead would move the boundary to 03:00 or 05:00.
+///
+/// ```swift
+/// let boundary = DayBoundary(timeZone: TimeZone(identifier: "Europe/Paris")!, dayStartsAt: 4 * 3600)
+/// boundary.day(of: someInstant)                                   // LocalDay
+/// boundary.day(of: someInstant, timeZone: TimeZone(identifier: "Asia/Tokyo"))
+/// ```
+public struct DayBoundary: Sendable, Hashable {
+    /// The report's zone, used for instants whose session has no zone of its own.
+    public var timeZone: TimeZone
+    /// How long after local midnight a day starts, in seconds; negative to start the evening before.
+    public var dayStartsAt: TimeInterval
+
+    /// A boundary at `dayStartsAt` seconds after local midnight in `timeZone`.
+    ///
+    /// ```swift
+    /// DayBoundary(timeZone: .gmt)                          // days start at midnight UTC
+    /// DayBoundary(timeZone: .gmt, dayStartsAt: -2 * 3600)  // days start at 22:00 the evening before
+    /// ```
+    public init(timeZone: TimeZone, dayStartsAt: TimeInterval = 0) {
+        self.timeZone = timeZone
+        self.dayStartsAt = dayStartsAt
+    }
+
+    /// The day `instant` belongs to, in `timeZone` when given, else in the boundary's zone.
+    ///
+    /// ```swift
+    /// // 2026-05-18 03:59:59 local with days starting at 04:00:
+    /// boundary.day(of: instant)   // 2026-05-17
+    /// ```
+    public func day(of instant: Date, timeZone: TimeZone? = nil) -> LocalDay {
+        let seconds = localSeconds(of: instant, in: timeZone ?? self.timeZone) - dayStartsAt
+        return LocalDay(dayNumber: Int((seconds / 86_400).rounded(.down)))
+    }
+
+    /// The local clock hour of `instant`, 0 through 23; `dayStartsAt` plays no part.
+    ///
+    /// ```swift
+    /// // 2023-06-01 23:00 in New York:
+    /// boundary.localHour(of: instant, timeZone: TimeZone(identifier: "America/New_York"))   // 23
+    /// ```
+    public func localHour(of instant: Date, timeZone: TimeZone? = nil) -> Int {
+        let seconds = localSeconds(of: instant, in: timeZone ?? self.timeZone)
+        let secondsIntoDay = seconds - (seconds / 86_400).rounded(.down) * 86_400
+        // min() guards against rounding pushing 86_399.9999 up to hour 24.
+        return min(23, Int(secondsIntoDay / 3600))
+    }
+
+    /// The weekday of the day `instant` belongs to, so a session at 01:00 with days starting at
+    /// 04:00 counts for the previous weekday, as it does for streaks.
+    ///
+    /// ```swift
+    /// boundary.weekday(of: instant)   // .monday
+    /// ```
+    public func weekday(of instant: Date, timeZone: TimeZone? = nil) -> Weekday {
+        day(of: instant, timeZone: timeZone).weekday
+    }
+
+    /// Seconds since 1970-01-01 00:00 on the local wall clock, whose whole days are calendar days.
+    private func localSeconds(of instant: Date, in zone: TimeZone) -> TimeInterval {
+        instant.timeIntervalSince1970 + TimeInterval(zone.secondsFromGMT(for: instant))
+    }
+}

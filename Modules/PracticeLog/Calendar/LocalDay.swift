@@ -1,0 +1,216 @@
+import Foundation
+
+/// A calendar date without a time or a zone, in the proleptic Gregorian calendar.
+///
+/// Arithmetic works on `dayNumber`, the count of days since 1970-01-01, so it never steps
+/// through instants and 23- or 25-hour days cannot shift it. It encodes as `"yyyy-MM-dd"`.
+///
+/// ```swift
+/// let day = LocalDay("2024-02-28")!
+/// day.adding(days: 1).description   // "2024-02-29"
+/// day.weekday                       // .wednesday
+/// ```
+public struct LocalDay: Sendable, Hashable, Comparable, Strideable, Codable, LosslessStringConvertible {
+    /// The year; 0 is 1 BC, as in ISO 8601.
+    public let year: Int
+    /// The month, 1 through 12.
+    public let month: Int
+    /// The day of the month, 1 through 31.
+    public let day: Int
+    /// Days since 1970-01-01, which is day 0.
+    public let dayNumber: Int
+
+    /// The day with the given number of days since 1970-01-01.
+    ///
+    /// ```swift
+    /// LocalDay(dayNumber: 0).description   // "1970-01-01"
+    /// ```
+    public init(dayNumber: Int) {
+        // Howard Hinnant's civil_from_days: years counted from March so the leap day comes last.
+        let shifted = dayNumber + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let marchMonth = (5 * dayOfYear + 2) / 153
+        let month = marchMonth < 10 ? marchMonth + 3 : marchMonth - 9
+        self.year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        self.month = month
+        self.day = dayOfYear - (153 * marchMonth + 2) / 5 + 1
+        self.dayNumber = dayNumber
+    }
+
+    /// The given date, or `nil` when it does not exist (February 30, month 13).
+    ///
+    /// ```swift
+    /// LocalDay(year: 2023, month: 2, day: 29)   // nil
+    /// ```
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...12).contains(month), (1...LocalDay.daysIn(month: month, year: year)).contains(day) else {
+            return nil
+        }
+        // Howard Hinnant's days_from_civil, the inverse of init(dayNumber:).
+        let marchYear = month <= 2 ? year - 1 : year
+        let era = (marchYear >= 0 ? marchYear : marchYear - 399) / 400
+        let yearOfEra = marchYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        self.year = year
+        self.month = month
+        self.day = day
+        self.dayNumber = era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// Parses a strict ISO 8601 calendar date, `yyyy-MM-dd`; `nil` for anything else.
+    ///
+    /// ```swift
+    /// LocalDay("2026-05-18")?.month   // 5
+    /// LocalDay("2026-5-18")           // nil
+    /// ```
+    public init?(_ description: String) {
+        let bytes = Array(description.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in bytes[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    /// The date as `yyyy-MM-dd`.
+    public var description: String {
+        let yearText = String(abs(year))
+        let paddedYear = String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText
+        let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+        return (year < 0 ? "-" : "") + paddedYear + "-" + twoDigits(month) + "-" + twoDigits(day)
+    }
+
+    /// The day `days` days later (earlier when negative).
+    ///
+    /// ```swift
+    /// LocalDay("2025-12-31")!.adding(days: 1).description   // "2026-01-01"
+    /// ```
+    public func adding(days: Int) -> LocalDay {
+        LocalDay(dayNumber: dayNumber + days)
+    }
+
+    /// The day of the week.
+    ///
+    /// ```swift
+    /// LocalDay("1970-01-01")!.weekday   // .thursday
+    /// ```
+    public var weekday: Weekday {
+        // 1970-01-01 (day 0) was a Thursday, index 3 counting from Monday.
+        Weekday(index: dayNumber + 3)
+    }
+
+    /// The first day of the week that contains this day, for weeks starting on `firstWeekday`.
+    ///
+    /// ```swift
+    /// LocalDay("2024-03-15")!.startOfWeek(startingOn: .monday).description   // "2024-03-11"
+    /// ```
+    public func startOfWeek(startingOn firstWeekday: Weekday) -> LocalDay {
+        let daysIntoWeek = ((weekday.index - firstWeekday.index) % 7 + 7) % 7
+        return adding(days: -daysIntoWeek)
+    }
+
+    /// The quarter of the year, 1 through 4.
+    ///
+    /// ```swift
+    /// LocalDay("2024-05-01")!.quarter   // 2
+    /// ```
+    public var quarter: Int {
+        (month - 1) / 3 + 1
+    }
+
+    /// The first day of this day's month, a key for totals per month.
+    ///
+    /// ```swift
+    /// LocalDay("2024-02-29")!.startOfMonth.description   // "2024-02-01"
+    /// ```
+    public var startOfMonth: LocalDay {
+        LocalDay(uncheckedYear: year, month: month, day: 1)
+    }
+
+    /// The first day of this day's quarter, a key for totals per quarter.
+    ///
+    /// ```swift
+    /// LocalDay("2024-05-20")!.startOfQuarter.description   // "2024-04-01"
+    /// ```
+    public var startOfQuarter: LocalDay {
+        LocalDay(uncheckedYear: year, month: (quarter - 1) * 3 + 1, day: 1)
+    }
+
+    /// The first day of this day's year, a key for totals per year.
+    ///
+    /// ```swift
+    /// LocalDay("2024-05-20")!.startOfYear.description   // "2024-01-01"
+    /// ```
+    public var startOfYear: LocalDay {
+        LocalDay(uncheckedYear: year, month: 1, day: 1)
+    }
+
+    // MARK: Protocols
+
+    public static func < (lhs: LocalDay, rhs: LocalDay) -> Bool {
+        lhs.dayNumber < rhs.dayNumber
+    }
+
+    public static func == (lhs: LocalDay, rhs: LocalDay) -> Bool {
+        lhs.dayNumber == rhs.dayNumber
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(dayNumber)
+    }
+
+    public func distance(to other: LocalDay) -> Int {
+        other.dayNumber - dayNumber
+    }
+
+    public func advanced(by days: Int) -> LocalDay {
+        adding(days: days)
+    }
+
+    /// Decodes the `yyyy-MM-dd` text that `encode(to:)` writes.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let day = LocalDay(text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "Expected a yyyy-MM-dd date, found \"\(text)\"")
+        }
+        self = day
+    }
+
+    /// Encodes as `yyyy-MM-dd` text, readable in JSON reports.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    // MARK: Helpers
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2:
+            let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            return isLeap ? 29 : 28
+        case 4, 6, 9, 11:
+            return 30
+        default:
+            return 31
+        }
+    }
+
+    /// For dates known to exist, such as the first of a valid month.
+    private init(uncheckedYear year: Int, month: Int, day: Int) {
+        // Force-unwrap is safe: callers pass a valid month and day 1.
+        self = LocalDay(year: year, month: month, day: day)!
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+
+/// Walks an Apple Health `export.xml` and turns mindful sessions and matching workouts into events.
+final class AppleHealthEventSource: ImportEventSource {
+    private static let mindfulType = "HKCategoryTypeIdentifierMindfulSession"
+
+    private let tokenizer: XMLTokenizer
+    private let workoutKinds: [String: String]
+    /// Names of the open elements; the export nests only a few levels deep.
+    private var openElements: [String] = []
+    /// Keys of the sessions seen so far, with their lines, to drop the copies the app and the watch
+    /// both write. Grows with the number of sessions, not with the size of the file.
+    private var seen: [String: Int] = [:]
+    private var done = false
+
+    var line: Int { tokenizer.line }
+    var peakBufferedBytes: Int { tokenizer.peakBufferedBytes }
+
+    /// Checks that the input is XML with a `HealthData` root.
+    init(source: any ByteChunkSource, path: String, workoutKinds: [String: String]) throws {
+        let cursor = ByteCursor(source: source)
+        tokenizer = XMLTokenizer(cursor: cursor)
+        self.workoutKinds = workoutKinds
+        func formatError(_ found: String) -> ImportFormatError {
+            ImportFormatError(
+                path: path, format: "an Apple Health export",
+                expected: "an XML document whose root element is <HealthData>", found: found,
+                suggestion: "Import the export.zip made by Health → profile → Export All Health Data, "
+                    + "or the export.xml inside it.")
+        }
+        guard try tokenizer.startsWithMarkup() else {
+            throw formatError(cursor.bytesRead == 0 ? "an empty file" : "text that is not XML (it does not start with '<')")
+        }
+        while true {
+            switch try tokenizer.next() {
+            case nil:
+                throw formatError("no element at all")
+            case .malformed(let reason, let line)?:
+                throw formatError("malformed XML at line \(line): \(reason)")
+            case .end(let name, let line)?:
+                throw formatError("the end tag </\(name)> at line \(line) before any element")
+            case .start(let name, let line, let selfClosing)?:
+                guard name == "HealthData" else { throw formatError("the root element <\(name)> at line \(line)") }
+                if selfClosing { done = true } else { openElements.append(name) }
+                return
+            }
+        }
+    }
+
+    func next() throws -> ImportEvent? {
+        while !done {
+            guard let token = try tokenizer.next() else { return endOfInput() }
+            switch token {
+            case .malformed(let reason, let line):
+                return stop(line: line, reason: reason)
+            case .end(let name, let line):
+                if let problem = close(name) { return stop(line: line, reason: problem) }
+                if openElements.isEmpty { done = true }
+            case .start(let name, let line, let selfClosing):
+                // Sessions are direct children of <HealthData>; the same element types inside a
+                // <Correlation> or elsewhere are not sessions of their own.
+                if openElements.count == 1, let event = try session(name: name, line: line, selfClosing: selfClosing) {
+                    return event
+                }
+                if !selfClosing { openElements.append(name) }
+            }
+        }
+        return nil
+    }
+
+    /// Ends reading at the end of the input, saying so if elements are still open.
+    private func endOfInput() -> ImportEvent? {
+        guard !openElements.isEmpty else {
+            done = true
+            return nil
+        }
+        return cutShort()
+    }
+
+    /// Ends reading where the input stops inside an element.
+    private func cutShort() -> ImportEvent {
+        done = true
+        return .issue(ImportIssue(
+            line: tokenizer.line,
+            reason: "the file ends inside <\(openElements.last ?? "HealthData")>: the export is cut short, "
+                + "and any session after this line is missing"))
+    }
+
+    /// Ends reading after markup that can't be trusted, saying where.
+    private func stop(line: Int, reason: String) -> ImportEvent {
+        done = true
+        return .issue(ImportIssue(line: line, reason: "malformed XML (\(reason)); the rest of the file was not read"))
+    }
+
+    /// Pops `name`; returns a problem when it doesn't close the innermost open element.
+    private func close(_ name: String) -> String? {
+        guard let open = openElements.last else { return "the end tag </\(name)> comes after the root element ended" }
+        guard open == name else { return "the end tag </\(name)> does not close <\(open)>" }
+        openElements.removeLast()
+        return nil
+    }
+
+    /// The event for a top-level element if it is a session, or `nil` to skip it. A session element that is
+    /// not self-closing is read to its end here, for its `HKTimeZone` metadata.
+    private func session(name: String, line: Int, selfClosing: Bool) throws -> ImportEvent? {
+        let kind: String
+        switch name {
+        case "Record" where tokenizer.attribute("type", is: Self.mindfulType):
+            kind = "meditation"
+        case "Workout":
+            guard let type = tokenizer.attribute("workoutActivityType"), let workoutKind = workoutKinds[type] else {
+                return nil
+            }
+            kind = workoutKind
+        default:
+            return nil
+        }
+        let attributes = Attributes(tokenizer: tokenizer, isWorkout: name == "Workout")
+        var timeZone: String?
+        if !selfClosing {
+            switch try readChildren(of: name) {
+            case .timeZone(let zone): timeZone = zone
+            case .stopped(let event): return event
+            }
+        }
+        return event(kind: kind, attributes: attributes, timeZone: timeZone, element: name, line: line)
+    }
+
+    /// What the start tag of a session says, copied before the tokenizer moves on to its children.
+    private struct Attributes {
+        var source: String?
+        var start: String?
+        var end: String?
+        var duration: String?
+        var durationUnit: String?
+
+        init(tokenizer: XMLTokenizer, isWorkout: Bool) {
+            source = tokenizer.attribute("sourceName")
+            start = tokenizer.attribute("startDate")
+            end = tokenizer.attribute("endDate")
+            if isWorkout {
+                duration = tokenizer.attribute("duration")
+                durationUnit = tokenizer.attribute("durationUnit")
+            }
+        }
+    }
+
+    private enum Children {
+        case timeZone(String?)
+        /// The input ended or broke inside the element; the event says so.
+        case stopped(ImportEvent)
+    }
+
+    /// Reads up to the end tag of the session element just opened, picking up `HKTimeZone`.
+    private func readChildren(of element: String) throws -> Children {
+        openElements.append(element)
+        let depth = openElements.count
+        var timeZone: String?
+        while openElements.count >= depth {
+            switch try tokenizer.next() {
+            case nil:
+                return .stopped(cutShort())
+            case .malformed(let reason, let line)?:
+                return .stopped(stop(line: line, reason: reason))
+            case .end(let name, let line)?:
+                if let problem = close(name) { return .stopped(stop(line: line, reason: problem)) }
+            case .start(let name, _, let selfClosing)?:
+                if name == "MetadataEntry", tokenizer.attribute("key", is: "HKTimeZone"),
+                   let zone = tokenizer.attribute("value"), TimeZone(identifier: zone) != nil {
+                    timeZone = zone
+                }
+                if !selfClosing { openElements.append(name) }
+            }
+        }
+        return .timeZone(timeZone)
+    }
+
+    private func event(kind: String, attributes: Attributes, timeZone: String?, element: String, line: Int) -> ImportEvent {
+        func issue(_ reason: String) -> ImportEvent { .issue(ImportIssue(line: line, reason: reason)) }
+        guard let startText = attributes.start else { return issue("<\(element)> has no startDate") }
+        guard let start = TimestampParser.appleHealth(startText) else {
+            return issue("startDate \(ImportIssue.quoted(startText)) is not yyyy-MM-dd HH:mm:ss Z")
+        }
+        guard let endText = attributes.end else { return issue("<\(element)> has no endDate") }
+        guard let end = TimestampParser.appleHealth(endText) else {
+            return issue("endDate \(ImportIssue.quoted(endText)) is not yyyy-MM-dd HH:mm:ss Z")
+        }
+        guard end >= start else { return issue("endDate \(endText) is before startDate \(startText) (a negative duration)") }
+        var duration = end.timeIntervalSince(start)
+        if let durationText = attributes.duration {
+            // A workout's own duration leaves out pauses, so it wins over end minus start.
+            let scale: Double
+            switch attributes.durationUnit ?? "min" {
+            case "min": scale = 60
+            case "s", "sec": scale = 1
+            case "hr", "h": scale = 3_600
+            case let unit: return issue("durationUnit \(ImportIssue.quoted(unit)) is not min or s")
+            }
+            switch DurationParser.number(durationText, scale: scale) {
+            case .seconds(let seconds): duration = seconds
+            case .negative: return issue("duration \(ImportIssue.quoted(durationText)) is negative")
+            case .invalid: return issue("duration \(ImportIssue.quoted(durationText)) is not a number")
+            }
+        }
+        let source = attributes.source.flatMap { $0.isEmpty ? nil : $0 } ?? "Apple Health"
+        let key = SessionRecord.key(source: source, start: start, end: end)
+        if let first = seen[key] {
+            return issue("the same session as line \(first) (same source, start and end); skipped as a duplicate")
+        }
+        seen[key] = line
+        let record = SessionRecord(start: start, duration: duration, kind: kind, source: source,
+                                   timeZone: timeZone, key: key)
+        return .record(record, line: line)
+    }
+}

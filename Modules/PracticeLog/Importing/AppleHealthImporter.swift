@@ -1,0 +1,98 @@
+import Foundation
+import ZIPFoundation
+
+/// Reads Apple Health's "Export All Health Data": `export.zip`, or the `export.xml` inside it.
+///
+/// Mindful sessions become `meditation`; yoga and related workouts become the kinds in ``workoutKinds``.
+/// Everything else in the export is skipped without being decoded. A session written twice (same source,
+/// start and end) is kept once, and the copy is reported as an issue.
+///
+/// ```swift
+/// let reader = try AppleHealthImporter().makeRecordReader(url: URL(filePath: "export.zip"))
+/// ```
+public struct AppleHealthImporter: SessionImporter {
+    public static let id = "apple-health"
+
+    /// The workouts imported, by `workoutActivityType`, with the kind each becomes.
+    public static let defaultWorkoutKinds: [String: String] = [
+        "HKWorkoutActivityTypeYoga": "yoga",
+        "HKWorkoutActivityTypeMindAndBody": "mind_and_body",
+        "HKWorkoutActivityTypePilates": "pilates",
+        "HKWorkoutActivityTypeFlexibility": "flexibility",
+        "HKWorkoutActivityTypeTaiChi": "tai_chi",
+    ]
+
+    /// The workouts imported, by `workoutActivityType`, with the kind each becomes.
+    public var workoutKinds: [String: String]
+
+    public init() {
+        self.init(workoutKinds: Self.defaultWorkoutKinds)
+    }
+
+    public init(workoutKinds: [String: String]) {
+        self.workoutKinds = workoutKinds
+    }
+
+    public func makeRecordReader(url: URL) throws -> SessionRecordReader {
+        do {
+            return try open(url)
+        } catch let error as ImportFormatError {
+            throw error
+        } catch {
+            throw ImportReadError(path: url.path, line: nil, underlying: error)
+        }
+    }
+
+    private func open(_ url: URL) throws -> SessionRecordReader {
+        // Told apart by content, not name: "PK\u{3}\u{4}" opens a ZIP with entries, "PK\u{5}\u{6}" an empty one.
+        let magic = try FileChunkSource.prefix(of: url, count: 4)
+        if magic == [0x50, 0x4B, 3, 4] || magic == [0x50, 0x4B, 5, 6] {
+            let entryPath = try Self.exportEntryPath(in: url)
+            let source = ZipEntryChunkSource(archiveURL: url, entryPath: entryPath)
+            let events = try AppleHealthEventSource(source: source, path: "\(url.path) (\(entryPath))",
+                                                    workoutKinds: workoutKinds)
+            return SessionRecordReader(url: url, source: events)
+        }
+        let events = try AppleHealthEventSource(source: try FileChunkSource(url: url), path: url.path,
+                                                workoutKinds: workoutKinds)
+        return SessionRecordReader(url: url, source: events)
+    }
+
+    /// The main export in an `export.zip`: an `.xml` file in `apple_health_export/` (its name is localized,
+    /// `export.xml`, `Export.xml`, `exportar.xml`), never the clinical `export_cda.xml`; the largest wins.
+    static func exportEntryPath(in url: URL) throws -> String {
+        let archive: Archive
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw ImportFormatError(
+                path: url.path, format: "an Apple Health export",
+                expected: "a readable ZIP archive (export.zip)", found: "a damaged or unsupported ZIP archive",
+                suggestion: "Export the data from the Health app again, or unzip it and import export.xml.")
+        }
+        var best: (path: String, rank: (Int, UInt64))?
+        for entry in archive where entry.type == .file {
+            let path = entry.path
+            let parts = path.split(separator: "/")
+            guard let name = parts.last?.lowercased(), parts.count <= 2, name.hasSuffix(".xml"),
+                  !name.hasSuffix("_cda.xml"), !name.hasPrefix("._"), parts.first != "__MACOSX"
+            else { continue }
+            // Inside apple_health_export/ first, then the largest.
+            let rank = (parts.count == 2 && parts[0] == "apple_health_export" ? 1 : 0, entry.uncompressedSize)
+            if let current = best, current.rank >= rank { continue }
+            best = (path, rank)
+        }
+        guard let best else {
+            throw ImportFormatError(
+                path: url.path, format: "an Apple Health export",
+                expected: "apple_health_export/export.xml inside the archive", found: "no such XML file",
+                suggestion: "Use the export.zip made by Health → profile → Export All Health Data.")
+        }
+        return best.path
+    }
+}
+
+extension SessionImporter where Self == AppleHealthImporter {
+    /// Apple Health's export, with the default workout kinds.
+    public static var appleHealth: AppleHealthImporter { AppleHealthImporter() }
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+/// Reads any spreadsheet of sessions saved as CSV: a header row, then one session a row.
+///
+/// Columns are found by their header name, ignoring case and surrounding spaces. Dates are ISO 8601 unless
+/// ``dateFormat`` gives a `DateFormatter` pattern; a date without an offset is read in ``timeZone``.
+///
+/// ```swift
+/// let importer = GenericCSVImporter(startColumn: "Date", duration: .minutes("Minutes"),
+///                                   kindColumn: "Type", dateFormat: "dd.MM.yyyy HH:mm",
+///                                   timeZone: TimeZone(identifier: "Europe/Vienna"), delimiter: ";")
+/// let reader = try importer.makeRecordReader(url: url)
+/// ```
+public struct GenericCSVImporter: SessionImporter {
+    public static let id = "csv"
+
+    /// Where a row's duration comes from.
+    public enum DurationColumn: Sendable, Hashable {
+        /// A number of seconds, such as `1500` or `12.5`.
+        case seconds(String)
+        /// A number of minutes, such as `25` or `12.5`.
+        case minutes(String)
+        /// `H:M:S`, such as `0:25:0` or `1:05:30`.
+        case hoursMinutesSeconds(String)
+        /// An end date-time in the same format as the start; the duration is the difference.
+        case end(String)
+
+        var column: String {
+            switch self {
+            case .seconds(let name), .minutes(let name), .hoursMinutesSeconds(let name), .end(let name): name
+            }
+        }
+    }
+
+    /// The header of the start date-time column.
+    public var startColumn: String
+    /// The duration column and how to read it.
+    public var duration: DurationColumn
+    /// The header of the kind column; without one, every session is ``defaultKind``.
+    public var kindColumn: String?
+    /// The header of a column of free text, kept as the record's note.
+    public var noteColumn: String?
+    /// A `DateFormatter` pattern (read with the `en_US_POSIX` locale), or `nil` for ISO 8601.
+    public var dateFormat: String?
+    /// The zone of dates written without an offset, which the records then carry; `nil` reads them as UTC
+    /// and leaves the records' zone unknown.
+    public var timeZone: TimeZone?
+    /// The kind of a session whose kind cell is empty or absent.
+    public var defaultKind: String
+    /// The records' source, part of their key: give each spreadsheet its own name.
+    public var source: String
+    /// The field separator: `,` or, as many European spreadsheets write, `;` (or a tab).
+    public var delimiter: Unicode.Scalar
+
+    /// Columns `start` and `duration` (seconds), ISO 8601 dates in UTC, kind `meditation`.
+    public init() {
+        self.init(startColumn: "start", duration: .seconds("duration"))
+    }
+
+    public init(
+        startColumn: String,
+        duration: DurationColumn,
+        kindColumn: String? = nil,
+        noteColumn: String? = nil,
+        dateFormat: String? = nil,
+        timeZone: TimeZone? = nil,
+        defaultKind: String = "meditation",
+        source: String = "csv",
+        delimiter: Unicode.Scalar = ","
+    ) {
+        self.startColumn = startColumn
+        self.duration = duration
+        self.kindColumn = kindColumn
+        self.noteColumn = noteColumn
+        self.dateFormat = dateFormat
+        self.timeZone = timeZone
+        self.defaultKind = defaultKind
+        self.source = source
+        self.delimiter = delimiter
+    }
+
+    public func makeRecordReader(url: URL) throws -> SessionRecordReader {
+        guard delimiter.isASCII, delimiter != "\"", delimiter != "\n", delimiter != "\r" else {
+            throw ImportFormatError(
+                path: url.path, format: "a CSV file", expected: "a one-byte delimiter such as ',' or ';'",
+                found: "the delimiter '\(delimiter)'", suggestion: "Choose ',', ';' or a tab as the delimiter.")
+        }
+        let rows = CSVRowReader(cursor: ByteCursor(source: try FileChunkSource(url: url)),
+                                delimiter: UInt8(delimiter.value))
+        let header: CSVRow?
+        do {
+            header = try rows.nextRow()
+        } catch {
+            throw ImportReadError(path: url.path, line: rows.line, underlying: error)
+        }
+        guard let header else {
+            throw formatError(url, found: "an empty file")
+        }
+        let names = header.fields.map { Self.columnKey($0) }
+        func index(of column: String) throws -> Int {
+            guard let index = names.firstIndex(of: Self.columnKey(column)) else {
+                let shown = header.fields.prefix(12).map { ImportIssue.quoted($0) }
+                let found = shown.joined(separator: ", ") + (header.fields.count > 12 ? ", …" : "")
+                throw formatError(url, found: "no column named '\(column)' among \(found)")
+            }
+            return index
+        }
+        let columns = GenericCSVEventSource.Columns(
+            count: header.fields.count,
+            start: try index(of: startColumn),
+            duration: try index(of: duration.column),
+            kind: try kindColumn.map(index(of:)),
+            note: try noteColumn.map(index(of:)))
+        return SessionRecordReader(url: url, source: GenericCSVEventSource(rows: rows, columns: columns, options: self))
+    }
+
+    private func formatError(_ url: URL, found: String) -> ImportFormatError {
+        let wanted = [startColumn, duration.column] + [kindColumn, noteColumn].compactMap { $0 }
+        return ImportFormatError(
+            path: url.path, format: "a CSV file of sessions",
+            expected: "a header row with the columns \(wanted.map { "'\($0)'" }.joined(separator: ", "))",
+            found: found,
+            suggestion: "Name the columns of your file in the import options, or add a header row.")
+    }
+
+    /// Header names compare without case and surrounding spaces: spreadsheets are not careful about either.
+    static func columnKey(_ name: String) -> String {
+        name.trimmed().lowercased()
+    }
+}
+
+extension SessionImporter where Self == GenericCSVImporter {
+    /// A CSV file with the columns `start` and `duration` (seconds) and ISO 8601 dates.
+    public static var csv: GenericCSVImporter { GenericCSVImporter() }
+
+    /// A CSV file with the given column mapping and date format.
+    public static func csv(
+        startColumn: String,
+        duration: GenericCSVImporter.DurationColumn,
+        kindColumn: String? = nil,
+        noteColumn: String? = nil,
+        dateFormat: String? = nil,
+        timeZone: TimeZone? = nil,
+        defaultKind: String = "meditation",
+        source: String = "csv",
+        delimiter: Unicode.Scalar = ","
+    ) -> GenericCSVImporter {
+        GenericCSVImporter(startColumn: startColumn, duration: duration, kindColumn: kindColumn,
+                           noteColumn: noteColumn, dateFormat: dateFormat, timeZone: timeZone,
+                           defaultKind: defaultKind, source: source, delimiter: delimiter)
+    }
+}

@@ -1,0 +1,9 @@
+/// The format-specific half of a ``SessionRecordReader``.
+protocol ImportEventSource: AnyObject {
+    /// The next event, or `nil` at the end of the input.
+    func next() throws -> ImportEvent?
+    /// The last line read, for error messages.
+    var line: Int { get }
+    /// Largest number of input bytes held at once.
+    var peakBufferedBytes: Int { get }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Turns one kind of export into session records, streaming.
+///
+/// Each importer is a small `Sendable` value holding its options; the built-in ones are listed in
+/// ``SessionImporters/builtIn``. Call sites read as `importer: .insightTimer` or `.appleHealth`.
+///
+/// ```swift
+/// func load(_ url: URL, with importer: some SessionImporter) throws {
+///     let reader = try importer.makeRecordReader(url: url)   // throws ImportFormatError on a wrong header
+///     while let event = try reader.next() { ... }
+/// }
+/// try load(url, with: .insightTimer(timeZone: TimeZone(identifier: "Europe/Berlin")))
+/// ```
+public protocol SessionImporter: Sendable {
+    /// A stable identifier, in `kebab-case`: `insight-timer`, `apple-health`, `csv`.
+    static var id: String { get }
+
+    /// An importer with its default options.
+    init()
+
+    /// Opens `url` and checks its header or root, so a file in the wrong format fails here, before any record.
+    ///
+    /// - Throws: ``ImportFormatError`` when the file is not in this format; ``ImportReadError`` when it
+    ///   cannot be read.
+    func makeRecordReader(url: URL) throws -> SessionRecordReader
+}
+
+extension SessionImporter {
+    /// The importer's stable identifier, ``SessionImporter/id``.
+    public var id: String { Self.id }
+}

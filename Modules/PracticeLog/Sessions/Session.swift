@@ -1,0 +1,41 @@
+import Foundation
+import StillpointCore
+
+/// One practice session: the entity every statistic reads.
+///
+/// ```swift
+/// let session = context.insert(Session.self)
+/// session[Session.start] = start
+/// session[Session.duration] = 20 * 60
+/// session[Session.kind] = "yoga"
+/// session[Session.key] = "manual-\(start.timeIntervalSince1970)"
+/// ```
+public enum Session: Entity {
+    /// The instant the session started.
+    public static let start = Attribute<Date>("start")
+    /// How long it lasted, in seconds.
+    public static let duration = Attribute<Double>("duration")
+    /// `meditation`, `yoga`, ... (lowercase, snake_case).
+    public static let kind = Attribute<String>("kind", default: "meditation")
+    /// Where it came from: `insight_timer`, an Apple Health source name, `csv`, `demo`, ...
+    public static let source = Attribute<String>("source", default: "manual")
+    /// The IANA time zone it was lived in, where known.
+    public static let timeZone = Attribute<String?>("timeZone")
+    public static let note = Attribute<String?>("note")
+    /// A key that makes re-imports idempotent: the same session imported twice has the same key.
+    public static let key = Attribute<String>("key")
+
+    public static let entity = EntityDescription(
+        "Session",
+        attributes: [start, duration, kind, source, timeZone, note, key],
+        indexes: [IndexDescription([start]), IndexDescription([kind]), IndexDescription([key], isUnique: true)])
+
+    /// The schema of a practice log store.
+    public static let schema: Schema = {
+        do {
+            return try Schema([Session.self])
+        } catch {
+            preconditionFailure("the session schema is invalid: \(error)")
+        }
+    }()
+}

@@ -1,0 +1,168 @@
+import Foundation
+import PracticeLog
+import StillpointCore
+
+/// The parameters of one statistic entry of a manifest, read by type, with the report's shared settings.
+///
+/// Each accessor returns `nil` when the parameter is absent and throws a ``ParameterError`` that points at the
+/// manifest when it is present but not of the type asked for.
+///
+/// ```swift
+/// let minimum = try parameters.duration("minimum_duration") ?? 0
+/// let rest = try parameters.weekdays("excluded_weekdays") ?? []
+/// ```
+public struct StatisticParameters: Sendable {
+    /// The id (or `as` name) of the entry, for error messages.
+    public var statistic: String
+    public var values: [String: ParameterValue]
+    public var environment: ReportEnvironment
+
+    public init(statistic: String, values: [String: ParameterValue] = [:], environment: ReportEnvironment = ReportEnvironment()) {
+        self.statistic = statistic
+        self.values = values
+        self.environment = environment
+    }
+
+    // MARK: Typed reading
+
+    public func string(_ name: String) throws -> String? {
+        guard let value = values[name] else { return nil }
+        guard let text = value.text else { throw error(name, value, "expected a single value, not a list") }
+        return text
+    }
+
+    public func integer(_ name: String) throws -> Int? {
+        try scalar(name, expected: "a whole number") { Int($0) }
+    }
+
+    public func number(_ name: String) throws -> Double? {
+        try scalar(name, expected: "a number") { Double($0) }
+    }
+
+    public func bool(_ name: String) throws -> Bool? {
+        try scalar(name, expected: "true or false") { text in
+            switch text.lowercased() {
+            case "true", "yes", "on": return true
+            case "false", "no", "off": return false
+            default: return nil
+            }
+        }
+    }
+
+    /// A duration: seconds as a number, or text such as `90s`, `10m`, `1h30m`, `-2h`.
+    public func duration(_ name: String) throws -> TimeInterval? {
+        try scalar(name, expected: "a duration such as 600, 10m or 1h30m") { Self.parseDuration($0) }
+    }
+
+    /// One of the raw values of `type`.
+    public func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, as type: Choice.Type) throws -> Choice?
+    where Choice.RawValue == String {
+        let names = Choice.allCases.map(\.rawValue)
+        return try scalar(name, expected: "one of: \(names.joined(separator: ", "))") { Choice(rawValue: $0.lowercased()) }
+    }
+
+    public func strings(_ name: String) throws -> [String]? {
+        guard let value = values[name] else { return nil }
+        switch value.content {
+        case .scalar(let text): return [text]
+        case .list(let items):
+            return try items.map { item in
+                guard let text = item.text else { throw error(name, item, "expected a list of single values") }
+                return text
+            }
+        case .map: throw error(name, value, "expected a list, not a map")
+        }
+    }
+
+    /// Lowercase English weekday names: `[saturday, sunday]`.
+    public func weekdays(_ name: String) throws -> Set<Weekday>? {
+        guard let names = try strings(name) else { return nil }
+        return Set(try names.map { text in
+            guard let weekday = Weekday(rawValue: text.lowercased()) else {
+                throw error(name, values[name]!, "'\(text)' is not a weekday; use monday ... sunday"
+                            + (NameSuggestionHint.hint(text, Weekday.allCases.map(\.rawValue))))
+            }
+            return weekday
+        })
+    }
+
+    public func weekday(_ name: String) throws -> Weekday? {
+        try choice(name, as: Weekday.self)
+    }
+
+    /// An IANA time zone identifier such as `Europe/Berlin`.
+    public func timeZone(_ name: String) throws -> TimeZone? {
+        try scalar(name, expected: "an IANA time zone such as Europe/Berlin or UTC") { TimeZone(identifier: $0) }
+    }
+
+    /// An ISO 8601 instant such as `2024-03-15T12:00:00Z`, or a date `2024-03-15` (its start, in UTC).
+    public func instant(_ name: String) throws -> Date? {
+        try scalar(name, expected: "an ISO 8601 instant such as 2024-03-15T12:00:00Z") { Self.parseInstant($0) }
+    }
+
+    // MARK: Shared settings
+
+    /// The day rules of this statistic: its own `time_zone` and `day_starts_at`, else the report's.
+    public func dayBoundary() throws -> DayBoundary {
+        DayBoundary(timeZone: try timeZone("time_zone") ?? environment.timeZone,
+                    dayStartsAt: try duration("day_starts_at") ?? environment.dayStartsAt)
+    }
+
+    /// The instant of the report: this statistic's `as_of`, else the report's.
+    public func asOf() throws -> Date {
+        try instant("as_of") ?? environment.asOf
+    }
+
+    // MARK: Helpers
+
+    private func scalar<T>(_ name: String, expected: String, _ parse: (String) -> T?) throws -> T? {
+        guard let value = values[name] else { return nil }
+        guard let text = value.text else { throw error(name, value, "expected \(expected), not a list") }
+        guard let parsed = parse(text.trimmingCharacters(in: .whitespaces)) else {
+            throw error(name, value, "expected \(expected), got '\(text)'")
+        }
+        return parsed
+    }
+
+    private func error(_ name: String, _ value: ParameterValue, _ message: String) -> ParameterError {
+        ParameterError(statistic: statistic, parameter: name, location: value.location, message: message)
+    }
+
+    static func parseDuration(_ text: String) -> TimeInterval? {
+        if let seconds = Double(text) { return seconds }
+        var rest = Substring(text.lowercased())
+        var sign = 1.0
+        if rest.hasPrefix("-") {
+            sign = -1
+            rest = rest.dropFirst()
+        }
+        var total = 0.0
+        var sawComponent = false
+        let units: [Character: Double] = ["d": 86_400, "h": 3_600, "m": 60, "s": 1]
+        while !rest.isEmpty {
+            let digits = rest.prefix { $0.isNumber || $0 == "." }
+            guard !digits.isEmpty, let number = Double(digits) else { return nil }
+            rest = rest.dropFirst(digits.count)
+            guard let unit = rest.first, let factor = units[unit] else { return nil }
+            rest = rest.dropFirst()
+            total += number * factor
+            sawComponent = true
+        }
+        return sawComponent ? sign * total : nil
+    }
+
+    static func parseInstant(_ text: String) -> Date? {
+        if let date = try? Date(text, strategy: .iso8601) { return date }
+        if let day = LocalDay(text) {
+            return Date(timeIntervalSince1970: TimeInterval(day.dayNumber) * 86_400)
+        }
+        return nil
+    }
+}
+
+/// "; did you mean 'x'?" for a near name.
+enum NameSuggestionHint {
+    static func hint(_ name: String, _ candidates: [String]) -> String {
+        NameSuggestion.nearestName(to: name, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    }
+}

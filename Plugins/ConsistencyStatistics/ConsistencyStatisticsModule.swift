@@ -1,0 +1,6 @@
+import StillpointStatistics
+
+/// The statistics of the `ConsistencyStatistics` module.
+public enum ConsistencyStatisticsModule: StatisticModule {
+    public static let statistics: [any Statistic] = []
+}

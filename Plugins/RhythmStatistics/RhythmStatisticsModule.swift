@@ -1,0 +1,6 @@
+import StillpointStatistics
+
+/// The statistics of the `RhythmStatistics` module.
+public enum RhythmStatisticsModule: StatisticModule {
+    public static let statistics: [any Statistic] = []
+}

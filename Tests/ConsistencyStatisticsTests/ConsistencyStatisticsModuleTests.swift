@@ -1,0 +1,6 @@
+import Testing
+import ConsistencyStatistics
+
+@Test func moduleIsNamedAfterItsFolder() {
+    #expect(ConsistencyStatisticsModule.name == "ConsistencyStatistics")
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+@testable import PracticeLog
+
+@Suite("Generic CSV importer")
+struct GenericCSVImporterTests {
+    static let mapping = GenericCSVImporter(startColumn: "Date", duration: .minutes("Minutes"),
+                                            kindColumn: "type", noteColumn: " Notes ")
+
+    @Test("maps the named columns: ISO 8601 starts, minutes, kinds and notes")
+    func records() throws {
+        let result = try ImportFixtures.read("generic-sessions.csv", with: Self.mapping)
+        #expect(result.recordLines == [2, 3, 4, 6, 11])
+        let expected: [(String, TimeInterval, String, String?)] = [
+            ("2024-03-05T07:30:00Z", 1_500, "yoga", "Sun salutations, slow"),
+            ("2024-03-05T19:00:00Z", 750, "tai_chi", nil),
+            ("2024-03-06T05:45:00Z", 1_200, "meditation", "Long note\nover two lines"),
+            ("2024-03-07T00:00:00Z", 1_800, "meditation", nil),
+            ("2024-03-11T07:00:00Z", 900, "walking", nil),
+        ]
+        try #require(result.records.count == expected.count)
+        for (record, (start, duration, kind, note)) in zip(result.records, expected) {
+            #expect(record.start == ImportFixtures.instant(start))
+            #expect(record.duration == duration)
+            #expect(record.kind == kind)
+            #expect(record.note == note)
+            #expect(record.source == "csv")
+            #expect(record.timeZone == nil)
+        }
+    }
+
+    @Test("reports bad rows with their line and reason while the good rows still import")
+    func badRows() throws {
+        let result = try ImportFixtures.read("generic-sessions.csv", with: Self.mapping)
+        #expect(result.issues.map(\.description) == [
+            "line 7: Date 'not a date' is not an ISO 8601 date such as 2024-03-05T07:30:00",
+            "line 8: Minutes '-5' is negative",
+            "line 9: Minutes 'abc' is not a number of minutes",
+            "line 10: has 3 fields, expected 4 like the header",
+            "line 12: has 5 fields, expected 4 like the header",
+        ])
+    }
+
+    @Test("reads dates without an offset in the zone given, and records that zone")
+    func timeZone() throws {
+        var importer = Self.mapping
+        importer.timeZone = TimeZone(identifier: "Europe/Vienna")
+        let result = try ImportFixtures.read("generic-sessions.csv", with: importer)
+        #expect(result.records.map(\.start) == [
+            "2024-03-05T07:30:00Z", "2024-03-05T18:00:00Z", "2024-03-06T05:45:00Z", "2024-03-06T23:00:00Z",
+            "2024-03-11T07:00:00Z",
+        ].map(ImportFixtures.instant))
+        #expect(result.records.allSatisfy { $0.timeZone == "Europe/Vienna" })
+    }
+
+    @Test("a date pattern, an end column, a semicolon delimiter and a source name")
+    func patternEndAndDelimiter() throws {
+        let importer = GenericCSVImporter.csv(startColumn: "beginn", duration: .end("Ende"), kindColumn: "Art",
+                                              dateFormat: "dd.MM.yyyy HH:mm",
+                                              timeZone: TimeZone(identifier: "Europe/Berlin"),
+                                              source: "yoga-sheet", delimiter: ";")
+        let result = try ImportFixtures.read("generic-semicolon.csv", with: importer)
+        #expect(result.recordLines == [2, 4])
+        #expect(result.records.map(\.start) == ["2024-03-05T06:30:00Z", "2024-03-07T06:00:00Z"].map(ImportFixtures.instant))
+        #expect(result.records.map(\.duration) == [2_700, 1_200])
+        #expect(result.records.map(\.kind) == ["yoga", "tai_chi"])
+        #expect(result.records.first?.key == "yoga-sheet|1709620200|1709622900")
+        #expect(result.issues.map(\.description) == [
+            "line 3: Ende '06.03.2024 21:00' is before the start (a negative duration)",
+        ])
+    }
+
+    @Test("seconds and H:M:S durations, and a default kind")
+    func durationUnits() throws {
+        let directory = try ImportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try ImportFixtures.write("""
+            start,duration,length
+            2024-01-01T06:00:00Z,1,87:21:41
+            2024-01-02T06:00:00Z,314501,0:0:1
+            2024-01-03T06:00:00Z,,1:x:0
+            """, named: "sessions.csv", in: directory)
+        let seconds = try ImportFixtures.read(url, with: GenericCSVImporter.csv(
+            startColumn: "start", duration: .seconds("duration"), defaultKind: "Yoga"))
+        #expect(seconds.records.map(\.duration) == [1, 314_501])
+        #expect(seconds.records.map(\.kind) == ["yoga", "yoga"])
+        #expect(seconds.issues.map(\.description) == ["line 4: duration is empty"])
+        let hms = try ImportFixtures.read(url, with: .csv(startColumn: "start", duration: .hoursMinutesSeconds("length")))
+        #expect(hms.records.map(\.duration) == [314_501, 1])
+        #expect(hms.issues.map(\.description) == ["line 4: length '1:x:0' is not H:M:S"])
+    }
+
+    @Test("a runaway quoted field is cut off at 1 MiB and reported; the rows after it still import")
+    func runawayField() throws {
+        let directory = try ImportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try ImportFixtures.write(
+            "start,duration\n2024-01-01T00:00:00Z,\"never closed " + String(repeating: "x", count: 1_200_000)
+                + "\n2024-01-02T00:00:00Z,60\n2024-01-03T00:00:00Z\n",
+            named: "runaway.csv", in: directory)
+        let result = try ImportFixtures.read(url, with: .csv)
+        #expect(result.recordLines == [3])
+        #expect(result.issues.map(\.description) == [
+            "line 2: the row is longer than 1 MiB (is a quote not closed?); the rest of it was skipped",
+            "line 4: has 1 field, expected 2 like the header",
+        ])
+    }
+
+    @Test("a missing column or an empty file is a format error naming the columns")
+    func formatErrors() throws {
+        let url = ImportFixtures.url("generic-sessions.csv")
+        let error = try #require(throws: ImportFormatError.self) { try GenericCSVImporter().makeRecordReader(url: url) }
+        #expect(error.found == "no column named 'start' among 'Date', 'Minutes', 'Type', 'Notes'")
+        #expect(error.errorDescription?.contains(url.path) == true)
+
+        let directory = try ImportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = try ImportFixtures.write("\n\n", named: "empty.csv", in: directory)
+        let emptyError = try #require(throws: ImportFormatError.self) { try GenericCSVImporter().makeRecordReader(url: empty) }
+        #expect(emptyError.found == "an empty file")
+    }
+
+    @Test("normalizes kinds from many spellings")
+    func kinds() {
+        #expect(KindNormalizer.normalize("PracticeType.TaiChi") == "tai_chi")
+        #expect(KindNormalizer.normalize("Tai Chi") == "tai_chi")
+        #expect(KindNormalizer.normalize("Méditation") == "meditation")
+        #expect(KindNormalizer.normalize("ヨガ") == "yoga")
+        #expect(KindNormalizer.normalize("Walking Meditation") == "walking_meditation")
+        #expect(KindNormalizer.normalize("  ") == nil)
+    }
+}

@@ -1,0 +1,6 @@
+import Testing
+import RhythmStatistics
+
+@Test func moduleIsNamedAfterItsFolder() {
+    #expect(RhythmStatisticsModule.name == "RhythmStatistics")
+}

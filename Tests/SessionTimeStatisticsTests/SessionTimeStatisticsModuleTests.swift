@@ -1,0 +1,6 @@
+import Testing
+import SessionTimeStatistics
+
+@Test func moduleIsNamedAfterItsFolder() {
+    #expect(SessionTimeStatisticsModule.name == "SessionTimeStatistics")
+}

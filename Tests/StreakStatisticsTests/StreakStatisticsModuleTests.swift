@@ -1,0 +1,6 @@
+import Testing
+import StreakStatistics
+
+@Test func moduleIsNamedAfterItsFolder() {
+    #expect(StreakStatisticsModule.name == "StreakStatistics")
+}

@@ -1,0 +1,6 @@
+import Testing
+import TotalStatistics
+
+@Test func moduleIsNamedAfterItsFolder() {
+    #expect(TotalStatisticsModule.name == "TotalStatistics")
+}

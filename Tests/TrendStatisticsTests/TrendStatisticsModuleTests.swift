@@ -1,0 +1,6 @@
+import Testing
+import TrendStatistics
+
+@Test func moduleIsNamedAfterItsFolder() {
+    #expect(TrendStatisticsModule.name == "TrendStatistics")
+}
