@@ -1,0 +1,11 @@
+import Foundation
+
+/// One qualifying session as a scan reads it: only what statistics need, no managed object.
+public struct ScannedSession: Sendable, Hashable {
+    public var start: Date
+    public var duration: TimeInterval
+    public var kind: String
+    public var source: String
+    /// The session's own zone, where known; day rules fall back to the report's zone.
+    public var timeZone: TimeZone?
+}

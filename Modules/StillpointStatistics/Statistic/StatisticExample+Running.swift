@@ -1,0 +1,27 @@
+import Foundation
+import PracticeLog
+import StillpointCore
+
+extension StatisticExample {
+    /// Runs the example: its sessions in a fresh in-memory store, the statistic prepared with its parameters.
+    ///
+    /// The conformance test runs every example of every statistic this way.
+    public func run(_ statistic: any Statistic, environment: ReportEnvironment = ReportEnvironment()) async throws -> StatisticResult {
+        let container = try PersistentContainer(schema: Session.schema, location: .inMemory)
+        let sessions = self.sessions
+        try await container.performBackgroundTask { context in
+            for (index, example) in sessions.enumerated() {
+                let session = context.insert(Session.self)
+                session[Session.start] = example.start
+                session[Session.duration] = example.duration
+                session[Session.kind] = example.kind
+                session[Session.source] = example.source
+                session[Session.timeZone] = example.timeZone
+                session[Session.key] = "example-\(index)"
+            }
+            try await context.save()
+        }
+        let prepared = try statistic.prepare(StatisticParameters(statistic: statistic.id, values: parameters, environment: environment))
+        return try await container.newBackgroundContext().perform { context in try prepared.compute(context) }
+    }
+}
