@@ -53,7 +53,7 @@ func insertItems(_ uids: some Sequence<Int32> & Sendable, in container: Persiste
 }
 
 /// Both locations, for tests that must hold on a file and in memory.
-func eachLocation(_ body: (StoreLocation) async throws -> Void) async throws {
+func eachLocation(isolation: isolated (any Actor)? = #isolation, _ body: (StoreLocation) async throws -> Void) async throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     try await body(.inMemory)

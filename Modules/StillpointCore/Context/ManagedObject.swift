@@ -116,10 +116,14 @@ public final class ManagedObject {
     }
 
     private func position(of name: String) -> Int {
-        guard let position = entity.attributePositions[name] else {
-            preconditionFailure("\(name) is not an attribute of \(entity.name)")
+        // Entities are small: comparing a few names costs less than hashing one, on every typed access.
+        let attributes = entity.attributes
+        if attributes.count <= 8 {
+            for position in attributes.indices where attributes[position].name == name { return position }
+        } else if let position = entity.attributePositions[name] {
+            return position
         }
-        return position
+        preconditionFailure("\(name) is not an attribute of \(entity.name)")
     }
 
     private func setValue(_ value: AttributeValue, at position: Int) {

@@ -24,10 +24,21 @@ public actor ObjectContext {
     nonisolated let hub: ChangeSetHub
     private nonisolated let queueExecutor: ContextQueueExecutor?
     nonisolated let interruptFlag = InterruptFlag()
+    nonisolated let mergeTracker: MergeTracker
+    /// What this context tells its children that merge automatically.
+    nonisolated let childEvents = Broadcaster<ParentEvent>()
+    /// The task that merges incoming changes, while ``automaticallyMergesChangesFromParent`` is on.
+    var mergeTask: Task<Void, Never>?
+    /// The error of the latest automatic merge that failed, if any.
+    public internal(set) var lastMergeError: (any Error)?
     let graph: ObjectGraph
+    /// The change set of the latest save to the store, so that an operation that saved can wait for its merge.
+    var lastSavedChangeSet: ChangeSet?
 
-    init(name: String, store: Store, hub: ChangeSetHub, onMainActor: Bool, parent: ObjectContext? = nil, parentSnapshot: ParentSnapshot? = nil) {
+    init(name: String, store: Store, hub: ChangeSetHub, mergeTracker: MergeTracker, onMainActor: Bool,
+         parent: ObjectContext? = nil, parentSnapshot: ParentSnapshot? = nil) {
         self.name = name
+        self.mergeTracker = mergeTracker
         self.parent = parent
         self.store = store
         self.hub = hub
@@ -151,12 +162,20 @@ public actor ObjectContext {
     ///
     /// The child sees this context's unsaved changes as they are now.
     public func newChildContext(name: String? = nil) -> ObjectContext {
-        ObjectContext(name: name ?? "\(self.name).child", store: store, hub: hub, onMainActor: false, parent: self,
-                      parentSnapshot: graph.snapshotForChild())
+        ObjectContext(name: name ?? "\(self.name).child", store: store, hub: hub, mergeTracker: mergeTracker,
+                      onMainActor: false, parent: self, parentSnapshot: graph.snapshotForChild())
     }
 
     /// Takes a child's saved changes in as unsaved changes of this context.
     func absorb(_ changes: ChildChanges) throws {
         try graph.absorb(changes)
+        childEvents.publish(.absorbed(changes))
+    }
+
+    deinit {
+        mergeTask?.cancel()
+        let tracker = mergeTracker
+        let identity = ObjectIdentifier(self)
+        Task { await tracker.unregister(identity) }
     }
 }

@@ -9,6 +9,8 @@ final class ObjectGraph {
     let interruptFlag: InterruptFlag
     /// The parent's unsaved state as this child context saw it, or `nil` for a context on the store.
     var parentSnapshot: ParentSnapshot?
+    /// Marks this context's change sets, so that it does not merge its own saves.
+    let origin: StoreOrigin
     var mergePolicy: MergePolicy = .error
     var entityMergePolicies: [String: MergePolicy] = [:]
 
@@ -23,9 +25,19 @@ final class ObjectGraph {
     init(store: Store, hub: ChangeSetHub, name: String, interruptFlag: InterruptFlag, parentSnapshot: ParentSnapshot?) {
         self.store = store
         self.interruptFlag = interruptFlag
+        self.origin = StoreOrigin(process: store.processToken, context: ObjectGraph.nextOriginNumber())
         self.hub = hub
         self.name = name
         self.parentSnapshot = parentSnapshot
+    }
+
+    private static let originCounter = LockedState<UInt64>(0)
+
+    private static func nextOriginNumber() -> UInt64 {
+        originCounter.withLock { counter in
+            counter += 1
+            return counter
+        }
     }
 
     var hasChanges: Bool {

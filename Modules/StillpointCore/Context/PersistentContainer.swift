@@ -18,7 +18,7 @@ public final class PersistentContainer: Sendable {
     public let viewContext: ObjectContext
     let store: Store
     let hub: ChangeSetHub
-    let mergeTracker = MergeTracker()
+    let mergeTracker: MergeTracker
     private let contextCounter = LockedState(0)
 
     /// Opens the store, creating it or upgrading its tables to `schema` as needed.
@@ -28,8 +28,11 @@ public final class PersistentContainer: Sendable {
         self.schema = schema
         self.location = location
         self.store = try Store(location: location, schema: schema)
-        self.hub = ChangeSetHub()
-        self.viewContext = ObjectContext(name: "view", store: store, hub: hub, onMainActor: true)
+        let hub = ChangeSetHub()
+        let mergeTracker = MergeTracker()
+        self.hub = hub
+        self.mergeTracker = mergeTracker
+        self.viewContext = ObjectContext(name: "view", store: store, hub: hub, mergeTracker: mergeTracker, onMainActor: true)
     }
 
     deinit {
@@ -42,7 +45,7 @@ public final class PersistentContainer: Sendable {
             counter += 1
             return counter
         }
-        return ObjectContext(name: name ?? "background-\(number)", store: store, hub: hub, onMainActor: false)
+        return ObjectContext(name: name ?? "background-\(number)", store: store, hub: hub, mergeTracker: mergeTracker, onMainActor: false)
     }
 
     /// Runs `body` in a new background context.

@@ -9,7 +9,7 @@ enum ChangeLog {
     static let createTable = """
         CREATE TABLE IF NOT EXISTS "\(table)" (
             "sequence" INTEGER PRIMARY KEY AUTOINCREMENT, "author" TEXT NOT NULL,
-            "timestamp" REAL NOT NULL, "changes" TEXT NOT NULL)
+            "timestamp" REAL NOT NULL, "changes" TEXT NOT NULL, "origin" TEXT NOT NULL DEFAULT '')
         """
 
     /// The changes of one entity in one save, row ids stored as ranges since inserts are mostly contiguous.
@@ -21,7 +21,7 @@ enum ChangeLog {
     }
 
     /// Records a save's changes and returns its change set, numbered by its place in the history.
-    static func record(author: String, inserted: Set<ObjectID>, updated: Set<ObjectID>, deleted: Set<ObjectID>,
+    static func record(author: String, origin: StoreOrigin, inserted: Set<ObjectID>, updated: Set<ObjectID>, deleted: Set<ObjectID>,
                        changedAttributes: [String: Set<String>], in db: Database) throws -> ChangeSet {
         var byEntity: [String: EntityChanges] = [:]
         func add(_ ids: Set<ObjectID>, _ path: WritableKeyPath<EntityChanges, [[Int64]]>) {
@@ -37,17 +37,19 @@ enum ChangeLog {
         }
         let payload = String(decoding: try JSONEncoder().encode(byEntity), as: UTF8.self)
         let timestamp = Date()
-        try db.run("INSERT INTO \"\(table)\" (\"author\", \"timestamp\", \"changes\") VALUES (?, ?, ?)",
-                   [.string(author), .double(timestamp.timeIntervalSince1970), .string(payload)])
-        return ChangeSet(sequence: db.lastInsertedRowID, author: author, timestamp: timestamp, inserted: inserted,
-                         updated: updated, deleted: deleted, changedAttributes: changedAttributes)
+        try db.run("INSERT INTO \"\(table)\" (\"author\", \"timestamp\", \"changes\", \"origin\") VALUES (?, ?, ?, ?)",
+                   [.string(author), .double(timestamp.timeIntervalSince1970), .string(payload), .string(origin.process)])
+        var changeSet = ChangeSet(sequence: db.lastInsertedRowID, author: author, timestamp: timestamp, inserted: inserted,
+                                  updated: updated, deleted: deleted, changedAttributes: changedAttributes)
+        changeSet.originContext = origin.context
+        return changeSet
     }
 
-    /// The change sets recorded after `sequence`, oldest first.
-    static func changeSets(after sequence: Int64, in db: Database) throws -> [ChangeSet] {
+    /// The change sets recorded after `sequence`, oldest first; `excludingProcess` leaves out one process's own.
+    static func changeSets(after sequence: Int64, excludingProcess process: String? = nil, in db: Database) throws -> [ChangeSet] {
         var changeSets: [ChangeSet] = []
-        try db.query("SELECT \"sequence\", \"author\", \"timestamp\", \"changes\" FROM \"\(table)\" WHERE \"sequence\" > ? ORDER BY \"sequence\"",
-                     [.integer(sequence)]) { statement in
+        try db.query("SELECT \"sequence\", \"author\", \"timestamp\", \"changes\" FROM \"\(table)\" WHERE \"sequence\" > ? AND \"origin\" IS NOT ? ORDER BY \"sequence\"",
+                     [.integer(sequence), process.map(AttributeValue.string) ?? .null]) { statement in
             guard case .string(let author) = AttributeValue(column: 1, of: statement, as: .string),
                   case .string(let payload) = AttributeValue(column: 3, of: statement, as: .string),
                   let byEntity = try? JSONDecoder().decode([String: EntityChanges].self, from: Data(payload.utf8)) else { return }

@@ -18,6 +18,8 @@ public struct ChangeSet: Sendable, Hashable {
     public let deleted: Set<ObjectID>
     /// The names of the changed attributes, by entity.
     public let changedAttributes: [String: Set<String>]
+    /// The context that made the change, so that it does not merge its own saves; 0 when unknown.
+    var originContext: UInt64 = 0
 
     public init(sequence: Int64, author: String, timestamp: Date, inserted: Set<ObjectID>, updated: Set<ObjectID>,
                 deleted: Set<ObjectID>, changedAttributes: [String: Set<String>]) {

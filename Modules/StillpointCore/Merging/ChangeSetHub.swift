@@ -1,29 +1,17 @@
-import Foundation
-
-/// Hands every change set of a store to any number of observers, in the order the saves committed.
+/// The change sets of one store, in commit order, for every observer; remembers the latest sequence number.
 final class ChangeSetHub: Sendable {
-    private let state = LockedState<[UUID: AsyncStream<ChangeSet>.Continuation]>([:])
+    private let broadcaster = Broadcaster<ChangeSet>()
+    private let latest = LockedState<Int64>(0)
 
-    /// A new stream that receives every change set published from now on.
-    func subscribe() -> AsyncStream<ChangeSet> {
-        let (stream, continuation) = AsyncStream<ChangeSet>.makeStream(bufferingPolicy: .unbounded)
-        let key = UUID()
-        state.withLock { $0[key] = continuation }
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.removeValue(forKey: key) }
-        }
-        return stream
-    }
+    func subscribe() -> AsyncStream<ChangeSet> { broadcaster.subscribe() }
+
+    /// The sequence number of the latest change set published.
+    var lastSequence: Int64 { latest.withLock { $0 } }
 
     func publish(_ changeSet: ChangeSet) {
-        for continuation in state.withLock({ Array($0.values) }) {
-            continuation.yield(changeSet)
-        }
+        latest.withLock { $0 = max($0, changeSet.sequence) }
+        broadcaster.publish(changeSet)
     }
 
-    func finish() {
-        for continuation in state.withLock({ Array($0.values) }) {
-            continuation.finish()
-        }
-    }
+    func finish() { broadcaster.finish() }
 }

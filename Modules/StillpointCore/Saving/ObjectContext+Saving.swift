@@ -23,6 +23,10 @@ extension ObjectContext {
             outcome = try store.write { db in try flag.watching(db) { try transaction.run(in: db, hub: hub) } }
         }
         graph.apply(outcome, of: transaction)
+        if childEvents.hasSubscribers {
+            childEvents.publish(ParentEvent(saved: outcome, of: transaction))
+        }
+        if let changeSet = outcome.changeSet { lastSavedChangeSet = changeSet }
         return outcome.changeSet
     }
 }

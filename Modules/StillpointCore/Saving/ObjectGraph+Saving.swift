@@ -3,18 +3,25 @@ import Foundation
 extension ObjectGraph {
     /// The unsaved changes as a transaction, after checking required attributes.
     func makeSaveTransaction() throws -> SaveTransaction {
-        var transaction = SaveTransaction(author: name, defaultPolicy: mergePolicy, entityPolicies: entityMergePolicies)
+        var transaction = SaveTransaction(author: name, origin: origin, defaultPolicy: mergePolicy, entityPolicies: entityMergePolicies)
         var failures: [ValidationFailure] = []
         // Inserted objects are written in the order they were inserted.
-        for object in inserted.values.sorted(by: { $0.objectID.temporaryNumber < $1.objectID.temporaryNumber }) {
-            failures += missingValues(object)
-            transaction.inserts.append(.init(id: object.objectID, entity: object.entity, values: object.values))
+        transaction.inserts.reserveCapacity(inserted.count)
+        func add(_ id: ObjectID, _ object: ManagedObject) {
+            appendMissingValues(of: object, to: &failures)
+            transaction.inserts.append(.init(id: id, entity: object.entity, values: object.values))
+        }
+        if let (_, slots) = insertedByNumber() {
+            for case let object? in slots { add(object.objectID, object) }
+        } else {
+            for (id, object) in inserted.sorted(by: { $0.key.temporaryNumber < $1.key.temporaryNumber }) { add(id, object) }
         }
         for object in updated.values where object.hasChangedValues {
-            failures += missingValues(object)
+            appendMissingValues(of: object, to: &failures)
             transaction.updates.append(.init(id: object.objectID, entity: object.entity, values: object.values,
                                              readValues: object.committedValues ?? object.values, version: object.version))
         }
+        transaction.deletes.reserveCapacity(deleted.count)
         for object in deleted.values {
             transaction.deletes.append(.init(id: object.objectID, entity: object.entity, version: object.version,
                                              readValues: object.committedValues ?? object.values))
@@ -25,34 +32,92 @@ extension ObjectGraph {
 
     /// Brings the objects up to what the save wrote. Values changed while the save ran stay as unsaved changes.
     func apply(_ outcome: SaveTransaction.Outcome, of transaction: SaveTransaction) {
-        for insert in transaction.inserts {
-            guard let object = inserted.removeValue(forKey: insert.id) else { continue }
-            registered.removeValue(forKey: insert.id)
-            guard let permanentID = outcome.permanentIDs[insert.id], let written = outcome.written[insert.id] else { continue }
-            object.objectID = permanentID
-            adopt(written, sentValues: insert.values, by: object)
-            if let existing = registered[permanentID], existing !== object { markGone(existing) }
-            registered[permanentID] = object
-            if object.hasChangedValues { updated[permanentID] = object }
-        }
-        for update in transaction.updates {
-            guard let object = registered[update.id] else { continue }
-            if outcome.removed.contains(update.id) {
-                markGone(object)
-            } else if let written = outcome.written[update.id] {
-                adopt(written, sentValues: update.values, by: object)
-                if !object.hasChangedValues { updated.removeValue(forKey: update.id) }
+        let inserts = transaction.inserts
+        if let slots = insertedObjectsIfExactly(inserts), outcome.inserts.count == inserts.count {
+            // Nothing was inserted or deleted while the save ran: take the objects without looking each up.
+            inserted.removeAll(keepingCapacity: true)
+            for index in inserts.indices {
+                guard let object = slots[index] else { continue }
+                adopt(outcome.inserts[index], ofInsert: inserts[index].id, sentValues: inserts[index].values, by: object)
+            }
+        } else {
+            for index in inserts.indices where index < outcome.inserts.count {
+                guard let object = inserted.removeValue(forKey: inserts[index].id) else { continue }
+                adopt(outcome.inserts[index], ofInsert: inserts[index].id, sentValues: inserts[index].values, by: object)
             }
         }
-        for delete in transaction.deletes {
-            guard let object = deleted.removeValue(forKey: delete.id) else { continue }
-            if let written = outcome.written[delete.id] {  // the rollback policy revived it
+        for (update, result) in zip(transaction.updates, outcome.updates) {
+            guard let object = registered[update.id] else { continue }
+            switch result {
+            case .removed:
+                markGone(object)
+            case .written(let written):
+                adopt(written, sentValues: update.values, by: object)
+                if !object.hasChangedValues { updated.removeValue(forKey: update.id) }
+            case .unchanged:
+                break
+            }
+        }
+        let deletes = transaction.deletes
+        for index in deletes.indices where index < outcome.deletes.count {
+            guard let object = deleted.removeValue(forKey: deletes[index].id) else { continue }
+            if case .written(let written) = outcome.deletes[index] {  // the rollback policy revived it
                 object.isDeleted = false
                 adopt(written, sentValues: written.values, by: object)
             } else {
-                registered.removeValue(forKey: delete.id)
+                registered.removeValue(forKey: deletes[index].id)
             }
         }
+    }
+
+    /// Brings one saved insert's object up to date under its permanent ID.
+    private func adopt(_ result: SaveTransaction.InsertResult?, ofInsert temporaryID: ObjectID,
+                       sentValues: ContiguousArray<AttributeValue>, by object: ManagedObject) {
+        registered.removeValue(forKey: temporaryID)
+        guard let result else { return }
+        let permanentID = result.id
+        object.objectID = permanentID
+        adopt(result.written, sentValues: sentValues, by: object)
+        if let existing = registered.updateValue(object, forKey: permanentID), existing !== object {
+            markGone(existing)  // which unregisters the ID: register the saved object again
+            registered[permanentID] = object
+        }
+        if object.hasChangedValues { updated[permanentID] = object }
+    }
+
+    /// The inserted objects placed by temporary number, `slots[number - low]`, which is the order they were
+    /// inserted in; `nil` when the numbers are too spread out for that (or, defensively, when two share one).
+    ///
+    /// The numbers come from one counter, so one context's are nearly contiguous: placing them takes one pass
+    /// and no sort.
+    private func insertedByNumber() -> (low: UInt64, slots: [ManagedObject?])? {
+        guard !inserted.isEmpty else { return nil }
+        var low = UInt64.max, high = UInt64.min
+        for id in inserted.keys {
+            let number = id.temporaryNumber
+            low = min(low, number)
+            high = max(high, number)
+        }
+        guard high - low < UInt64(inserted.count) * 4 else { return nil }
+        var slots = [ManagedObject?](repeating: nil, count: Int(high - low) + 1)
+        for (id, object) in inserted {
+            let slot = Int(id.temporaryNumber - low)
+            guard slots[slot] == nil else { return nil }
+            slots[slot] = object
+        }
+        return (low, slots)
+    }
+
+    /// The inserted objects in the order of `inserts`, when they are exactly the objects `inserts` holds and
+    /// their numbers are contiguous; otherwise `nil`.
+    ///
+    /// `inserts` is in number order with distinct numbers, so a contiguous run of as many numbers as there are
+    /// inserted objects, covered by the inserted objects' own numbers, means the two sets are the same.
+    private func insertedObjectsIfExactly(_ inserts: [SaveTransaction.Insert]) -> [ManagedObject?]? {
+        guard inserted.count == inserts.count, let first = inserts.first?.id.temporaryNumber,
+              let last = inserts.last?.id.temporaryNumber, last >= first, last - first == UInt64(inserts.count - 1),
+              let (low, slots) = insertedByNumber(), low == first, slots.count == inserts.count else { return nil }
+        return slots
     }
 
     /// The changes of a child context, as its parent receives them.
@@ -120,19 +185,26 @@ extension ObjectGraph {
     }
 
     private func adopt(_ written: SaveTransaction.Written, sentValues: ContiguousArray<AttributeValue>, by object: ManagedObject) {
-        // Attributes edited while the save was in flight keep their newer value.
-        for position in object.values.indices where object.values[position] == sentValues[position] {
-            object.values[position] = written.values[position]
+        // Usually the store holds exactly what was sent (the very same array): the values stay as they are, and
+        // share their storage with the committed values, which makes later change checks cheap.
+        let wroteWhatWasSent = written.values.withUnsafeBufferPointer { writtenBuffer in
+            sentValues.withUnsafeBufferPointer { $0.baseAddress == writtenBuffer.baseAddress && $0.count == writtenBuffer.count }
+        }
+        if !wroteWhatWasSent {
+            // Attributes edited while the save was in flight keep their newer value.
+            for position in object.values.indices where object.values[position] == sentValues[position] {
+                object.values[position] = written.values[position]
+            }
         }
         object.committedValues = written.values
         object.version = written.version
     }
 
-    private func missingValues(_ object: ManagedObject) -> [ValidationFailure] {
-        object.entity.attributes.indices.compactMap { position in
-            let attribute = object.entity.attributes[position]
-            guard !attribute.isOptional, object.values[position].isNull else { return nil }
-            return ValidationFailure(objectID: object.objectID, reason: .missingValue(attribute: attribute.name))
+    /// Adds a failure for each required attribute of `object` without a value; allocates nothing when none is missing.
+    private func appendMissingValues(of object: ManagedObject, to failures: inout [ValidationFailure]) {
+        let attributes = object.entity.attributes
+        for position in attributes.indices where !attributes[position].isOptional && object.values[position].isNull {
+            failures.append(ValidationFailure(objectID: object.objectID, reason: .missingValue(attribute: attributes[position].name)))
         }
     }
 }

@@ -33,15 +33,35 @@ struct SaveTransaction: Sendable {
         let version: Int64
     }
 
+    /// What one insert became: its permanent ID (the new row's, or the existing row's it merged into) and what
+    /// the store holds for it.
+    struct InsertResult: Sendable {
+        let id: ObjectID
+        let written: Written
+    }
+
+    /// What happened to an object the save updated or deleted.
+    enum Result: Sendable {
+        /// Nothing to bring back to the object.
+        case unchanged
+        /// The store holds these values for the object after the save.
+        case written(Written)
+        /// The object's row no longer exists after the save.
+        case removed
+    }
+
+    /// The results in the order of ``inserts``, ``updates`` and ``deletes``, one per entry: arrays rather than
+    /// dictionaries keyed by object ID, so that a large save hashes no ID to record or apply them.
     struct Outcome: Sendable {
-        var permanentIDs: [ObjectID: ObjectID] = [:]
-        var written: [ObjectID: Written] = [:]
-        /// Objects whose rows no longer exist after the save.
-        var removed: Set<ObjectID> = []
+        /// `nil` for an insert that failed validation (the save then throws).
+        var inserts: [InsertResult?] = []
+        var updates: [Result] = []
+        var deletes: [Result] = []
         var changeSet: ChangeSet?
     }
 
     let author: String
+    let origin: StoreOrigin
     var inserts: [Insert] = []
     var updates: [Update] = []
     var deletes: [Delete] = []
@@ -60,16 +80,25 @@ struct SaveTransaction: Sendable {
         var failures: [ValidationFailure] = []
         var inserted: Set<ObjectID> = [], updated: Set<ObjectID> = [], deleted: Set<ObjectID> = []
         var changedAttributes: [String: Set<String>] = [:]
+        var statements = SaveStatements(db: db)
+        outcome.inserts.reserveCapacity(inserts.count)
+        outcome.updates.reserveCapacity(updates.count)
+        outcome.deletes.reserveCapacity(deletes.count)
+        inserted.reserveCapacity(inserts.count)
+        deleted.reserveCapacity(deletes.count)
 
-        for insert in inserts {
+        // The loops read rows in place (`inserts[index].values`) rather than copying each row out: a copy retains
+        // and releases every field, the entity description's included, which a large save feels.
+        for index in inserts.indices {
             do {
-                try db.run(Self.insertSQL(insert.entity), insert.values)
-                let id = ObjectID(entityName: insert.entity.name, rowID: db.lastInsertedRowID)
-                outcome.permanentIDs[insert.id] = id
-                outcome.written[insert.id] = Written(values: insert.values, version: 1)
+                try db.run(try statements.statement(.insert, for: inserts[index].entity), values: inserts[index].values)
+                let id = ObjectID(entityName: inserts[index].entity.name, rowID: db.lastInsertedRowIDUnchecked)
+                outcome.inserts.append(InsertResult(id: id, written: Written(values: inserts[index].values, version: 1)))
                 inserted.insert(id)
             } catch let failure as SQLiteFailure where failure.isUniquenessViolation {
+                let insert = inserts[index]
                 guard let (existingID, stored) = try existingRow(clashingWith: insert, in: db) else { throw failure }
+                let existing = ObjectID(entityName: insert.entity.name, rowID: existingID)
                 switch policy(insert.entity) {
                 case .error:
                     let constraint = insert.entity.uniquenessConstraints.first { names in
@@ -77,57 +106,67 @@ struct SaveTransaction: Sendable {
                     } ?? []
                     failures.append(ValidationFailure(objectID: insert.id, reason: .uniquenessViolation(
                         attributes: constraint, values: constraint.map { insert.values[insert.entity.attributePositions[$0]!] })))
+                    outcome.inserts.append(nil)
                 case .mergeByPropertyObjectTrump, .overwrite:
-                    try db.run(Self.updateSQL(insert.entity), insert.values + [.integer(existingID), .integer(stored.version)])
-                    outcome.permanentIDs[insert.id] = ObjectID(entityName: insert.entity.name, rowID: existingID)
-                    outcome.written[insert.id] = Written(values: insert.values, version: stored.version + 1)
-                    updated.insert(ObjectID(entityName: insert.entity.name, rowID: existingID))
+                    try db.run(try statements.statement(.update, for: insert.entity), values: insert.values,
+                               rowID: existingID, version: stored.version)
+                    outcome.inserts.append(InsertResult(id: existing, written: Written(values: insert.values, version: stored.version + 1)))
+                    updated.insert(existing)
                     changedAttributes[insert.entity.name, default: []].formUnion(insert.entity.attributes.map(\.name))
                 case .mergeByPropertyStoreTrump, .rollback:
-                    outcome.permanentIDs[insert.id] = ObjectID(entityName: insert.entity.name, rowID: existingID)
-                    outcome.written[insert.id] = stored
+                    outcome.inserts.append(InsertResult(id: existing, written: stored))
                 }
             }
         }
 
         for update in updates {
-            guard let rowID = update.id.rowID else { continue }
-            let changed = try writeUpdate(update, rowID: rowID, in: db, outcome: &outcome, conflicts: &conflicts, failures: &failures)
+            guard let rowID = update.id.rowID else {
+                outcome.updates.append(.unchanged)
+                continue
+            }
+            let (changed, result) = try writeUpdate(update, rowID: rowID, in: db, statements: &statements,
+                                                    conflicts: &conflicts, failures: &failures)
+            outcome.updates.append(result)
             if !changed.isEmpty {
                 updated.insert(update.id)
                 changedAttributes[update.entity.name, default: []].formUnion(changed)
             }
         }
 
-        for delete in deletes {
-            guard let rowID = delete.id.rowID else { continue }
-            let table = Store.quote(delete.entity.name)
-            if try db.run("DELETE FROM \(table) WHERE \"_id\" = ? AND \"_version\" = ?", [.integer(rowID), .integer(delete.version)]) == 1 {
-                deleted.insert(delete.id)
-                outcome.removed.insert(delete.id)
+        for index in deletes.indices {
+            guard let rowID = deletes[index].id.rowID else {
+                outcome.deletes.append(.unchanged)
                 continue
             }
+            if try db.run(try statements.statement(.delete, for: deletes[index].entity), values: [], rowID: rowID,
+                          version: deletes[index].version) == 1 {
+                deleted.insert(deletes[index].id)
+                outcome.deletes.append(.removed)
+                continue
+            }
+            let delete = deletes[index]
             guard let stored = try StoreRows.row(id: rowID, entity: delete.entity, in: db) else {
-                outcome.removed.insert(delete.id)  // someone else deleted it already
+                outcome.deletes.append(.removed)  // someone else deleted it already
                 continue
             }
             switch policy(delete.entity) {
             case .error:
                 conflicts.append(Self.conflict(delete.id, delete.entity, read: delete.readValues, object: delete.readValues,
                                                readVersion: delete.version, stored: (stored.0, stored.1)))
+                outcome.deletes.append(.unchanged)
             case .rollback:
-                outcome.written[delete.id] = Written(values: stored.0, version: stored.1)
+                outcome.deletes.append(.written(Written(values: stored.0, version: stored.1)))
             case .mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump, .overwrite:
-                try db.run("DELETE FROM \(table) WHERE \"_id\" = ?", [.integer(rowID)])
+                try db.run(try statements.statement(.deleteAnyVersion, for: delete.entity), values: [], rowID: rowID)
                 deleted.insert(delete.id)
-                outcome.removed.insert(delete.id)
+                outcome.deletes.append(.removed)
             }
         }
 
         if !conflicts.isEmpty { throw SaveError.conflicts(conflicts) }
         if !failures.isEmpty { throw SaveError.validation(failures) }
         if !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) {
-            let changeSet = try ChangeLog.record(author: author, inserted: inserted, updated: updated, deleted: deleted,
+            let changeSet = try ChangeLog.record(author: author, origin: origin, inserted: inserted, updated: updated, deleted: deleted,
                                                  changedAttributes: changedAttributes, in: db)
             outcome.changeSet = changeSet
             // Published once committed, on the writer, so observers see change sets in commit order.
@@ -136,14 +175,16 @@ struct SaveTransaction: Sendable {
         return outcome
     }
 
-    /// Writes one update under the merge policy; returns the names of the attributes it changed in the store.
-    private func writeUpdate(_ update: Update, rowID: Int64, in db: Database, outcome: inout Outcome,
-                             conflicts: inout [MergeConflict], failures: inout [ValidationFailure]) throws -> [String] {
+    /// Writes one update under the merge policy; returns the names of the attributes it changed in the store,
+    /// and what the object should become.
+    private func writeUpdate(_ update: Update, rowID: Int64, in db: Database, statements: inout SaveStatements,
+                             conflicts: inout [MergeConflict], failures: inout [ValidationFailure]) throws -> ([String], Result) {
         let entity = update.entity
         let changedNames = update.values.indices.filter { update.values[$0] != update.readValues[$0] }.map { entity.attributes[$0].name }
+        let statement = try statements.statement(.update, for: entity)
         func write(_ values: ContiguousArray<AttributeValue>, over version: Int64) throws -> Bool {
             do {
-                return try db.run(Self.updateSQL(entity), values + [.integer(rowID), .integer(version)]) == 1
+                return try db.run(statement, values: values, rowID: rowID, version: version) == 1
             } catch let failure as SQLiteFailure where failure.isUniquenessViolation {
                 failures.append(ValidationFailure(objectID: update.id, reason: .uniquenessViolation(
                     attributes: changedNames, values: changedNames.map { values[entity.attributePositions[$0]!] })))
@@ -151,27 +192,24 @@ struct SaveTransaction: Sendable {
             }
         }
         if try write(update.values, over: update.version) {
-            outcome.written[update.id] = Written(values: update.values, version: update.version + 1)
-            return changedNames
+            return (changedNames, .written(Written(values: update.values, version: update.version + 1)))
         }
         guard let (stored, storeVersion) = try StoreRows.row(id: rowID, entity: entity, in: db) else {
             if policy(entity) == .error {
                 conflicts.append(Self.conflict(update.id, entity, read: update.readValues, object: update.values,
                                                readVersion: update.version, stored: nil))
-            } else {
-                outcome.removed.insert(update.id)
+                return ([], .unchanged)
             }
-            return []
+            return ([], .removed)
         }
         var merged = update.values
         switch policy(entity) {
         case .error:
             conflicts.append(Self.conflict(update.id, entity, read: update.readValues, object: update.values,
                                            readVersion: update.version, stored: (stored, storeVersion)))
-            return []
+            return ([], .unchanged)
         case .rollback:
-            outcome.written[update.id] = Written(values: stored, version: storeVersion)
-            return []
+            return ([], .written(Written(values: stored, version: storeVersion)))
         case .overwrite:
             break
         case .mergeByPropertyStoreTrump:
@@ -184,8 +222,8 @@ struct SaveTransaction: Sendable {
             }
         }
         _ = try write(merged, over: storeVersion)
-        outcome.written[update.id] = Written(values: merged, version: storeVersion + 1)
-        return merged.indices.filter { merged[$0] != stored[$0] }.map { entity.attributes[$0].name }
+        return (merged.indices.filter { merged[$0] != stored[$0] }.map { entity.attributes[$0].name },
+                .written(Written(values: merged, version: storeVersion + 1)))
     }
 
     /// The existing row that holds the unique values an insert tried to take.
@@ -226,5 +264,53 @@ struct SaveTransaction: Sendable {
     static func updateSQL(_ entity: EntityDescription) -> String {
         let assignments = entity.attributes.map { "\(Store.quote($0.name)) = ?" }.joined(separator: ", ")
         return "UPDATE \(Store.quote(entity.name)) SET \(assignments), \"_version\" = \"_version\" + 1 WHERE \"_id\" = ? AND \"_version\" = ?"
+    }
+
+    /// `DELETE ... WHERE _id = ? AND _version = ?`, or without the version check.
+    static func deleteSQL(_ entity: EntityDescription, checkingVersion: Bool) -> String {
+        "DELETE FROM \(Store.quote(entity.name)) WHERE \"_id\" = ?" + (checkingVersion ? " AND \"_version\" = ?" : "")
+    }
+}
+
+/// The INSERT, UPDATE and DELETE statements of one save, each prepared once per entity instead of built and
+/// looked up for every row: the hot path of large saves.
+private struct SaveStatements {
+    enum Kind: Hashable {
+        case insert, update, delete, deleteAnyVersion
+    }
+
+    private struct Key: Hashable {
+        let kind: Kind
+        let entity: String
+    }
+
+    let db: Database
+    private var statements: [Key: Statement] = [:]
+    /// The statement asked for last: rows of one entity come in runs, so this answers almost every call.
+    private var last: (key: Key, statement: Statement)?
+
+    init(db: Database) {
+        self.db = db
+    }
+
+    mutating func statement(_ kind: Kind, for entity: EntityDescription) throws -> Statement {
+        if let last, last.key.kind == kind, last.key.entity == entity.name { return last.statement }
+        let key = Key(kind: kind, entity: entity.name)
+        let statement: Statement
+        if let cached = statements[key] {
+            statement = cached
+        } else {
+            let sql: String
+            switch kind {
+            case .insert: sql = SaveTransaction.insertSQL(entity)
+            case .update: sql = SaveTransaction.updateSQL(entity)
+            case .delete: sql = SaveTransaction.deleteSQL(entity, checkingVersion: true)
+            case .deleteAnyVersion: sql = SaveTransaction.deleteSQL(entity, checkingVersion: false)
+            }
+            statement = try db.cachedStatement(sql: sql)
+            statements[key] = statement
+        }
+        last = (key, statement)
+        return statement
     }
 }

@@ -15,7 +15,16 @@ extension AttributeValue {
         case .double(let value): return sqlite3_bind_double(statement, index, value)
         case .bool(let value): return sqlite3_bind_int64(statement, index, value ? 1 : 0)
         case .date(let value): return sqlite3_bind_double(statement, index, value.timeIntervalSince1970)
-        case .string(let value): return sqlite3_bind_text(statement, index, value, -1, transientDestructor)
+        case .string(var value):
+            // `withUTF8` hands over the bytes in place (a small string's on the stack): no C-string copy is made.
+            return value.withUTF8 { bytes in
+                guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                    return sqlite3_bind_text(statement, index, "", 0, transientDestructor)  // empty text, never NULL
+                }
+                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    sqlite3_bind_text(statement, index, $0, Int32(bytes.count), transientDestructor)
+                }
+            }
         case .uuid(let value): return sqlite3_bind_text(statement, index, value.uuidString, -1, transientDestructor)
         case .binary(let value):
             return value.withUnsafeBytes { bytes in

@@ -22,12 +22,47 @@ extension Database {
         defer { sqlite3_reset(handle) }
         let code = sqlite3_step(handle)
         guard code == SQLITE_DONE || code == SQLITE_ROW else { throw failure(code) }
-        return changesCount
+        return Int(sqlite3_changes(sqliteConnection))
     }
 
     @discardableResult
     func run(_ sql: String) throws -> Int {
         try run(sql, EmptyCollection())
+    }
+
+    /// Runs a statement prepared once for many rows (one per entity per save): binds `values` to its first
+    /// parameters, then `rowID` and `version` after them when given, and returns the number of rows it changed.
+    ///
+    /// No SQL string is built or looked up per row, and no argument array is allocated.
+    @discardableResult
+    func run(_ statement: Statement, values: ContiguousArray<AttributeValue>, rowID: Int64? = nil, version: Int64? = nil) throws -> Int {
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        var index: Int32 = 0
+        for value in values {
+            index += 1
+            let code = value.bind(to: handle, at: index)
+            guard code == SQLITE_OK else { throw failure(code) }
+        }
+        if let rowID {
+            index += 1
+            let code = sqlite3_bind_int64(handle, index, rowID)
+            guard code == SQLITE_OK else { throw failure(code) }
+        }
+        if let version {
+            index += 1
+            let code = sqlite3_bind_int64(handle, index, version)
+            guard code == SQLITE_OK else { throw failure(code) }
+        }
+        defer { sqlite3_reset(handle) }
+        let code = sqlite3_step(handle)
+        guard code == SQLITE_DONE || code == SQLITE_ROW else { throw failure(code) }
+        return Int(sqlite3_changes(sqliteConnection))
+    }
+
+    /// The row id of the last row inserted on this connection, read straight from SQLite (the hot path of saves).
+    var lastInsertedRowIDUnchecked: Int64 {
+        sqlite3_last_insert_rowid(sqliteConnection)
     }
 
     /// Runs a query and calls `row` for each result row; `row` reads columns with ``AttributeValue/init(column:of:as:)``.

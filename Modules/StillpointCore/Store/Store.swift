@@ -8,6 +8,8 @@ import GRDB
 final class Store: Sendable {
     let location: StoreLocation
     let schema: Schema
+    /// Tells this process's change-log entries from other processes'.
+    let processToken = UUID().uuidString
     private let writer: any DatabaseWriter
 
     /// Opens (creating it if needed) the store at `location`, and upgrades its tables to `schema`.

@@ -1,0 +1,49 @@
+extension ObjectContext {
+    /// Deletes every row a request matches with one SQL statement, without loading objects.
+    ///
+    /// The change set it publishes reaches contexts that merge automatically; this context drops the
+    /// deleted objects it holds at once. Works on file and in-memory stores alike.
+    ///
+    /// ```swift
+    /// let result = try await context.batchDelete(FetchRequest(Session.self, predicate: try FetchPredicate("duration < 5")))
+    /// print(result.count)
+    /// ```
+    @discardableResult
+    public func batchDelete(_ request: FetchRequest) async throws -> BatchResult {
+        try await runBatch(.delete(request))
+    }
+
+    /// Sets attributes on every row a request matches with one SQL statement, without loading objects.
+    ///
+    /// ```swift
+    /// try await context.batchUpdate(FetchRequest(Session.self, predicate: try FetchPredicate("kind == 'Yoga'")),
+    ///                               set: ["kind": .string("yoga")])
+    /// ```
+    @discardableResult
+    public func batchUpdate(_ request: FetchRequest, set values: [String: AttributeValue]) async throws -> BatchResult {
+        try await runBatch(.update(request, values: values))
+    }
+
+    /// Inserts rows from dictionaries in one transaction, without making objects. Missing attributes take
+    /// their defaults.
+    @discardableResult
+    public func batchInsert(_ entity: EntityDescription, rows: [[String: AttributeValue]]) async throws -> BatchResult {
+        try await runBatch(.insert(entity, rows: rows))
+    }
+
+    private func runBatch(_ statement: BatchStatement) async throws -> BatchResult {
+        try statement.validate()
+        let hub = self.hub
+        let flag = interruptFlag
+        let author = name
+        let origin = graph.origin
+        let result: BatchResult
+        if isViewContext {
+            result = try await store.writeAsync { db in try flag.watching(db) { try statement.run(in: db, author: author, origin: origin, hub: hub) } }
+        } else {
+            result = try store.write { db in try flag.watching(db) { try statement.run(in: db, author: author, origin: origin, hub: hub) } }
+        }
+        if let changeSet = result.changeSet { try graph.merge(changeSet) }
+        return result
+    }
+}

@@ -1,0 +1,82 @@
+extension ObjectContext {
+    /// Brings the objects this context holds up to a change set saved elsewhere.
+    ///
+    /// Changed objects are re-read with this context's unsaved changes kept on top (as with
+    /// `refresh(_:mergeChanges: true)`); deleted ones are marked deleted and dropped; objects the context does
+    /// not hold are not loaded.
+    ///
+    /// ```swift
+    /// for await changes in container.changeSets {
+    ///     try await viewContext.perform { try $0.mergeChanges(from: changes) }
+    /// }
+    /// ```
+    public func mergeChanges(from changeSet: ChangeSet) throws {
+        try graph.merge(changeSet)
+    }
+
+    /// Whether the context merges changes by itself, in save order, on its own executor: every save to the
+    /// store for a context on the store, or what its parent announces (a sibling's save, the parent's save to
+    /// the store) for a child context.
+    public var automaticallyMergesChangesFromParent: Bool { mergeTask != nil }
+
+    /// Turns automatic merging on or off.
+    ///
+    /// ```swift
+    /// await container.viewContext.setAutomaticallyMergesChangesFromParent(true)
+    /// ```
+    public func setAutomaticallyMergesChangesFromParent(_ enabled: Bool) async {
+        mergeTask?.cancel()
+        mergeTask = nil
+        let identity = ObjectIdentifier(self)
+        guard enabled else {
+            await mergeTracker.unregister(identity)
+            return
+        }
+        if let parent {
+            let events = parent.childEvents.subscribe()
+            mergeTask = Task { [weak self] in
+                for await event in events {
+                    guard let self else { return }
+                    await self.merge(event)
+                }
+            }
+        } else {
+            let changeSets = hub.subscribe()
+            await mergeTracker.register(identity, through: hub.lastSequence)
+            mergeTask = Task { [weak self] in
+                for await changeSet in changeSets {
+                    guard let self else { return }
+                    await self.autoMerge(changeSet)
+                }
+            }
+        }
+    }
+
+    private func merge(_ event: ParentEvent) {
+        graph.merge(event)
+    }
+
+    private func autoMerge(_ changeSet: ChangeSet) async {
+        if changeSet.originContext != graph.origin.context {
+            do {
+                try graph.merge(changeSet)
+            } catch {
+                // A failed read leaves the objects as they were; the next merge or refresh catches up.
+                lastMergeError = error
+            }
+        }
+        await mergeTracker.didMerge(ObjectIdentifier(self), through: changeSet.sequence)
+    }
+
+    /// Runs `body` against one consistent state of the store: every fetch inside reads the same read
+    /// transaction (held in WAL), so a computation of several queries never sees half of a concurrent write.
+    ///
+    /// ```swift
+    /// let (count, total) = try context.withPinnedSnapshot {
+    ///     (try context.count(for: request), try context.fetchDictionaries(totals))
+    /// }
+    /// ```
+    public func withPinnedSnapshot<T>(_ body: () throws -> T) throws -> T {
+        try graph.withDatabase { _ in try body() }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+extension ObjectGraph {
+    /// Brings the objects this context holds up to a store change set: changed ones are re-read with their
+    /// unsaved changes kept on top, deleted ones are marked deleted and dropped. Objects it does not hold are
+    /// not loaded, so the cost follows the objects held, not the size of the change set.
+    func merge(_ changeSet: ChangeSet) throws {
+        var stale: [String: [ManagedObject]] = [:]
+        for (id, object) in registered where id.rowID != nil {
+            if changeSet.deleted.contains(id) {
+                markGone(object)
+            } else if changeSet.updated.contains(id) || changeSet.inserted.contains(id) {
+                stale[id.entityName, default: []].append(object)
+            }
+        }
+        if var snapshot = parentSnapshot {
+            for id in changeSet.deleted where snapshot.objects.removeValue(forKey: id) != nil {
+                snapshot.deleted.insert(id)
+            }
+            parentSnapshot = snapshot
+        }
+        guard !stale.isEmpty else { return }
+        try withDatabase { db in
+            for (entityName, objects) in stale {
+                let entity = objects[0].entity
+                var found: Set<ObjectID> = []
+                for chunk in stride(from: 0, to: objects.count, by: 500).map({ objects[$0..<min($0 + 500, objects.count)] }) {
+                    let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                    let sql = "SELECT \(StoreRows.objectColumns(of: entity)) FROM \(Store.quote(entityName)) WHERE \"_id\" IN (\(placeholders))"
+                    try db.query(sql, chunk.map { .integer($0.objectID.rowID!) }) { statement in
+                        let id = ObjectID(entityName: entityName, rowID: sqlite3_column_int64(statement, 0))
+                        guard let object = registered[id] else { return }
+                        found.insert(id)
+                        apply(storedValues: StoreRows.values(of: entity, from: statement),
+                              version: sqlite3_column_int64(statement, 1), to: object, keepingChanges: true)
+                    }
+                }
+                for object in objects where !found.contains(object.objectID) { markGone(object) }
+            }
+        }
+    }
+
+    /// Takes in what a parent context announced: a sibling's save absorbed, or its own save to the store.
+    func merge(_ event: ParentEvent) {
+        var snapshot = parentSnapshot ?? ParentSnapshot()
+        switch event {
+        case .absorbed(let changes):
+            for (id, entity, values) in changes.inserted + changes.updated {
+                let version = snapshot.objects[id]?.version ?? registered[id]?.version ?? 0
+                snapshot.objects[id] = .init(entityName: entity.name, values: values, version: version)
+                if let object = registered[id] {
+                    apply(storedValues: values, version: object.version, to: object, keepingChanges: true)
+                }
+            }
+            for id in changes.deleted {
+                snapshot.objects.removeValue(forKey: id)
+                snapshot.deleted.insert(id)
+                if let object = registered[id] { markGone(object) }
+            }
+        case .savedToStore(let permanentIDs, let written, let removed):
+            // What the parent saved is in the store now: the snapshot no longer needs it.
+            for (temporary, permanent) in permanentIDs {
+                snapshot.objects.removeValue(forKey: temporary)
+                if let object = registered.removeValue(forKey: temporary) {
+                    object.objectID = permanent
+                    registered[permanent] = object
+                    if inserted.removeValue(forKey: temporary) != nil { inserted[permanent] = object }
+                    if let version = written[permanent] { object.version = version }
+                }
+            }
+            for (id, version) in written {
+                snapshot.objects.removeValue(forKey: id)
+                registered[id]?.version = version
+            }
+            for id in removed {
+                snapshot.objects.removeValue(forKey: id)
+                snapshot.deleted.remove(id)
+            }
+        }
+        parentSnapshot = snapshot
+    }
+}
+
+/// What a context tells its children that merge automatically.
+enum ParentEvent: Sendable {
+    /// A child's save, now the parent's unsaved changes.
+    case absorbed(ChildChanges)
+    /// The parent saved to the store: temporary IDs that became permanent, new versions, removed rows.
+    case savedToStore(permanentIDs: [ObjectID: ObjectID], versions: [ObjectID: Int64], removed: Set<ObjectID>)
+}
+
+extension ParentEvent {
+    /// The announcement of a save to the store, from what the save wrote.
+    init(saved outcome: SaveTransaction.Outcome, of transaction: SaveTransaction) {
+        var permanentIDs: [ObjectID: ObjectID] = [:]
+        var versions: [ObjectID: Int64] = [:]
+        var removed: Set<ObjectID> = []
+        for (insert, result) in zip(transaction.inserts, outcome.inserts) {
+            guard let result else { continue }
+            permanentIDs[insert.id] = result.id
+            versions[result.id] = result.written.version
+        }
+        for (update, result) in zip(transaction.updates, outcome.updates) {
+            switch result {
+            case .written(let written): versions[update.id] = written.version
+            case .removed: removed.insert(update.id)
+            case .unchanged: break
+            }
+        }
+        for (delete, result) in zip(transaction.deletes, outcome.deletes) {
+            if case .written(let written) = result {
+                versions[delete.id] = written.version
+            } else {
+                removed.insert(delete.id)
+            }
+        }
+        self = .savedToStore(permanentIDs: permanentIDs, versions: versions, removed: removed)
+    }
+}

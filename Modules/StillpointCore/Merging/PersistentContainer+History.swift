@@ -1,0 +1,65 @@
+import Foundation
+
+extension PersistentContainer {
+    /// The token of the latest change in the store's change log.
+    public func currentHistoryToken() throws -> HistoryToken {
+        HistoryToken(sequence: try store.read { db in try ChangeLog.lastSequence(in: db) })
+    }
+
+    /// The change sets saved after `token` by any process, oldest first (Core Data's persistent history).
+    ///
+    /// ```swift
+    /// let changes = try container.history(after: token)
+    /// token = changes.last.map { HistoryToken(sequence: $0.sequence) } ?? token
+    /// ```
+    public func history(after token: HistoryToken) throws -> [ChangeSet] {
+        try store.read { db in try ChangeLog.changeSets(after: token.sequence, in: db) }
+    }
+
+    /// Deletes the change log up to and including `token`; contexts behind it can no longer catch up from it.
+    public func purgeHistory(through token: HistoryToken) throws {
+        try store.write { db in try ChangeLog.purge(through: token.sequence, in: db) }
+    }
+
+    /// Watches the store file for changes written by other processes (an import in a second terminal) and
+    /// publishes them on ``changeSets``, so that contexts that merge automatically catch up by themselves.
+    ///
+    /// Returns the watching task; cancel it to stop.
+    ///
+    /// ```swift
+    /// let watcher = container.observeOtherProcesses(every: .milliseconds(250))
+    /// defer { watcher.cancel() }
+    /// ```
+    public func observeOtherProcesses(every interval: Duration = .milliseconds(500)) -> Task<Void, Never> {
+        let store = self.store
+        let hub = self.hub
+        let start = (try? currentHistoryToken().sequence) ?? 0
+        return Task.detached {
+            var seen = start
+            while !Task.isCancelled {
+                if let changes = try? store.read({ db in
+                    try ChangeLog.changeSets(after: seen, excludingProcess: store.processToken, in: db)
+                }) {
+                    for changeSet in changes {
+                        hub.publish(changeSet)
+                        seen = changeSet.sequence
+                    }
+                }
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+}
+
+extension ObjectContext {
+    /// Merges every change saved after `token` (by this process or another) and returns the new token.
+    ///
+    /// ```swift
+    /// token = try await context.perform { [token] context in try context.mergeHistory(after: token) }
+    /// ```
+    public func mergeHistory(after token: HistoryToken) throws -> HistoryToken {
+        let changes = try graph.withDatabase { db in try ChangeLog.changeSets(after: token.sequence, in: db) }
+        for changeSet in changes { try graph.merge(changeSet) }
+        return changes.last.map { HistoryToken(sequence: $0.sequence) } ?? token
+    }
+}

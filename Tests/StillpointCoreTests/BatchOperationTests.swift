@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import StillpointCore
+
+@Suite("Batch operations")
+struct BatchOperationTests {
+    @MainActor
+    @Test func batchDeleteReachesALiveViewContext() async throws {
+        try await eachLocation { location in
+            let container = try makeContainer(location)
+            try await insertItems(1...10, in: container)
+            let view = container.viewContext
+            await view.setAutomaticallyMergesChangesFromParent(true)
+            let held = try await view.perform { context in
+                try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)])).map(\.objectID)
+            }
+            let result = try await container.performBackgroundTask { context in
+                try await context.batchDelete(FetchRequest(Item.self, predicate: try FetchPredicate("uid <= 4")))
+            }
+            #expect(result.count == 4)
+            #expect(Set(result.objectIDs) == Set(held.prefix(4)))
+            if let changeSet = result.changeSet { await container.waitUntilMerged(changeSet) }
+            let state = try await view.perform { context in
+                (context.registeredObjects.count, try context.count(for: FetchRequest(Item.self)))
+            }
+            #expect(state == (6, 6))
+        }
+    }
+
+    @MainActor
+    @Test func batchUpdateRefreshesHeldObjectsAndKeepsTheirUnsavedChanges() async throws {
+        let container = try makeContainer()
+        try await insertItems(1...5, in: container)
+        let view = container.viewContext
+        await view.setAutomaticallyMergesChangesFromParent(true)
+        try await view.perform { context in
+            let items = try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)]))
+            items[0][Item.score] = 7   // unsaved, must survive the merge
+        }
+        let result = try await container.performBackgroundTask { context in
+            try await context.batchUpdate(FetchRequest(Item.self, predicate: try FetchPredicate("uid IN %@", [1, 2])),
+                                          set: ["title": .string("renamed")])
+        }
+        #expect(result.count == 2)
+        await container.waitUntilMerged(try #require(result.changeSet))
+        let state = try await view.perform { context in
+            try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)])).prefix(3).map { ($0[Item.title], $0[Item.score]) }
+        }
+        #expect(state.map(\.0) == ["renamed", "renamed", "item 3"])
+        #expect(state.map(\.1) == [7, nil, nil])
+        #expect(result.changeSet?.changedAttributes == ["Item": ["title"]])
+    }
+
+    @Test func batchInsertFillsDefaultsAndValidates() async throws {
+        try await eachLocation { location in
+            let container = try makeContainer(location)
+            let result = try await container.performBackgroundTask { context in
+                try await context.batchInsert(Item.entity, rows: [["uid": .integer(1)], ["uid": .integer(2), "title": .string("two")]])
+            }
+            #expect(result.count == 2 && result.changeSet?.inserted.count == 2)
+            let titles = try await container.newBackgroundContext().perform { context in
+                try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)])).map { $0[Item.title] }
+            }
+            #expect(titles == ["", "two"])
+            await #expect(throws: SaveError.self) {
+                try await container.performBackgroundTask { try await $0.batchInsert(Item.entity, rows: [["title": .string("no uid")]]) }
+            }
+            await #expect(throws: SaveError.self) {
+                try await container.performBackgroundTask { try await $0.batchInsert(Item.entity, rows: [["uid": .integer(3)], ["uid": .integer(1)]]) }
+            }
+            await #expect(throws: SchemaError.self) {
+                try await container.performBackgroundTask { try await $0.batchInsert(Item.entity, rows: [["uid": .string("x")]]) }
+            }
+            let count = try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Item.self)) }
+            #expect(count == 2, "a failed batch insert writes nothing")
+        }
+    }
+
+    @Test func theIssuingContextDropsWhatItDeleted() async throws {
+        let container = try makeContainer()
+        try await insertItems(1...3, in: container)
+        try await container.performBackgroundTask { context in
+            let items = try context.fetch(FetchRequest(Item.self))
+            try await context.batchDelete(FetchRequest(Item.self))
+            let allDeleted = items.allSatisfy { $0.isDeleted }
+            #expect(allDeleted)
+            #expect(context.registeredObjects.isEmpty)
+        }
+    }
+}

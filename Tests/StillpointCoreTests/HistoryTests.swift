@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import Testing
+@testable import StillpointCore
+
+@Suite("Change log and snapshots")
+struct HistoryTests {
+    @Test func aSecondProcessesWritesAreCaughtUpFromTheChangeLog() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("store.sqlite")
+        let reporter = try makeContainer(.file(url))
+        try await insertItems(1...2, in: reporter)
+        let reader = reporter.newBackgroundContext()
+        let held = try await reader.perform { try $0.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)])).map(\.objectID) }
+        let token = try reporter.currentHistoryToken()
+
+        // Another process: a container of its own on the same file, with connections of its own.
+        let importer = try makeContainer(.file(url))
+        try await importer.performBackgroundTask { context in
+            let items = try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)]))
+            items[0][Item.title] = "changed by the importer"
+            try context.delete(items[1])
+            context.insert(Item.self)[Item.uid] = 3
+            try await context.save()
+        }
+
+        let history = try reporter.history(after: token)
+        #expect(history.count == 1)
+        #expect(history[0].updated == [held[0]] && history[0].deleted == [held[1]] && history[0].inserted.count == 1)
+        let (newToken, title, secondIsDeleted) = try await reader.perform { context in
+            let items = held.map { context.registeredObject(for: $0) }
+            let newToken = try context.mergeHistory(after: token)
+            return (newToken, items[0]?[Item.title], items[1]?.isDeleted)
+        }
+        #expect(newToken.sequence == history[0].sequence)
+        #expect(title == "changed by the importer")
+        #expect(secondIsDeleted == true)
+
+        try reporter.purgeHistory(through: newToken)
+        #expect(try reporter.history(after: HistoryToken(sequence: 0)).isEmpty)
+    }
+
+    @Test func observingOtherProcessesFeedsAutomaticMerges() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("store.sqlite")
+        let reporter = try makeContainer(.file(url))
+        try await insertItems([1], in: reporter)
+        let watcher = reporter.observeOtherProcesses(every: .milliseconds(10))
+        defer { watcher.cancel() }
+        let reader = reporter.newBackgroundContext()
+        await reader.setAutomaticallyMergesChangesFromParent(true)
+        let id = try await reader.perform { try $0.fetch(FetchRequest(Item.self))[0].objectID }
+        let importer = try makeContainer(.file(url))
+        _ = try await importer.performBackgroundTask { context in
+            try context.existingObject(with: id)[Item.title] = "from the other process"
+            try await context.save()
+        }
+        let title = try await eventually {
+            await reader.perform { context in context.registeredObject(for: id)?[Item.title] }
+        } until: { $0 == "from the other process" }
+        #expect(title == "from the other process")
+    }
+
+    @Test func aPinnedSnapshotNeverSeesHalfOfAConcurrentWrite() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let container = try makeContainer(.file(directory.appendingPathComponent("store.sqlite")))
+        try await insertItems(1...10, in: container)
+        let store = container.store
+        let counts = try await container.newBackgroundContext().perform { context in
+            try context.withPinnedSnapshot {
+                let before = try context.count(for: FetchRequest(Item.self))
+                // Another connection commits while the snapshot is pinned.
+                try store.write { db in try db.execute(sql: "DELETE FROM Item WHERE uid <= 5") }
+                var totals = FetchRequest(Item.self)
+                totals.properties = [.count(as: "n")]
+                let after = try context.fetchDictionaries(totals)[0]["n"]
+                return (before, after)
+            }
+        }
+        #expect(counts.0 == 10 && counts.1 == .integer(10))
+        let now = try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Item.self)) }
+        #expect(now == 5)
+    }
+}

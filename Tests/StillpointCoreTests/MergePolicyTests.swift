@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import StillpointCore
+
+/// The golden conflict case: a row {a:1, b:1, c:1}; X reads it; Y sets a=2, c=2 and saves; X sets a=3, b=3
+/// and saves under each policy.
+@Suite("Merge policies")
+struct MergePolicyTests {
+    static let goldenCases: [(MergePolicy, [Int]?, [Int])] = [
+        (.error, nil, [2, 1, 2]),
+        (.mergeByPropertyStoreTrump, [2, 3, 2], [2, 3, 2]),
+        (.mergeByPropertyObjectTrump, [3, 3, 2], [3, 3, 2]),
+        (.overwrite, [3, 3, 1], [3, 3, 1]),
+        (.rollback, [2, 1, 2], [2, 1, 2]),
+    ]
+
+    @Test(arguments: goldenCases)
+    func goldenConflict(policy: MergePolicy, objectAfter: [Int]?, store: [Int]) async throws {
+        try await eachLocation { location in
+            let container = try makeContainer(location)
+            let id = try await container.performBackgroundTask { context in
+                let row = context.insert(Row3.self)
+                row[Row3.a] = 1
+                row[Row3.b] = 1
+                row[Row3.c] = 1
+                try await context.save()
+                return row.objectID
+            }
+            let x = container.newBackgroundContext(name: "X")
+            await x.setMergePolicy(policy)
+            _ = try await x.perform { try $0.existingObject(with: id).objectID }
+            try await container.newBackgroundContext(name: "Y").perform { context in
+                let row = try context.existingObject(with: id)
+                row[Row3.a] = 2
+                row[Row3.c] = 2
+                try await context.save()
+            }
+            let outcome: Result<[Int], any Error> = await x.perform { context in
+                do {
+                    let row = try context.existingObject(with: id)
+                    row[Row3.a] = 3
+                    row[Row3.b] = 3
+                    try await context.save()
+                    return .success([row[Row3.a], row[Row3.b], row[Row3.c]])
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch (outcome, objectAfter) {
+            case (.success(let values), let expected?):
+                #expect(values == expected, "\(policy): the object in X")
+            case (.failure(let error), nil):
+                guard case SaveError.conflicts(let conflicts) = error else { Issue.record("\(error)"); return }
+                #expect(conflicts.count == 1)
+                let byName = Dictionary(uniqueKeysWithValues: conflicts[0].attributes.map { ($0.name, $0) })
+                #expect(byName["a"] == AttributeConflict(name: "a", readValue: .integer(1), objectValue: .integer(3), storeValue: .integer(2)))
+                #expect(byName["b"] == AttributeConflict(name: "b", readValue: .integer(1), objectValue: .integer(3), storeValue: .integer(1)))
+                #expect(byName["c"] == AttributeConflict(name: "c", readValue: .integer(1), objectValue: .integer(1), storeValue: .integer(2)))
+                #expect(conflicts[0].readVersion == 1 && conflicts[0].storeVersion == 2)
+            default:
+                Issue.record("\(policy): unexpected outcome \(outcome)")
+            }
+            let stored = try await container.newBackgroundContext().perform { context in
+                let row = try context.existingObject(with: id)
+                return [row[Row3.a], row[Row3.b], row[Row3.c]]
+            }
+            #expect(stored == store, "\(policy): the store")
+        }
+    }
+
+    @Test func aPolicyPerEntityTakesPrecedence() async throws {
+        let container = try makeContainer()
+        try await insertItems([1], in: container)
+        let id = try await container.performBackgroundTask { context in
+            let row = context.insert(Row3.self)
+            row[Row3.a] = 1; row[Row3.b] = 1; row[Row3.c] = 1
+            try await context.save()
+            return row.objectID
+        }
+        let x = container.newBackgroundContext()
+        await x.perform { context in
+            context.setMergePolicy(.error)
+            context.setMergePolicy(.overwrite, for: Row3.entity)
+        }
+        _ = try await x.perform { try $0.existingObject(with: id).objectID }
+        try await container.performBackgroundTask { context in
+            try context.existingObject(with: id)[Row3.c] = 9
+            try await context.save()
+        }
+        try await x.perform { context in
+            try context.existingObject(with: id)[Row3.a] = 5
+            try await context.save()
+        }
+        let stored = try await container.newBackgroundContext().perform { context in
+            let row = try context.existingObject(with: id)
+            return [row[Row3.a], row[Row3.b], row[Row3.c]]
+        }
+        #expect(stored == [5, 1, 1])
+    }
+
+    @Test(arguments: [MergePolicy.mergeByPropertyObjectTrump, .overwrite, .mergeByPropertyStoreTrump, .rollback])
+    func uniquenessConflictsFollowThePolicy(policy: MergePolicy) async throws {
+        let container = try makeContainer()
+        try await insertItems([1], in: container)
+        let (title, id) = try await container.performBackgroundTask { context in
+            context.setMergePolicy(policy)
+            let item = context.insert(Item.self)
+            item[Item.uid] = 1
+            item[Item.title] = "from the second insert"
+            try await context.save()
+            return (item[Item.title], item.objectID)
+        }
+        let stored = try await container.newBackgroundContext().perform { context in
+            try context.fetch(FetchRequest(Item.self)).map { ($0.objectID, $0[Item.title]) }
+        }
+        #expect(stored.count == 1)
+        #expect(stored[0].0 == id, "the inserted object became the existing row")
+        let upserts = policy == .mergeByPropertyObjectTrump || policy == .overwrite
+        #expect(stored[0].1 == (upserts ? "from the second insert" : "item 1"))
+        #expect(title == stored[0].1)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import StillpointCore
+
+/// The seeds' stack topologies, end to end.
+@Suite("Topologies")
+struct TopologyTests {
+    /// Siblings (seeds 000, 001, 003): background contexts on the store; the view context merges their saves.
+    @MainActor
+    @Test func siblings() async throws {
+        let container = try makeContainer()
+        let view = container.viewContext
+        await view.setAutomaticallyMergesChangesFromParent(true)
+        try await insertItems([1], in: container)
+        let id = try await view.perform { try $0.fetch(FetchRequest(Item.self))[0].objectID }
+        let changeSet = try await container.performBackgroundTask { context in
+            try context.existingObject(with: id)[Item.title] = "from a sibling"
+            return try await context.save()
+        }
+        await container.waitUntilMerged(try #require(changeSet))
+        let title = try await view.perform { try $0.existingObject(with: id)[Item.title] }
+        #expect(title == "from a sibling")
+    }
+
+    /// Parent-child (seed 004): a private child of the view context; its save reaches the view context, and
+    /// the view context's save persists.
+    @MainActor
+    @Test func parentChild() async throws {
+        let container = try makeContainer()
+        let view = container.viewContext
+        let child = await view.newChildContext(name: "writer")
+        try await child.perform { context in
+            for uid in 1...3 as ClosedRange<Int32> { context.insert(Item.self)[Item.uid] = uid }
+            try await context.save()
+        }
+        let inView = try await view.perform { context in (context.insertedObjects.count, try context.count(for: FetchRequest(Item.self))) }
+        #expect(inView == (3, 3))
+        var stored = try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Item.self)) }
+        #expect(stored == 0)
+        _ = try await view.perform { try await $0.save() }
+        stored = try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Item.self)) }
+        #expect(stored == 3)
+    }
+
+    /// Root-writer (seed 002): a private root owns the store, the view context is its child, workers are
+    /// children of the root. A worker's save reaches the root and is merged into the view context; the root
+    /// persists in the background.
+    @MainActor
+    @Test func rootWriter() async throws {
+        let container = try makeContainer()
+        let root = container.newBackgroundContext(name: "root")
+        let view = await root.newChildContext(name: "view")
+        await view.setAutomaticallyMergesChangesFromParent(true)
+        let worker = await root.newChildContext(name: "worker")
+        let heldID = try await {
+            try await insertItems([100], in: container)
+            return try await view.perform { try $0.fetch(FetchRequest(Item.self))[0].objectID }
+        }()
+        try await worker.perform { context in
+            for uid in 1...3 as ClosedRange<Int32> { context.insert(Item.self)[Item.uid] = uid }
+            try context.existingObject(with: heldID)[Item.title] = "edited by a worker"
+            try await context.save()
+        }
+        // The view context hears of it through the root, without the store.
+        let seen = try await eventually {
+            try await view.perform { context in
+                (try context.count(for: FetchRequest(Item.self)), try context.existingObject(with: heldID)[Item.title])
+            }
+        } until: { $0 == (4, "edited by a worker") }
+        #expect(seen == (4, "edited by a worker"))
+        var stored = try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Item.self)) }
+        #expect(stored == 1)
+        _ = try await root.perform { try await $0.save() }
+        stored = try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Item.self)) }
+        #expect(stored == 4)
+        // After the root's save the view context still sees each object once, now with permanent IDs.
+        let afterSave = try await eventually {
+            try await view.perform { context in try context.fetchObjectIDs(FetchRequest(Item.self)) }
+        } until: { ids in ids.count == 4 && ids.allSatisfy { !$0.isTemporary } }
+        #expect(afterSave.count == 4)
+    }
+
+    @Test func mergesAreAppliedInSaveOrderUnderConcurrentWriters() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let container = try makeContainer(.file(directory.appendingPathComponent("store.sqlite")))
+        try await insertItems([1], in: container)
+        let observer = container.newBackgroundContext(name: "observer")
+        await observer.setAutomaticallyMergesChangesFromParent(true)
+        let id = try await observer.perform { try $0.fetch(FetchRequest(Item.self))[0].objectID }
+        let sequences = container.changeSets
+        let writes = 40
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    let context = container.newBackgroundContext(name: "writer-\(writer)")
+                    await context.setMergePolicy(.mergeByPropertyObjectTrump)
+                    for step in 0..<(writes / 4) {
+                        try await context.perform { context in
+                            try context.refresh(try context.existingObject(with: id), mergeChanges: false)
+                            try context.existingObject(with: id)[Item.title] = "w\(writer)-\(step)"
+                            try await context.save()
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        var seen: [Int64] = []
+        for await changeSet in sequences {
+            seen.append(changeSet.sequence)
+            if seen.count == writes { break }
+        }
+        #expect(seen == seen.sorted() && Set(seen).count == writes)
+        let last = try #require(seen.last)
+        await container.waitUntilMerged(ChangeSet(sequence: last, author: "", timestamp: Date(), inserted: [], updated: [], deleted: [], changedAttributes: [:]))
+        let (merged, stored) = try await observer.perform { context in
+            (try context.existingObject(with: id)[Item.title],
+             try context.fetchDictionaries(FetchRequest(Item.self))[0]["title"])
+        }
+        #expect(.string(merged) == stored)
+    }
+}
+
+/// Polls `value` until `condition` holds (at most two seconds), for changes that arrive asynchronously.
+func eventually<T: Sendable>(_ value: @Sendable () async throws -> T, until condition: @Sendable (T) -> Bool) async throws -> T {
+    let deadline = ContinuousClock.now + .seconds(2)
+    var current = try await value()
+    while !condition(current), ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(5))
+        current = try await value()
+    }
+    return current
+}
