@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "PracticeLog", targets: ["PracticeLog"]),
         .library(name: "StillpointStatistics", targets: ["StillpointStatistics"]),
         .library(name: "StillpointCatalog", targets: ["StillpointCatalog"]),
+        .library(name: "StillpointReport", targets: ["StillpointReport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -50,6 +51,11 @@ let package = Package(
             path: "Modules/StillpointStatistics",
             swiftSettings: strictSettings),
         .target(
+            name: "StillpointReport",
+            dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics"],
+            path: "Modules/StillpointReport",
+            swiftSettings: strictSettings),
+        .target(
             name: "StillpointCatalog",
             dependencies: ["StillpointStatistics"] + statisticModules.map { .target(name: $0) },
             path: "Modules/StillpointCatalog",
@@ -65,6 +71,11 @@ let package = Package(
             dependencies: ["PracticeLog", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             path: "Tests/PracticeLogTests",
             exclude: ["Fixtures"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "StillpointReportTests",
+            dependencies: ["StillpointReport", "StillpointStatistics", "PracticeLog"],
+            path: "Tests/StillpointReportTests",
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointStatisticsTests",

@@ -1,0 +1,76 @@
+import Foundation
+import PracticeLog
+import StillpointStatistics
+
+/// A finished report: every entry of the manifest in order, with its outcome, and the daily activity that the
+/// charts draw.
+public struct Report: Sendable, Hashable {
+    /// The instant the report was made at.
+    public var asOf: Date
+    /// The zone of the report's days.
+    public var timeZone: TimeZone
+    public var entries: [ReportEntry]
+    /// Time practised per local day over the charted period, oldest first; empty when not computed.
+    public var activity: [DailyActivity]
+
+    public init(asOf: Date, timeZone: TimeZone, entries: [ReportEntry], activity: [DailyActivity] = []) {
+        self.asOf = asOf
+        self.timeZone = timeZone
+        self.entries = entries
+        self.activity = activity
+    }
+
+    /// Whether every statistic succeeded.
+    public var succeeded: Bool {
+        entries.allSatisfy { if case .finished = $0.outcome { return true } else { return false } }
+    }
+
+    /// The value of the first entry with `id` that finished, for charts that need a particular statistic.
+    public func value(of id: String) -> StatisticValue? {
+        for entry in entries where entry.id == id {
+            if case .finished(let result) = entry.outcome { return result.value }
+        }
+        return nil
+    }
+}
+
+/// One statistic of a report: the manifest entry and what became of it.
+public struct ReportEntry: Sendable, Hashable {
+    /// The statistic's id.
+    public var id: String
+    /// The entry's `as` name, or its id.
+    public var name: String
+    /// The statistic's human name, e.g. "Current streak".
+    public var title: String
+    public var outcome: ReportOutcome
+
+    public init(id: String, name: String, title: String, outcome: ReportOutcome) {
+        self.id = id
+        self.name = name
+        self.title = title
+        self.outcome = outcome
+    }
+}
+
+/// Where a statistic of a report stands.
+public enum ReportOutcome: Sendable, Hashable {
+    case waiting
+    /// Running, with progress from 0 to 1 where known.
+    case running(progress: Double?)
+    case finished(StatisticResult)
+    case failed(message: String)
+    case cancelled
+}
+
+/// The practice of one local day, for the calendar heatmap.
+public struct DailyActivity: Sendable, Hashable {
+    public var day: LocalDay
+    public var sessions: Int
+    public var seconds: Double
+
+    public init(day: LocalDay, sessions: Int, seconds: Double) {
+        self.day = day
+        self.sessions = sessions
+        self.seconds = seconds
+    }
+}
