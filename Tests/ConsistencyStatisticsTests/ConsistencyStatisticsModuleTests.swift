@@ -1,6 +1,35 @@
-import Testing
 import ConsistencyStatistics
+import StillpointStatistics
+import Testing
 
-@Test func moduleIsNamedAfterItsFolder() {
-    #expect(ConsistencyStatisticsModule.name == "ConsistencyStatistics")
+@Suite("ConsistencyStatisticsModule")
+struct ConsistencyStatisticsModuleTests {
+    @Test func moduleIsNamedAfterItsFolder() {
+        #expect(ConsistencyStatisticsModule.name == "ConsistencyStatistics")
+    }
+
+    @Test func itListsConsistency() {
+        #expect(ConsistencyStatisticsModule.statistics.map(\.id) == ["consistency"])
+    }
+
+    /// The conformance test runs these too; here a failure points at this module.
+    @Test func examplesHold() async throws {
+        let statistic = Consistency()
+        for example in statistic.description.examples {
+            let result = try await example.run(statistic)
+            #expect(result.value == example.expected, "\(example.summary)")
+        }
+    }
+
+    @Test func examplesAreReproducibleAndCoverAnEmptyLog() {
+        let description = Consistency().description
+        #expect(description.examples.count >= 2)
+        #expect(description.examples.contains { $0.sessions.isEmpty })
+        let names = description.parameters.map(\.name)
+        #expect(Set(names) == ["kinds", "minimum_duration", "time_zone", "day_starts_at", "as_of"])
+        for example in description.examples {
+            #expect(example.parameters["as_of"] != nil && example.parameters["time_zone"] != nil, "\(example.summary)")
+            #expect(Set(example.parameters.keys).isSubset(of: names), "\(example.summary)")
+        }
+    }
 }

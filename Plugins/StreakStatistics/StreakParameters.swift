@@ -1,0 +1,37 @@
+import Foundation
+import PracticeLog
+import StillpointCore
+import StillpointStatistics
+
+/// What the streak statistics read from their parameters: the qualifying sessions, the day rules, today,
+/// and the rest days.
+///
+/// ```swift
+/// let streak = try StreakParameters(parameters)
+/// return PreparedStatistic { context in
+///     .init(.quantity(Double(try streak.calculator(in: context).currentStreak), .days))
+/// }
+/// ```
+struct StreakParameters: Sendable {
+    var filter: SessionFilter
+    var boundary: DayBoundary
+    /// The day of `as_of` in the statistic's zone: sessions have their own zones, but "today" is the reader's.
+    var today: LocalDay
+    var excludedWeekdays: Set<Weekday>
+
+    init(_ parameters: StatisticParameters) throws {
+        filter = try SessionFilter(parameters)
+        boundary = try parameters.dayBoundary()
+        today = boundary.day(of: filter.asOf)
+        excludedWeekdays = try parameters.weekdays("excluded_weekdays") ?? []
+    }
+
+    /// The runs of active days through today, from a cursor over the qualifying sessions.
+    func calculator(in context: isolated ObjectContext) throws -> StreakCalculator {
+        let days = try SessionScan.activeDays(filter, boundary: boundary, in: context)
+        return StreakCalculator(activeDays: days, today: today, excludedWeekdays: excludedWeekdays)
+    }
+
+    /// The parameters every streak statistic takes.
+    static let descriptions: [ParameterDescription] = ParameterDescription.sessionFilter + [.excludedWeekdays]
+}
