@@ -1,0 +1,45 @@
+import Foundation
+import StillpointCore
+import Testing
+@testable import PracticeLog
+
+@Suite("DemoHistory")
+struct DemoHistoryTests {
+    static let end = Date(timeIntervalSince1970: 1_763_800_000)  // 2025-11-22
+
+    @Test func isDeterministicAndTheRequestedSize() {
+        let first = Array(DemoHistory(sessions: 3_000, years: 4, endingAt: Self.end))
+        let second = Array(DemoHistory(sessions: 3_000, years: 4, endingAt: Self.end))
+        #expect(first.count == 3_000)
+        #expect(first == second)
+        #expect(first != Array(DemoHistory(sessions: 3_000, years: 4, endingAt: Self.end, seed: 7)))
+        #expect(Set(first.map(\.key)).count == first.count)
+    }
+
+    @Test func looksLikeARealPractice() throws {
+        let records = Array(DemoHistory(sessions: 3_000, years: 4, endingAt: Self.end))
+        let span = try #require(records.last).start.timeIntervalSince(try #require(records.first).start)
+        #expect(span > 3 * 365 * 86_400, "several years")
+        let kinds = Dictionary(grouping: records, by: \.kind).mapValues(\.count)
+        #expect(kinds["meditation", default: 0] > 1_000 && kinds["yoga", default: 0] > 600)
+        let zones = Set(records.compactMap(\.timeZone))
+        #expect(zones.count >= 3, "travel to other zones")
+        #expect(records.contains { $0.timeZone == nil })
+        let days = Dictionary(grouping: records) { Int($0.start.timeIntervalSince1970 / 86_400) }
+        #expect(days.values.contains { $0.count >= 2 }, "several sessions on some days")
+        // Habits form and lapse: there are gaps of a week or more between practising periods.
+        let dayNumbers = days.keys.sorted()
+        let gaps = zip(dayNumbers, dayNumbers.dropFirst()).filter { $1 - $0 >= 7 }
+        #expect(gaps.count >= 5)
+        #expect(records.contains { $0.duration < 10 } && records.contains { $0.duration > 10 * 3_600 }, "outliers, as in real exports")
+    }
+
+    @Test func writingTwiceAddsNothing() async throws {
+        let container = try PersistentContainer(schema: Session.schema, location: .inMemory)
+        let history = DemoHistory(sessions: 1_200, years: 2, endingAt: Self.end)
+        #expect(try await history.write(to: container, batchSize: 500) == 1_200)
+        #expect(try await history.write(to: container, batchSize: 500) == 0)
+        let count = try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Session.self)) }
+        #expect(count == 1_200)
+    }
+}
