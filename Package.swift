@@ -28,11 +28,14 @@ let package = Package(
         .library(name: "StillpointStatistics", targets: ["StillpointStatistics"]),
         .library(name: "StillpointCatalog", targets: ["StillpointCatalog"]),
         .library(name: "StillpointReport", targets: ["StillpointReport"]),
+        .executable(name: "stillpoint", targets: ["stillpoint"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     ],
     targets: [
         .target(
@@ -60,6 +63,15 @@ let package = Package(
             dependencies: ["StillpointStatistics"] + statisticModules.map { .target(name: $0) },
             path: "Modules/StillpointCatalog",
             swiftSettings: strictSettings),
+        .executableTarget(
+            name: "stillpoint",
+            dependencies: [
+                "StillpointCore", "PracticeLog", "StillpointStatistics", "StillpointReport", "StillpointCatalog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Modules/stillpoint",
+            swiftSettings: strictSettings),
 
         .testTarget(
             name: "StillpointCoreTests",
@@ -76,6 +88,7 @@ let package = Package(
             name: "StillpointReportTests",
             dependencies: ["StillpointReport", "StillpointStatistics", "PracticeLog"],
             path: "Tests/StillpointReportTests",
+            exclude: ["Golden"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointStatisticsTests",

@@ -1,6 +1,6 @@
 import StillpointStatistics
 
-/// The statistics of the `RhythmStatistics` module.
+/// The statistics of the `RhythmStatistics` module: when in the week and the day people practise.
 public enum RhythmStatisticsModule: StatisticModule {
-    public static let statistics: [any Statistic] = []
+    public static let statistics: [any Statistic] = [SessionsByWeekday(), SessionsByHour()]
 }

@@ -1,6 +1,6 @@
 import StillpointStatistics
 
-/// The statistics of the `TotalStatistics` module.
+/// The statistics of the `TotalStatistics` module: how much practice in all.
 public enum TotalStatisticsModule: StatisticModule {
-    public static let statistics: [any Statistic] = []
+    public static let statistics: [any Statistic] = [SessionCount(), TotalTime(), ActiveDays(), ByKind()]
 }

@@ -44,17 +44,33 @@ public final class ManagedObject {
     /// item[Item.title] = "Breath"
     /// let uid: Int32 = item[Item.uid]
     /// ```
+    ///
+    /// Inlinable, so that the caller's code is specialized for `Value`: typed access then costs no generic
+    /// dispatch, which loops over thousands of objects feel.
+    @inlinable
     public subscript<Value: AttributeValueConvertible>(attribute: Attribute<Value>) -> Value {
         get {
-            let stored = values[position(of: attribute.name)]
+            let stored = storedValue(named: attribute.name)
             guard let value = Value(attributeValue: stored) ?? attribute.defaultValue else {
                 preconditionFailure("\(entity.name).\(attribute.name) holds \(stored), which is not a \(Value.self)")
             }
             return value
         }
         set {
-            setValue(newValue.attributeValue, at: position(of: attribute.name))
+            setStoredValue(newValue.attributeValue, named: attribute.name)
         }
+    }
+
+    /// The value of the attribute named `name`, which must exist: the typed subscript's getter.
+    @usableFromInline
+    func storedValue(named name: String) -> AttributeValue {
+        values[position(of: name)]
+    }
+
+    /// Sets the attribute named `name`, which must exist, to a value of its type: the typed subscript's setter.
+    @usableFromInline
+    func setStoredValue(_ value: AttributeValue, named name: String) {
+        setValue(value, at: position(of: name))
     }
 
     /// The value of an attribute by name, for code that works with any entity (exports, dictionaries).

@@ -55,6 +55,13 @@ public final class PersistentContainer: Sendable {
         try await newBackgroundContext().perform(body)
     }
 
+    /// Closes the store: its write-ahead log is folded into the file, which can then be moved or copied alone.
+    /// Contexts of the container must not be used afterwards.
+    public func close() throws {
+        hub.finish()
+        try store.close()
+    }
+
     /// Every change set saved to the store from now on, in commit order.
     public var changeSets: AsyncStream<ChangeSet> { hub.subscribe() }
 }

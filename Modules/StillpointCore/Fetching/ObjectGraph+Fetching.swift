@@ -19,11 +19,22 @@ extension ObjectGraph {
                 rows.append((id, StoreRows.values(of: entity, from: statement), sqlite3_column_int64(statement, 1)))
             }
         }
-        registered.reserveCapacity(registered.count + rows.count)
         var objects: [ManagedObject] = []
         objects.reserveCapacity(rows.count + affected.count)
-        for row in rows {
-            objects.append(register(id: row.id, entity: entity, values: row.values, version: row.version))
+        if registered.isEmpty {
+            // A fresh context: every row (each with its own id) is new to it, so none needs looking up first.
+            registered.reserveCapacity(rows.count)
+            for row in rows {
+                let object = ManagedObject(entity: entity, objectID: row.id, values: row.values, committedValues: row.values,
+                                           version: row.version, graph: self)
+                registered[row.id] = object
+                objects.append(object)
+            }
+        } else {
+            registered.reserveCapacity(registered.count + rows.count)
+            for row in rows {
+                objects.append(register(id: row.id, entity: entity, values: row.values, version: row.version))
+            }
         }
         rows = []
         guard !affected.isEmpty else { return objects }

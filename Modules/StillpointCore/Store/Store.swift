@@ -78,6 +78,18 @@ final class Store: Sendable {
         }
     }
 
+    /// Closes the store's connections, checkpointing the WAL into the main file. Later use fails.
+    func close() throws {
+        do {
+            if case .file = location {
+                try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            }
+            try writer.close()
+        } catch {
+            throw StoreError.translating(error, path: location.displayPath)
+        }
+    }
+
     /// Quotes an identifier (a table or column name) for SQL.
     static func quote(_ identifier: String) -> String {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""

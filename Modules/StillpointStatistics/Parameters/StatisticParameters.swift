@@ -16,6 +16,9 @@ public struct StatisticParameters: Sendable {
     public var statistic: String
     public var values: [String: ParameterValue]
     public var environment: ReportEnvironment
+    /// Records the names of the parameters read, when set: the conformance test checks that a statistic
+    /// reads only parameters it describes.
+    var readLog: ParameterReadLog?
 
     public init(statistic: String, values: [String: ParameterValue] = [:], environment: ReportEnvironment = ReportEnvironment()) {
         self.statistic = statistic
@@ -26,7 +29,7 @@ public struct StatisticParameters: Sendable {
     // MARK: Typed reading
 
     public func string(_ name: String) throws -> String? {
-        guard let value = values[name] else { return nil }
+        guard let value = value(name) else { return nil }
         guard let text = value.text else { throw error(name, value, "expected a single value, not a list") }
         return text
     }
@@ -62,7 +65,7 @@ public struct StatisticParameters: Sendable {
     }
 
     public func strings(_ name: String) throws -> [String]? {
-        guard let value = values[name] else { return nil }
+        guard let value = value(name) else { return nil }
         switch value.content {
         case .scalar(let text): return [text]
         case .list(let items):
@@ -115,8 +118,14 @@ public struct StatisticParameters: Sendable {
 
     // MARK: Helpers
 
+    /// The value of a parameter, noting that it was read.
+    private func value(_ name: String) -> ParameterValue? {
+        readLog?.record(name)
+        return values[name]
+    }
+
     private func scalar<T>(_ name: String, expected: String, _ parse: (String) -> T?) throws -> T? {
-        guard let value = values[name] else { return nil }
+        guard let value = value(name) else { return nil }
         guard let text = value.text else { throw error(name, value, "expected \(expected), not a list") }
         guard let parsed = parse(text.trimmingCharacters(in: .whitespaces)) else {
             throw error(name, value, "expected \(expected), got '\(text)'")

@@ -1,0 +1,174 @@
+import Foundation
+import Synchronization
+
+/// Inserts or updates objects from a source of records, matching them by a uniqueness key, in batches that
+/// are each saved and then dropped from memory.
+///
+/// ```swift
+/// let importOperation = ImportOperation(entity: Session.entity, key: ["key"], batchSize: 1_000) {
+///     SessionSource(reader: try InsightTimerImporter().makeRecordReader(url: url))
+/// }
+/// queue.addOperation(importOperation)
+/// let summary = try await importOperation.value   // inserted, updated, unchanged, skipped
+/// ```
+///
+/// For each batch it looks up the existing keys with one fetch (`key IN (...)`), never one per record;
+/// updates only the attributes whose values differ (so importing the same records again writes nothing
+/// and bumps no versions); inserts the rest; saves; and resets its context so memory stays flat. Give the
+/// key attributes a unique index so that each look-up is fast.
+///
+/// When it fails, the batches already saved stay saved and the error is an ``ImportOperationError`` that
+/// says how far it got; when it is cancelled, ``summary`` says the same. Importing again is the way to
+/// resume: the saved records match their keys and are left as they are.
+public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked Sendable {
+    /// Makes the source, inside the import's context, when the import starts.
+    public typealias SourceFactory = @Sendable () throws -> any ImportRecordSource
+
+    public let entity: EntityDescription
+    /// The attributes that identify a record across imports.
+    public let key: [String]
+    /// How many records go into one look-up and one save.
+    public let batchSize: Int
+    private let makeSource: SourceFactory
+    private let current = Mutex(ImportSummary())
+    /// Key look-ups made so far: one per batch.
+    let keyLookups = Atomic<Int>(0)
+
+    /// An import of the records `source` makes.
+    ///
+    /// - Parameters:
+    ///   - key: the attributes that identify a record; the entity's first uniqueness constraint by default.
+    ///   - batchSize: records per look-up and save.
+    ///   - context: a background context for the import alone (it is reset after each batch); `nil` for a
+    ///     fresh one.
+    ///   - source: makes the source once the import runs, in its context.
+    public init(entity: EntityDescription, key: [String]? = nil, batchSize: Int = 1_000, identifier: String? = nil,
+                priority: OperationPriority = .normal, context: ObjectContext? = nil, source: @escaping SourceFactory) {
+        let key = key ?? entity.uniquenessConstraints.first ?? []
+        precondition(!key.isEmpty, "an import of \(entity.name) needs a key: pass one, or give the entity a unique index")
+        precondition(batchSize >= 1, "an import's batches hold at least one record")
+        self.entity = entity
+        self.key = key
+        self.batchSize = batchSize
+        self.makeSource = source
+        super.init(identifier: identifier, priority: priority, context: context)
+    }
+
+    /// An import of records held in memory.
+    ///
+    /// ```swift
+    /// ImportOperation(entity: Item.entity, records: [ImportRecord(["uid": .integer(1), "title": .string("a")])])
+    /// ```
+    public convenience init(entity: EntityDescription, key: [String]? = nil, batchSize: Int = 1_000,
+                            records: [ImportRecord], identifier: String? = nil, priority: OperationPriority = .normal,
+                            context: ObjectContext? = nil) {
+        self.init(entity: entity, key: key, batchSize: batchSize, identifier: identifier, priority: priority,
+                  context: context, source: { ImportRecordArraySource(records: records) })
+    }
+
+    /// What the import has done so far; after it ended, what it did (also when it failed or was cancelled).
+    public var summary: ImportSummary {
+        current.withLock { $0 }
+    }
+
+    public override func main(context: isolated ObjectContext) async throws -> ImportSummary {
+        var summary = ImportSummary()
+        var position: Int?
+        do {
+            let plan = try ImportPlan(entity: entity, key: key)
+            var source = try makeSource()
+            var batch: [ImportRecord] = []
+            batch.reserveCapacity(batchSize)
+            var exhausted = false
+            while !exhausted {
+                try checkCancellation()
+                batch.removeAll(keepingCapacity: true)
+                while batch.count < batchSize {
+                    guard let element = try source.next() else {
+                        exhausted = true
+                        break
+                    }
+                    switch element {
+                    case .record(let record):
+                        summary.recordsRead += 1
+                        position = record.position
+                        batch.append(record)
+                    case .issue(let issue):
+                        summary.skip(issue)
+                        position = issue.position
+                    }
+                }
+                if !batch.isEmpty {
+                    try await store(batch, plan: plan, in: context, summary: &summary)
+                }
+                current.withLock { $0 = summary }
+                reportProgress(completed: summary.recordsRead, of: source.expectedRecordCount,
+                               message: "\(summary.batchesSaved) batches saved: \(summary.inserted) inserted, \(summary.updated) updated")
+            }
+        } catch {
+            current.withLock { $0 = summary }
+            if isCancelled { throw error }  // reported as cancelled; `summary` says how far it got
+            throw ImportOperationError(summary: summary, position: position, underlying: error)
+        }
+        return summary
+    }
+
+    /// Looks up, inserts or updates, saves and resets one batch; adds its counts once it is saved.
+    private func store(_ records: [ImportRecord], plan: ImportPlan, in context: isolated ObjectContext,
+                       summary: inout ImportSummary) async throws {
+        var rows: [ImportPlan.Row] = []
+        rows.reserveCapacity(records.count)
+        var keyValues = Array(repeating: Set<AttributeValue>(), count: plan.key.count)
+        for record in records {
+            switch try plan.check(record) {
+            case .row(let row):
+                rows.append(row)
+                for (index, value) in row.key.enumerated() { keyValues[index].insert(value) }
+            case .skipped(let issue):
+                summary.skip(issue)
+            }
+        }
+        var inserted = 0, updated = 0, unchanged = 0
+        if !rows.isEmpty {
+            // One fetch for the whole batch. With a composite key, each attribute's IN list narrows it to a
+            // superset, which the exact key match below sorts out.
+            let predicate = FetchPredicate.and(try zip(plan.key, keyValues).map { name, values in
+                try FetchPredicate(format: "%K IN %@", arguments: [.key(name), .array(Array(values))])
+            })
+            keyLookups.add(1, ordering: .relaxed)
+            var existing: [[AttributeValue]: ManagedObject] = [:]
+            for object in try context.fetch(FetchRequest(entity, predicate: predicate)) {
+                existing[plan.keyPositions.map { object.values[$0] }] = object
+            }
+            for row in rows {
+                if let object = existing[row.key] {
+                    var changed = false
+                    for (position, value) in row.values where object.values[position] != value {
+                        try object.setValue(value, forKey: entity.attributes[position].name)
+                        changed = true
+                    }
+                    if changed { updated += 1 } else { unchanged += 1 }
+                } else if let issue = plan.insertIssue(for: row) {
+                    summary.skip(issue)
+                } else {
+                    let object = try context.insert(entityNamed: entity.name)
+                    for (position, value) in row.values {
+                        try object.setValue(value, forKey: entity.attributes[position].name)
+                    }
+                    // A later record with the same key in this batch updates this object.
+                    existing[row.key] = object
+                    inserted += 1
+                }
+            }
+            if context.hasChanges {
+                try await context.save()
+            }
+            context.reset()
+        }
+        summary.inserted += inserted
+        summary.updated += updated
+        summary.unchanged += unchanged
+        summary.batchesSaved += 1
+        summary.recordsSaved = summary.recordsRead
+    }
+}

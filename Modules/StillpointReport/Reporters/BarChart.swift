@@ -1,0 +1,66 @@
+/// A vertical bar chart as inline SVG: one bar per category, round gridlines, a tooltip per bar.
+///
+/// ```swift
+/// let chart = BarChart(bars: [.init(label: "Mon", value: 3, tooltip: "Monday: 3 sessions")], style: "sage",
+///                      tickLabel: { ValueText.whole($0) })
+/// chart.svg(description: "Sessions by weekday")   // "<svg ...>...</svg>"
+/// ```
+struct BarChart {
+    /// One category.
+    struct Bar {
+        var label: String
+        var value: Double
+        /// Printed above the bar when there is room; `nil` to print nothing.
+        var valueLabel: String?
+        var tooltip: String
+
+        init(label: String, value: Double, valueLabel: String? = nil, tooltip: String) {
+            self.label = label
+            self.value = value
+            self.valueLabel = valueLabel
+            self.tooltip = tooltip
+        }
+    }
+
+    var bars: [Bar]
+    /// The colour of the bars, a class of the page's style sheet: `sage`, `lavender`, `sand`.
+    var style: String
+    /// The text of a gridline's value.
+    var tickLabel: (Double) -> String
+    /// Label every nth category only, for crowded axes (the 24 hours).
+    var labelEvery: Int = 1
+    var width: Double = 560
+    var height: Double = 230
+
+    func svg(description: String) -> String {
+        let (left, right, top, bottom) = (44.0, 8.0, 20.0, 26.0)
+        let plotWidth = width - left - right, plotHeight = height - top - bottom
+        let scale = AxisScale(maximum: bars.map(\.value).max() ?? 0)
+        let slot = plotWidth / Double(max(1, bars.count))
+        let barWidth = min(44, slot * 0.64)
+        let n = HTMLText.number
+        var svg = "<svg class=\"chart\" viewBox=\"0 0 \(n(width)) \(n(height))\" role=\"img\" aria-label=\"\(HTMLText.escape(description))\">"
+        for tick in scale.ticks {
+            let y = top + plotHeight * (1 - scale.fraction(tick))
+            svg += "<line class=\"grid\" x1=\"\(n(left))\" y1=\"\(n(y))\" x2=\"\(n(width - right))\" y2=\"\(n(y))\"/>"
+            svg += "<text class=\"tick\" x=\"\(n(left - 8))\" y=\"\(n(y + 4))\" text-anchor=\"end\">\(HTMLText.escape(tickLabel(tick)))</text>"
+        }
+        for (index, bar) in bars.enumerated() {
+            let centre = left + slot * (Double(index) + 0.5)
+            // Empty categories keep a sliver, so a quiet Sunday reads as zero rather than as missing.
+            let barHeight = max(bar.value > 0 ? 2 : 1.5, plotHeight * scale.fraction(bar.value))
+            let y = top + plotHeight - barHeight
+            let kind = bar.value > 0 ? "bar \(style)" : "bar empty"
+            svg += "<g><title>\(HTMLText.escape(bar.tooltip))</title>"
+            svg += "<rect class=\"\(kind)\" x=\"\(n(centre - barWidth / 2))\" y=\"\(n(y))\" width=\"\(n(barWidth))\" height=\"\(n(barHeight))\" rx=\"\(n(min(4, barWidth / 4)))\"/>"
+            if let valueLabel = bar.valueLabel, bar.value > 0 {
+                svg += "<text class=\"value\" x=\"\(n(centre))\" y=\"\(n(y - 5))\" text-anchor=\"middle\">\(HTMLText.escape(valueLabel))</text>"
+            }
+            svg += "</g>"
+            if index % max(1, labelEvery) == 0 {
+                svg += "<text class=\"label\" x=\"\(n(centre))\" y=\"\(n(height - 8))\" text-anchor=\"middle\">\(HTMLText.escape(bar.label))</text>"
+            }
+        }
+        return svg + "</svg>"
+    }
+}

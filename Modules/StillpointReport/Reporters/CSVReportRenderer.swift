@@ -1,0 +1,64 @@
+import StillpointStatistics
+
+/// The report as RFC 4180 CSV for spreadsheets: a header `name,id,status,value,unit`, then one row per
+/// scalar value, records and lists flattened to rows named `name.key.subkey` (list items numbered from 1).
+///
+/// Every statistic has at least one row: an empty record or list, or no value, gives an empty `value`; a
+/// failed statistic puts its error message in `value`. Lines end with CRLF, as the RFC says.
+///
+/// ```swift
+/// print(CSVReportRenderer().render(report), terminator: "")
+/// // name,id,status,value,unit
+/// // total_time,total_time,ok,5400,seconds
+/// // sessions_by_weekday.monday.count,sessions_by_weekday,ok,3,count
+/// ```
+public struct CSVReportRenderer: ReportRenderer {
+    public let id = "csv"
+
+    public init() {}
+
+    public func render(_ report: Report) -> String {
+        var output = Self.line(["name", "id", "status", "value", "unit"])
+        for entry in report.entries {
+            let status = MachineText.status(entry.outcome)
+            switch entry.outcome {
+            case .finished(let result):
+                var rows: [(name: String, value: StatisticValue)] = []
+                Self.flatten(result.value, name: entry.name, into: &rows)
+                if rows.isEmpty { rows = [(entry.name, .none)] }
+                for row in rows {
+                    output += Self.line([row.name, entry.id, status, MachineText.cell(row.value),
+                                         MachineText.unit(row.value)?.rawValue ?? ""])
+                }
+            case .failed(let message):
+                output += Self.line([entry.name, entry.id, status, message, ""])
+            default:
+                output += Self.line([entry.name, entry.id, status, "", ""])
+            }
+        }
+        return output
+    }
+
+    /// The scalar values of `value`, each with its dotted name.
+    private static func flatten(_ value: StatisticValue, name: String, into rows: inout [(name: String, value: StatisticValue)]) {
+        switch value {
+        case .record(let fields):
+            for field in fields { flatten(field.value, name: name + "." + field.key, into: &rows) }
+        case .list(let items):
+            for (offset, item) in items.enumerated() { flatten(item, name: name + ".\(offset + 1)", into: &rows) }
+        default:
+            rows.append((name, value))
+        }
+    }
+
+    private static func line(_ fields: [String]) -> String {
+        fields.map(quoted).joined(separator: ",") + "\r\n"
+    }
+
+    /// A field as RFC 4180 writes it: in double quotes, doubled inside, when it holds a comma, a quote or a
+    /// line break; as is otherwise.
+    static func quoted(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,122 @@
+import PracticeLog
+import StillpointStatistics
+
+/// The calendar heatmap of active days, like a contribution graph: a column per week, a row per weekday,
+/// the last 52 weeks through today, darker for days with more practice.
+///
+/// ```swift
+/// let heatmap = CalendarHeatmap(activity: report.activity, today: LocalDay("2024-03-15")!)
+/// heatmap.svg()   // nil when no day in the range has practice
+/// ```
+struct CalendarHeatmap {
+    var activity: [DailyActivity]
+    var today: LocalDay
+    /// The weekday of the top row.
+    var weekStart: Weekday = .monday
+    /// Columns: 52 full weeks before the current one, and the current one.
+    var weeks = 53
+
+    private static let pitch = 14.0, cell = 11.0, left = 34.0, top = 22.0
+
+    /// The first day drawn, at the top of the first column.
+    var firstDay: LocalDay {
+        today.startOfWeek(startingOn: weekStart).adding(days: -7 * (weeks - 1))
+    }
+
+    /// The practice of each drawn day that has some.
+    var days: [LocalDay: DailyActivity] {
+        var days: [LocalDay: DailyActivity] = [:]
+        for entry in activity where entry.day >= firstDay && entry.day <= today && (entry.sessions > 0 || entry.seconds > 0) {
+            // Several entries for one day (should the runner split them) add up.
+            var total = days[entry.day] ?? DailyActivity(day: entry.day, sessions: 0, seconds: 0)
+            total.sessions += entry.sessions
+            total.seconds += entry.seconds
+            days[entry.day] = total
+        }
+        return days
+    }
+
+    /// The upper bounds, in seconds, of levels 1 to 3; level 4 is above the last.
+    ///
+    /// Quartiles of the active days, so a habit of short sittings still shows its shades; with fewer than four
+    /// different lengths, quarters of the longest day.
+    static func thresholds(_ seconds: [Double]) -> [Double] {
+        let sorted = seconds.sorted()
+        guard let longest = sorted.last else { return [0, 0, 0] }
+        if Set(sorted).count < 4 { return [0.25, 0.5, 0.75].map { $0 * longest } }
+        return [0.25, 0.5, 0.75].map { sorted[min(sorted.count - 1, Int(Double(sorted.count) * $0))] }
+    }
+
+    /// The SVG, or `nil` when there is nothing to draw.
+    func svg() -> String? {
+        let days = self.days
+        guard !days.isEmpty else { return nil }
+        let thresholds = Self.thresholds(days.values.map(\.seconds))
+        let n = HTMLText.number
+        let (pitch, cell, left, top) = (Self.pitch, Self.cell, Self.left, Self.top)
+        let width = left + pitch * Double(weeks) + 4
+        let height = top + pitch * 7 + 30
+        var svg = "<svg class=\"chart heatmap\" viewBox=\"0 0 \(n(width)) \(n(height))\" role=\"img\" aria-label=\"Active days over the last 52 weeks\">"
+
+        // Weekday labels on every other row, as a contribution graph has them.
+        for row in [0, 2, 4] {
+            let weekday = Weekday.week(startingOn: weekStart)[row]
+            svg += "<text class=\"tick\" x=\"\(n(left - 8))\" y=\"\(n(top + pitch * Double(row) + cell - 1.5))\" text-anchor=\"end\">\(DayText.weekday(weekday))</text>"
+        }
+        for (column, month) in monthLabels() {
+            svg += "<text class=\"tick\" x=\"\(n(left + pitch * Double(column)))\" y=\"\(n(top - 8))\">\(DayText.month(month))</text>"
+        }
+        for column in 0..<weeks {
+            let weekFirst = firstDay.adding(days: 7 * column)
+            for row in 0..<7 {
+                let day = weekFirst.adding(days: row)
+                guard day <= today else { break }
+                let practice = days[day]
+                let level = practice.map { Self.level($0.seconds, thresholds) } ?? 0
+                let tip = DayText.long(day) + (practice.map {
+                    " · " + ValueText.plural(Double($0.sessions), "session", "sessions") + " · " + ValueText.duration($0.seconds)
+                } ?? " · no practice")
+                svg += "<rect class=\"day l\(level)\" x=\"\(n(left + pitch * Double(column)))\" y=\"\(n(top + pitch * Double(row)))\" width=\"\(n(cell))\" height=\"\(n(cell))\" rx=\"2\"><title>\(HTMLText.escape(tip))</title></rect>"
+            }
+        }
+
+        // The legend, right-aligned under the grid, each shade with its range as a tooltip.
+        let legendY = top + pitch * 7 + 12
+        let legendRight = left + pitch * Double(weeks) - 3
+        let legendStart = legendRight - pitch * 5 - 30
+        svg += "<text class=\"tick\" x=\"\(n(legendStart - 6))\" y=\"\(n(legendY + cell - 1.5))\" text-anchor=\"end\">Less</text>"
+        let bounds = [0] + thresholds
+        for level in 0...4 {
+            let tip: String
+            switch level {
+            case 0: tip = "no practice"
+            case 4: tip = "more than " + ValueText.duration(bounds[3])
+            default: tip = "up to " + ValueText.duration(bounds[level])
+            }
+            svg += "<rect class=\"day l\(level)\" x=\"\(n(legendStart + pitch * Double(level)))\" y=\"\(n(legendY))\" width=\"\(n(cell))\" height=\"\(n(cell))\" rx=\"2\"><title>\(tip)</title></rect>"
+        }
+        svg += "<text class=\"tick\" x=\"\(n(legendStart + pitch * 5 + 2))\" y=\"\(n(legendY + cell - 1.5))\">More</text>"
+        return svg + "</svg>"
+    }
+
+    /// The columns that name a month: each column holding a month's first day, and the first column when
+    /// the next name is far enough away for both to fit.
+    func monthLabels() -> [(column: Int, month: Int)] {
+        var labels: [(column: Int, month: Int)] = []
+        for column in 0..<weeks {
+            let weekFirst = firstDay.adding(days: 7 * column)
+            if let first = (0..<7).map({ weekFirst.adding(days: $0) }).first(where: { $0.day == 1 && $0 <= today }) {
+                labels.append((column, first.month))
+            }
+        }
+        if (labels.first?.column ?? weeks) >= 3 {
+            labels.insert((0, firstDay.month), at: 0)
+        }
+        return labels
+    }
+
+    /// 1 to 4: the level of a day with `seconds` of practice.
+    static func level(_ seconds: Double, _ thresholds: [Double]) -> Int {
+        1 + thresholds.filter { seconds > $0 }.count
+    }
+}

@@ -1,0 +1,60 @@
+import StillpointStatistics
+
+extension HTMLReportRenderer {
+    /// A card for every statistic that has no chart: its value large, or a breakdown for a record, and its
+    /// notes; failed and cancelled statistics say so in their card.
+    func cards(_ page: Page) -> String {
+        var html = "<section class=\"cards\">\n"
+        for (index, entry) in page.report.entries.enumerated() where page.chartEntries[entry.id] != index {
+            html += card(entry)
+        }
+        return html + "</section>\n"
+    }
+
+    private func card(_ entry: ReportEntry) -> String {
+        let title = "<h3>\(HTMLText.escape(entry.label))</h3>"
+        switch entry.outcome {
+        case .finished(let result):
+            let notes = result.notes.map { "<p class=\"note\">\(HTMLText.escape($0))</p>" }.joined()
+            if let text = ValueText.inline(result.value) {
+                return "<article class=\"card\">\(title)<p class=\"big\">\(HTMLText.escape(text))</p>\(notes)</article>\n"
+            }
+            return "<article class=\"card wide\">\(title)\(breakdown(result.value, statistic: entry.id))\(notes)</article>\n"
+        case .failed(let message):
+            return "<article class=\"card failed\">\(title)<p class=\"big\">Failed</p><p class=\"note\">\(HTMLText.escape(message))</p></article>\n"
+        case .waiting, .running, .cancelled:
+            return "<article class=\"card cancelled\">\(title)<p class=\"big\">Cancelled</p></article>\n"
+        }
+    }
+
+    /// A record or list as a list of rows; the tallies of one record get a bar for their share of its time,
+    /// which makes `by_kind` read at a glance.
+    private func breakdown(_ value: StatisticValue, statistic: String) -> String {
+        var html = "<ul class=\"breakdown\">"
+        append(value, statistic: statistic, to: &html)
+        return html + "</ul>"
+    }
+
+    private func append(_ value: StatisticValue, statistic: String, to html: inout String) {
+        let fields: [(key: String, value: StatisticValue)]
+        switch value {
+        case .record(let record): fields = record.map { ($0.key, $0.value) }
+        case .list(let items): fields = items.enumerated().map { ("\($0.offset + 1).", $0.element) }
+        default: return
+        }
+        let totalTime = fields.compactMap { ValueText.tally($0.value)?.time }.reduce(0, +)
+        for field in fields {
+            let key = HTMLText.escape(ValueText.label(forKey: field.key, statistic: statistic))
+            if let tally = ValueText.tally(field.value), totalTime > 0 {
+                let share = HTMLText.number(100 * tally.time / totalTime)
+                html += "<li><span>\(key)</span><span class=\"share\"><i style=\"width:\(share)%\"></i></span>"
+                    + "<span class=\"v\">\(HTMLText.escape(Self.describe(tally)))</span></li>"
+            } else if let text = ValueText.inline(field.value) {
+                html += "<li class=\"plain\"><span>\(key)</span><span class=\"v\">\(HTMLText.escape(text))</span></li>"
+            } else {
+                html += "<li class=\"heading\">\(key)</li>"
+                append(field.value, statistic: statistic, to: &html)
+            }
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import PracticeLog
+import StillpointStatistics
+
+extension HTMLReportRenderer {
+    /// The calendar heatmap of the last 52 weeks, from the report's daily activity.
+    func heatmapPanel(_ page: Page) -> String {
+        // Rows follow the week of sessions_by_weekday, whose first field is the manifest's week_starts_on.
+        var weekStart = Weekday.monday
+        if case .record(let fields)? = page.value("sessions_by_weekday"), let first = fields.first,
+           let weekday = Weekday(rawValue: first.key) {
+            weekStart = weekday
+        }
+        let heatmap = CalendarHeatmap(activity: page.report.activity, today: page.today, weekStart: weekStart)
+        let days = heatmap.days.values
+        let caption = days.isEmpty ? nil
+            : ValueText.plural(Double(days.count), "active day", "active days") + " · "
+            + ValueText.plural(Double(days.map(\.sessions).reduce(0, +)), "session", "sessions") + " · "
+            + ValueText.duration(days.map(\.seconds).reduce(0, +)) + " in the last 52 weeks"
+        return panel("Active days", caption: caption, body: heatmap.svg(),
+                     empty: "No practice in the last 52 weeks yet: each day you practise will fill in a square here.")
+    }
+
+    /// Sessions per weekday, from `sessions_by_weekday`.
+    func weekdayPanel(_ page: Page) -> String {
+        let id = "sessions_by_weekday"
+        let tallies = Self.tallies(page.value(id))
+        let bars = tallies.map { key, tally in
+            let name = ValueText.label(forKey: key)
+            return BarChart.Bar(label: Weekday(rawValue: key).map(DayText.weekday) ?? name, value: tally.count,
+                                valueLabel: ValueText.whole(tally.count), tooltip: name + ": " + Self.describe(tally))
+        }
+        let busiest = tallies.max { $0.tally.count < $1.tally.count }
+        let chart = BarChart(bars: bars, style: "sage", tickLabel: { ValueText.whole($0) })
+        let hasData = bars.contains { $0.value > 0 }
+        return panel("Sessions by weekday", caption: hasData ? busiest.map { "Most on " + ValueText.label(forKey: $0.key) + "s" } : nil,
+                     body: hasData ? chart.svg(description: "Sessions by weekday") : nil,
+                     empty: page.missing(id) ?? "No sessions yet.")
+    }
+
+    /// Sessions per hour of the day, from `sessions_by_hour`.
+    func hourPanel(_ page: Page) -> String {
+        let id = "sessions_by_hour"
+        let tallies = Self.tallies(page.value(id))
+        let bars = tallies.map { key, tally in
+            let hour = ValueText.label(forKey: key, statistic: id)
+            return BarChart.Bar(label: Int(key).map(String.init) ?? key, value: tally.count,
+                                tooltip: hour + ": " + Self.describe(tally))
+        }
+        let busiest = tallies.max { $0.tally.count < $1.tally.count }
+        // Every third hour is labelled: 24 labels would collide at this width.
+        let chart = BarChart(bars: bars, style: "lavender", tickLabel: { ValueText.whole($0) }, labelEvery: 3)
+        let hasData = bars.contains { $0.value > 0 }
+        return panel("Sessions by hour", caption: hasData ? busiest.map { "Most often at " + ValueText.label(forKey: $0.key, statistic: id) } : nil,
+                     body: hasData ? chart.svg(description: "Sessions by hour of the day") : nil,
+                     empty: page.missing(id) ?? "No sessions yet.")
+    }
+
+    /// Time practised per month (or quarter, or year), from `totals_by_period`, the latest 24 periods.
+    func periodPanel(_ page: Page) -> String {
+        let id = "totals_by_period"
+        let all = Self.tallies(page.value(id))
+        let shown = Array(all.suffix(24))
+        let kind = Self.periodKind(all.first?.key ?? "")
+        let longest = shown.map(\.tally.time).max() ?? 0
+        // Hours once the bars reach two hours, minutes below, so that the ticks stay round.
+        let unit = longest >= 7_200 ? 3_600.0 : 60.0
+        let bars = shown.map { key, tally in
+            BarChart.Bar(label: Self.periodLabel(key), value: tally.time / unit,
+                         valueLabel: shown.count <= 12 ? ValueText.duration(tally.time) : nil,
+                         tooltip: key + ": " + Self.describe(tally))
+        }
+        let chart = BarChart(bars: bars, style: "sand", tickLabel: { ValueText.duration($0 * unit) },
+                             width: 1000, height: 240)
+        let hasData = bars.contains { $0.value > 0 }
+        let caption = all.count > shown.count ? "Time practised, the latest \(shown.count) of \(all.count) \(kind.plural)"
+            : "Time practised per \(kind.singular)"
+        return panel(kind.title, caption: hasData ? caption : nil,
+                     body: hasData ? chart.svg(description: kind.title) : nil,
+                     empty: page.missing(id) ?? "No sessions yet.")
+    }
+
+    /// The current, longest and weekly streaks, and the timeline of the best runs.
+    func streakPanel(_ page: Page) -> String {
+        var chips = ""
+        let current = page.value("current_streak").flatMap(Self.amount)
+        for (id, label) in [("current_streak", "Current streak"), ("longest_streak", "Longest streak")] {
+            guard let value = page.value(id) else { continue }
+            let text = ValueText.inline(value) ?? ValueText.noValue
+            chips += "<li\(id == "current_streak" ? " class=\"current\"" : "")>\(label) <strong>\(HTMLText.escape(text))</strong></li>"
+        }
+        var best: [StreakTimeline.Run] = []
+        if case .list(let items)? = page.value("best_streaks") {
+            best = items.compactMap { ValueText.streak($0).map { StreakTimeline.Run(start: $0.start, end: $0.end) } }
+        }
+        let activeDays = Set(page.report.activity.filter { $0.sessions > 0 || $0.seconds > 0 }.map(\.day))
+        let runs = StreakTimeline.runs(best: best, current: current.map { Int($0.rounded()) }, activeDays: activeDays, today: page.today)
+        let svg = StreakTimeline(runs: runs, today: page.today).svg()
+        let empty = page.chartEntry("best_streaks") == nil && page.chartEntry("current_streak") == nil
+            ? "This report's manifest includes neither best_streaks nor current_streak."
+            : page.missing("best_streaks") ?? "No streaks yet: practise two days in a row to start one."
+        let caption = runs.isEmpty ? nil
+            : "The best runs of consecutive active days" + (runs.contains(where: \.isCurrent) ? ", and the current one" : "")
+        // The chips stand on their own when there is no run to draw, with the reason below them.
+        let body: String? = chips.isEmpty && svg == nil ? nil
+            : (chips.isEmpty ? "" : "<ul class=\"chips\">\(chips)</ul>\n")
+            + (svg ?? "<p class=\"empty\">\(HTMLText.escape(empty))</p>")
+        return panel("Streaks", caption: caption, body: body, empty: empty)
+    }
+
+    // MARK: Values
+
+    /// The `{count, time}` fields of a record, in order; fields of any other shape are left out.
+    static func tallies(_ value: StatisticValue?) -> [(key: String, tally: (count: Double, time: Double))] {
+        guard case .record(let fields)? = value else { return [] }
+        return fields.compactMap { field in ValueText.tally(field.value).map { (field.key, $0) } }
+    }
+
+    static func amount(_ value: StatisticValue) -> Double? {
+        if case .quantity(let amount, _) = value { return amount }
+        return nil
+    }
+
+    /// `12 sessions · 3h 20m`.
+    static func describe(_ tally: (count: Double, time: Double)) -> String {
+        ValueText.plural(tally.count, "session", "sessions") + " · " + ValueText.duration(tally.time)
+    }
+
+    /// What the keys of `totals_by_period` count: `2024-03` months, `2024-Q1` quarters, `2024` years.
+    static func periodKind(_ key: String) -> (singular: String, plural: String, title: String) {
+        if key.contains("-Q") { return ("quarter", "quarters", "Quarterly totals") }
+        if key.count == 4 { return ("year", "years", "Yearly totals") }
+        return ("month", "months", "Monthly totals")
+    }
+
+    /// `Mar` for `2024-03` (`2024` for January, so the years stay readable), `Q1 '24`, `2024`.
+    static func periodLabel(_ key: String) -> String {
+        let parts = key.split(separator: "-")
+        guard parts.count == 2, let year = Int(parts[0]) else { return key }
+        if let month = Int(parts[1]), (1...12).contains(month) {
+            return month == 1 ? String(year) : DayText.month(month)
+        }
+        return "\(parts[1]) '" + String(String(year).suffix(2))
+    }
+}

@@ -1,0 +1,34 @@
+/// Text made safe for HTML and inline SVG, and numbers written compactly for SVG coordinates.
+///
+/// ```swift
+/// HTMLText.escape("<script>")   // "&lt;script&gt;"
+/// HTMLText.number(12.0)         // "12"
+/// ```
+enum HTMLText {
+    /// Escapes the five characters that could end text or an attribute value, so names from a manifest
+    /// (`as: "<script>"`) show as written and never run.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// A coordinate with at most one decimal, which keeps the SVG small and its diff readable.
+    static func number(_ value: Double) -> String {
+        let tenths = (value * 10).rounded()
+        guard tenths.isFinite else { return "0" }
+        let whole = Int(tenths) / 10, fraction = abs(Int(tenths) % 10)
+        if fraction == 0 { return String(Int(tenths) / 10) }
+        return (tenths < 0 && whole == 0 ? "-" : "") + "\(whole).\(fraction)"
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import PracticeLog
+import StillpointStatistics
+
+/// Statistic values as people read them: `1h 23m`, `12 days`, `87 %`, `3 sessions · 1h 30m`.
+///
+/// Shared by the text, Markdown and HTML reporters and the live view, so that a value reads the same
+/// everywhere. Machine formats (JSON, CSV) use ``MachineText`` instead.
+///
+/// ```swift
+/// ValueText.quantity(4_980, .seconds)   // "1h 23m"
+/// ValueText.quantity(12, .days)         // "12 days"
+/// ```
+enum ValueText {
+    /// Written where a statistic has no value, such as the average of no sessions.
+    static let noValue = "—"
+
+    /// A quantity in its unit, rounded as people expect: whole minutes past an hour, whole seconds below.
+    static func quantity(_ value: Double, _ unit: StatisticUnit) -> String {
+        guard value.isFinite else { return noValue }
+        switch unit {
+        case .seconds: return duration(value)
+        case .days: return plural(value, "day", "days")
+        case .weeks: return plural(value, "week", "weeks")
+        case .count: return whole(value)
+        case .percent: return whole(value) + " %"
+        }
+    }
+
+    /// `45s`, `12m 5s`, `1h 23m`, `250h`: hours never roll over into days, since "250h" of practice reads
+    /// better than "10d 10h".
+    static func duration(_ seconds: Double) -> String {
+        let sign = seconds < 0 ? "-" : ""
+        let magnitude = abs(seconds)
+        if magnitude < 3_600 - 30 {
+            let total = Int(magnitude.rounded())
+            let (minutes, rest) = (total / 60, total % 60)
+            if minutes == 0 { return "\(sign)\(rest)s" }
+            return rest == 0 ? "\(sign)\(minutes)m" : "\(sign)\(minutes)m \(rest)s"
+        }
+        let totalMinutes = Int((magnitude / 60).rounded())
+        let (hours, minutes) = (totalMinutes / 60, totalMinutes % 60)
+        return minutes == 0 ? "\(sign)\(hours)h" : "\(sign)\(hours)h \(minutes)m"
+    }
+
+    /// `1 session`, `3 sessions`.
+    static func plural(_ value: Double, _ singular: String, _ plural: String) -> String {
+        let text = whole(value)
+        return "\(text) \(text == "1" ? singular : plural)"
+    }
+
+    /// Rounded to an integer: counts, days and percentages are whole in reports.
+    static func whole(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
+        return String(Int64(value.rounded()))
+    }
+
+    /// The value on one line, or `nil` when it needs several (a record of records, a list of records).
+    ///
+    /// ```swift
+    /// ValueText.inline(.record([.init("count", .quantity(3, .count)), .init("time", .quantity(5_400, .seconds))]))
+    /// // "3 sessions · 1h 30m"
+    /// ```
+    static func inline(_ value: StatisticValue) -> String? {
+        switch value {
+        case .none: return noValue
+        case .quantity(let amount, let unit): return quantity(amount, unit)
+        case .text(let text): return text
+        case .day(let day): return day.description
+        case .list(let items):
+            if items.isEmpty { return noValue }
+            let texts = items.map { item -> String? in isScalar(item) ? inline(item) : nil }
+            guard texts.allSatisfy({ $0 != nil }) else { return nil }
+            return texts.compactMap { $0 }.joined(separator: ", ")
+        case .record(let fields):
+            if fields.isEmpty { return noValue }
+            if let tally = tally(value) {
+                return plural(tally.count, "session", "sessions") + " · " + duration(tally.time)
+            }
+            if let run = streak(value) {
+                return "\(run.start) – \(run.end) · " + plural(run.length, "day", "days")
+            }
+            guard fields.allSatisfy({ isScalar($0.value) }) else { return nil }
+            return fields.map { "\(label(forKey: $0.key)) \(inline($0.value) ?? noValue)" }.joined(separator: " · ")
+        }
+    }
+
+    /// One line whatever the value: ``inline(_:)`` or a count of its entries, for the live view.
+    static func summary(_ value: StatisticValue) -> String {
+        if let text = inline(value) { return text }
+        switch value {
+        case .record(let fields): return plural(Double(fields.count), "entry", "entries")
+        case .list(let items): return plural(Double(items.count), "item", "items")
+        default: return noValue
+        }
+    }
+
+    /// A value's rows for a table: each field of a record (each item of a list) with its text, and the rows
+    /// of fields that need several lines below them, one level deeper.
+    ///
+    /// ```swift
+    /// ValueText.rows(of: weekdays, statistic: "sessions_by_weekday")
+    /// // [Row(depth: 0, key: "Monday", text: "3 sessions · 1h 30m"), ...]
+    /// ```
+    static func rows(of value: StatisticValue, statistic: String, depth: Int = 0) -> [Row] {
+        switch value {
+        case .record(let fields):
+            return fields.flatMap { field -> [Row] in
+                let key = label(forKey: field.key, statistic: statistic)
+                if let text = inline(field.value) { return [Row(depth: depth, key: key, text: text)] }
+                return [Row(depth: depth, key: key, text: nil)]
+                    + rows(of: field.value, statistic: statistic, depth: depth + 1)
+            }
+        case .list(let items):
+            return items.enumerated().flatMap { offset, item -> [Row] in
+                let key = "\(offset + 1)."
+                if let text = inline(item) { return [Row(depth: depth, key: key, text: text)] }
+                return [Row(depth: depth, key: key, text: nil)] + rows(of: item, statistic: statistic, depth: depth + 1)
+            }
+        default:
+            return [Row(depth: depth, key: "", text: inline(value) ?? noValue)]
+        }
+    }
+
+    /// One row of ``rows(of:statistic:depth:)``; `text` is `nil` for a heading whose rows follow.
+    struct Row: Hashable {
+        var depth: Int
+        var key: String
+        var text: String?
+    }
+
+    /// A record key as a label: `insight_timer` → `Insight timer`, hour `7` of `sessions_by_hour` → `07:00`.
+    static func label(forKey key: String, statistic: String = "") -> String {
+        if statistic == "sessions_by_hour", let hour = Int(key), (0...23).contains(hour) {
+            return (hour < 10 ? "0" : "") + "\(hour):00"
+        }
+        let spaced = key.replacingOccurrences(of: "_", with: " ")
+        return spaced.prefix(1).uppercased() + spaced.dropFirst()
+    }
+
+    /// What became of an entry that has no value to show: `failed: …`, `cancelled`, `waiting`, `running 40 %`.
+    static func status(_ outcome: ReportOutcome) -> String {
+        switch outcome {
+        case .waiting: return "waiting"
+        case .running(let progress?): return "running " + whole(min(max(progress, 0), 1) * 100) + " %"
+        case .running(nil): return "running"
+        case .finished(let result): return summary(result.value)
+        case .failed(let message): return "failed: " + message
+        case .cancelled: return "cancelled"
+        }
+    }
+
+    /// `2024-03-15 13:00 (Europe/Berlin)`: the instant of a report in its own zone.
+    static func asOf(_ report: Report) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.calendar = Calendar(identifier: .gregorian)
+        formatter.timeZone = report.timeZone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: report.asOf) + " (" + report.timeZone.identifier + ")"
+    }
+
+    // MARK: Shapes
+
+    /// The `{count, time}` record that statistics grouping sessions produce (by weekday, hour, kind, period).
+    static func tally(_ value: StatisticValue) -> (count: Double, time: Double)? {
+        guard case .record(let fields) = value, fields.count == 2,
+              case .quantity(let count, .count)? = value["count"],
+              case .quantity(let time, .seconds)? = value["time"] else { return nil }
+        return (count, time)
+    }
+
+    /// The `{start, end, length}` record of a run of days (`best_streaks`).
+    static func streak(_ value: StatisticValue) -> (start: LocalDay, end: LocalDay, length: Double)? {
+        guard case .record(let fields) = value, fields.count == 3,
+              case .day(let start)? = value["start"], case .day(let end)? = value["end"],
+              case .quantity(let length, .days)? = value["length"] else { return nil }
+        return (start, end, length)
+    }
+
+    /// Whether a value fits on one line by itself: not a non-empty record or list.
+    static func isScalar(_ value: StatisticValue) -> Bool {
+        switch value {
+        case .record(let fields): return fields.isEmpty
+        case .list(let items): return items.isEmpty
+        default: return true
+        }
+    }
+}

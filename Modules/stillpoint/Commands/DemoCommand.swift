@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import PracticeLog
+import StillpointCore
+
+/// `stillpoint demo`: writes a realistic synthetic practice history.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Write a realistic synthetic practice history into a store.",
+        discussion: """
+            Several years of meditation and yoga, with habits that form and lapse, several sessions on some days, \
+            trips to other time zones and the odd outlier real exports have. The same options always write the same \
+            sessions, and writing them twice adds nothing.
+
+            Examples:
+              stillpoint demo --sessions 5000 --store demo.sqlite
+              stillpoint demo --sessions 1000000 --years 10 --store big.sqlite
+            """)
+
+    @Option(help: "How many sessions to write.")
+    var sessions = 2_400
+
+    @Option(help: "How many years the history spans, ending now.")
+    var years = 4
+
+    @Option(help: "The seed of the random history.")
+    var seed: UInt64 = 108
+
+    @OptionGroup var storeOption: StoreOption
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        guard sessions >= 0 else { throw ValidationError("--sessions must be 0 or more") }
+        guard years >= 1 else { throw ValidationError("--years must be 1 or more") }
+    }
+
+    func run() async throws {
+        let logger = global.bootstrapLogging()
+        let container = try await storeOption.open(logger: logger)
+        let written = try await DemoHistory(sessions: sessions, years: years, endingAt: Date(), seed: seed).write(to: container)
+        Output.print("wrote \(written) demo sessions\(written < sessions ? " (\(sessions - written) were already there)" : "")")
+    }
+}

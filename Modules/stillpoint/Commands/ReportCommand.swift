@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PracticeLog
+import StillpointCatalog
+import StillpointCore
+import StillpointReport
+import StillpointStatistics
+
+/// `stillpoint report`: runs a manifest's statistics against a store and renders the report.
+struct ReportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Compute the statistics of a manifest and print the report.",
+        discussion: """
+            Each statistic runs in its own background context, concurrently; in a terminal the report fills in \
+            line by line as each one completes. Ctrl-C stops the running statistics cleanly. The exit status is 0 \
+            only when every statistic succeeded.
+
+            Examples:
+              stillpoint report
+              stillpoint report --config Config/examples/yoga-only.yaml --store my.sqlite
+              stillpoint report --format json --as-of 2024-03-15T12:00:00Z
+              stillpoint report --format html --output practice.html
+              stillpoint report --watch
+            """)
+
+    @Option(name: [.customLong("config"), .customLong("manifest")], help: ArgumentHelp("The manifest (YAML) of statistics to run.", discussion: "Without it, the built-in default manifest (Config/default.yaml).", valueName: "file"))
+    var config: String?
+
+    @OptionGroup var storeOption: StoreOption
+
+    @Option(help: ArgumentHelp("The report's format: \(ReportFormat.argumentList).", valueName: "format"))
+    var format: String?
+
+    @Option(name: .customLong("as-of"), help: ArgumentHelp("Make the report as of this ISO 8601 instant, e.g. 2024-03-15T12:00:00Z.", valueName: "instant"))
+    var asOf: String?
+
+    @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Flag(help: "Keep the report open and recompute the statistics a change to the store affects, including changes made by another process.")
+    var watch = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if let format, ReportFormat(argument: format) == nil {
+            throw ValidationError("'\(format)' is not a report format; use one of: \(ReportFormat.argumentList)")
+        }
+        if let asOf, SessionInstant.parse(asOf) == nil {
+            throw ValidationError("'\(asOf)' is not an ISO 8601 instant; write it like 2024-03-15T12:00:00Z")
+        }
+    }
+
+    func run() async throws {
+        let logger = global.bootstrapLogging()
+        var manifest = try loadManifest()
+        if let asOf, let instant = SessionInstant.parse(asOf) { manifest.environment.asOf = instant }
+        let format = format.flatMap(ReportFormat.init(argument:)) ?? manifest.output.formats.first.map(ReportFormat.init) ?? .text
+        let entries = try manifest.prepare(catalog: try BuiltInStatistics.catalog())
+        let container = try await storeOption.open(fallback: manifest.storeURL?.path, logger: logger)
+        let runner = ReportRunner(container: container)
+        let interrupt = InterruptHandler { runner.cancel() }
+        defer { withExtendedLifetime(interrupt) {} }
+
+        let live = output == nil && format == .text ? LiveReport.standardOutput() : nil
+        let activityDays = format == .html ? 371 : 0
+        var report = await runner.run(entries, environment: manifest.environment, activityDays: activityDays) { event in
+            live?.show(event)
+        }
+        try deliver(report, format: format, live: live)
+        if watch {
+            report = try await watchStore(container, runner: runner, entries: entries, manifest: manifest,
+                                          report: report, format: format, live: live, logger: logger)
+        }
+        if !report.succeeded { throw ExitCode(1) }
+    }
+
+    private func loadManifest() throws -> Manifest {
+        if let config {
+            return try Manifest.load(contentsOf: URL(fileURLWithPath: (config as NSString).expandingTildeInPath))
+        }
+        return try Manifest(yaml: DefaultManifest.yaml, file: "the default manifest")
+    }
+
+    private func deliver(_ report: Report, format: ReportFormat, live: LiveReport?) throws {
+        if let live {
+            live.finish(report)
+            return
+        }
+        let rendered = format.renderer.render(report)
+        if let output {
+            try Output.write(rendered, to: output)
+            Output.printError("wrote the \(format) report to \(output)")
+        } else {
+            Output.print(rendered)
+        }
+    }
+
+    /// Recomputes the statistics a change affects, each time the store changes, until Ctrl-C.
+    private func watchStore(_ container: PersistentContainer, runner: ReportRunner, entries: [PreparedEntry], manifest: Manifest,
+                            report: Report, format: ReportFormat, live: LiveReport?, logger: Logger) async throws -> Report {
+        let changes = container.changeSets
+        let watcher = container.observeOtherProcesses(every: .milliseconds(300))
+        defer { watcher.cancel() }
+        // Watching ends with Ctrl-C: the report on screen is complete, so leave at once.
+        let stop = InterruptHandler { Foundation.exit(0) }
+        defer { withExtendedLifetime(stop) {} }
+        Output.printError("watching the store for changes; Ctrl-C to stop")
+        var report = report
+        for await changeSet in changes {
+            let touched = changeSet.entityNames
+            let affected = entries.indices.filter { !entries[$0].prepared.entities.isDisjoint(with: touched) }
+            guard !affected.isEmpty else { continue }
+            logger.info("change \(changeSet.sequence) by \(changeSet.author): recomputing \(affected.count) statistics")
+            var environment = manifest.environment
+            if config == nil || asOf == nil { environment.asOf = Date() }
+            let refreshed = await runner.run(affected.map { entries[$0] }, environment: environment,
+                                             activityDays: format == .html ? 371 : 0)
+            for (position, index) in affected.enumerated() { report.entries[index] = refreshed.entries[position] }
+            report.asOf = environment.asOf
+            if format == .html { report.activity = refreshed.activity }
+            try deliver(report, format: format, live: live.map { _ in LiveReport.standardOutput() })
+        }
+        return report
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import StillpointCore
+
+/// Item records with uids `range`, titled "title N" (or `title(N)`).
+private func itemRecords(_ range: ClosedRange<Int>, title: (Int) -> String = { "title \($0)" }) -> [ImportRecord] {
+    range.map { ImportRecord(["uid": .integer(Int64($0)), "title": .string(title($0))], position: $0) }
+}
+
+/// A source that reads records, fails or waits where a test says, and reports issues of its own.
+struct ScriptedSource: ImportRecordSource {
+    enum Step: Sendable {
+        case record(ImportRecord)
+        case issue(ImportRecordIssue)
+        case fail(TestFailure)
+        case wait(Gate)
+    }
+
+    let steps: [Step]
+    var index = 0
+
+    mutating func next() throws -> ImportSourceElement? {
+        while index < steps.count {
+            defer { index += 1 }
+            switch steps[index] {
+            case .record(let record): return .record(record)
+            case .issue(let issue): return .issue(issue)
+            case .fail(let failure): throw failure
+            case .wait(let gate): gate.wait()
+            }
+        }
+        return nil
+    }
+
+    var expectedRecordCount: Int? { steps.count }
+}
+
+@Suite("ImportOperation")
+struct ImportOperationTests {
+    private func run(_ operation: ImportOperation, in container: PersistentContainer) async throws -> ImportSummary {
+        let queue = ContextOperationQueue(container: container)
+        queue.addOperation(operation)
+        return try await operation.value
+    }
+
+    private func titles(in container: PersistentContainer) async throws -> [Int32: String] {
+        try await container.newBackgroundContext().perform { context in
+            Dictionary(uniqueKeysWithValues: try context.fetch(FetchRequest(Item.self)).map { ($0[Item.uid], $0[Item.title]) })
+        }
+    }
+
+    @Test func insertsNewRecordsAndUpdatesExistingOnesByKey() async throws {
+        let container = try makeContainer()
+        try await insertItems(1...3, in: container)  // titled "item N"
+        let records = [
+            ImportRecord(["uid": .integer(2), "title": .string("renamed")]),
+            ImportRecord(["uid": .integer(3), "title": .string("item 3")]),
+            ImportRecord(["uid": .integer(4), "title": .string("new"), "score": .integer(7)]),
+            ImportRecord(["uid": .integer(5)]),
+        ]
+        let summary = try await run(ImportOperation(entity: Item.entity, records: records), in: container)
+        #expect(summary.recordsRead == 4)
+        #expect(summary.inserted == 2)
+        #expect(summary.updated == 1)
+        #expect(summary.unchanged == 1)
+        #expect(summary.skipped == 0)
+        #expect(try await titles(in: container) == [1: "item 1", 2: "renamed", 3: "item 3", 4: "new", 5: ""])
+        let score = try await container.newBackgroundContext().perform { context in
+            try context.fetch(FetchRequest(Item.self, predicate: try FetchPredicate("uid == 4"))).first?[Item.score]
+        }
+        #expect(score == 7)  // an integer for a double attribute is stored as a double
+    }
+
+    @Test func looksUpKeysOncePerBatchAndSavesEachBatch() async throws {
+        let container = try makeContainer()
+        try await insertItems(1...5, in: container)
+        var changeSets = container.changeSets.makeAsyncIterator()
+        let operation = ImportOperation(entity: Item.entity, key: ["uid"], batchSize: 10, records: itemRecords(1...25))
+        let summary = try await run(operation, in: container)
+        #expect(operation.keyLookups.load(ordering: .relaxed) == 3)
+        #expect(summary.batchesSaved == 3)
+        #expect(summary.recordsSaved == 25)
+        #expect(summary.inserted == 20)
+        #expect(summary.updated == 5)
+        var sizes: [Int] = []
+        for _ in 0..<3 {
+            let changeSet = try #require(await changeSets.next())
+            sizes.append(changeSet.inserted.count + changeSet.updated.count)
+        }
+        #expect(sizes == [10, 10, 5])
+        #expect(operation.progress.completedUnitCount == 25)
+        #expect(operation.progress.totalUnitCount == 25)
+    }
+
+    @Test func importingTheSameRecordsAgainChangesNothing() async throws {
+        let container = try makeContainer()
+        let dates = [Date(timeIntervalSince1970: 1_709_623_800.123_456), Date(timeIntervalSinceReferenceDate: 0.1),
+                     Date(timeIntervalSince1970: 1e9 / 3), Date()]
+        let records = (0..<40).map { index in
+            ImportRecord([
+                "integer": .integer(Int64(index)), "double": .integer(Int64(index)), "string": .string("row \(index)"),
+                "bool": .bool(index.isMultiple(of: 2)), "date": .date(dates[index % dates.count]),
+                "uuid": .uuid(UUID()), "binary": .binary(Data([UInt8(index)])), "note": .null,
+            ])
+        }
+        let first = try await run(ImportOperation(entity: Kitchen.entity, key: ["integer"], batchSize: 16, records: records), in: container)
+        #expect(first.inserted == 40)
+        let sequence = try lastHistorySequence(in: container)
+        let versions = try container.store.read { db in try Int.fetchOne(db, sql: "SELECT SUM(\"_version\") FROM \"Kitchen\"") }
+
+        let again = try await run(ImportOperation(entity: Kitchen.entity, key: ["integer"], batchSize: 16, records: records), in: container)
+        #expect(again.inserted == 0)
+        #expect(again.updated == 0)
+        #expect(again.unchanged == 40)
+        #expect(try lastHistorySequence(in: container) == sequence)  // no save at all
+        #expect(try container.store.read { db in try Int.fetchOne(db, sql: "SELECT SUM(\"_version\") FROM \"Kitchen\"") } == versions)
+        #expect(try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Kitchen.self)) } == 40)
+    }
+
+    @Test func aFailureKeepsTheSavedBatchesAndImportingAgainResumes() async throws {
+        let container = try makeContainer()
+        let records = itemRecords(1...30)
+        let steps = records.prefix(25).map(ScriptedSource.Step.record) + [.fail(TestFailure(message: "disk gone"))]
+        let queue = ContextOperationQueue(container: container)
+        var events = queue.events.makeAsyncIterator()
+        let failing = ImportOperation(entity: Item.entity, batchSize: 10) { ScriptedSource(steps: steps) }
+        queue.addOperation(failing)
+        let end = try #require(await readEvents(&events, until: \.isEnd))
+        guard case .failed(let error as ImportOperationError) = end.kind else {
+            Issue.record("expected an ImportOperationError, got \(end)")
+            return
+        }
+        #expect(error.underlying as? TestFailure == TestFailure(message: "disk gone"))
+        #expect(error.position == 25)
+        #expect(error.summary.batchesSaved == 2)
+        #expect(error.summary.recordsSaved == 20)
+        #expect(error.summary.recordsRead == 25)
+        #expect(error.summary.inserted == 20)
+        #expect(failing.summary == error.summary)
+        #expect(error.description.contains("20 records in 2 batches are saved"))
+        #expect(try await titles(in: container).count == 20)
+
+        let resumed = try await run(ImportOperation(entity: Item.entity, batchSize: 10, records: records), in: container)
+        #expect(resumed.inserted == 10)
+        #expect(resumed.unchanged == 20)
+        #expect(try await titles(in: container).count == 30)
+    }
+
+    @Test func aCancelledImportKeepsTheSavedBatchesAndSaysHowFarItGot() async throws {
+        let container = try makeContainer()
+        let gate = Gate()
+        let records = itemRecords(1...40)
+        let steps = records.prefix(25).map(ScriptedSource.Step.record) + [.wait(gate)]
+            + records.suffix(15).map(ScriptedSource.Step.record)
+        let queue = ContextOperationQueue(container: container)
+        var events = queue.events.makeAsyncIterator()
+        let operation = ImportOperation(entity: Item.entity, batchSize: 10) { ScriptedSource(steps: steps) }
+        queue.addOperation(operation)
+        _ = await readEvents(&events) { event in
+            if case .progress(let progress) = event.kind { return progress.completedUnitCount == 20 }
+            return false
+        }
+        operation.cancel()  // while the source waits in the third batch
+        gate.open()
+        let end = try #require(await readEvents(&events, until: \.isEnd))
+        #expect(end.kindName == "cancelled")
+        #expect(operation.summary.batchesSaved == 2)
+        #expect(operation.summary.recordsSaved == 20)
+        #expect(try await titles(in: container).count == 20)
+    }
+
+    @Test func recordsThatDoNotFitAreSkippedWithTheirPositions() async throws {
+        let container = try makeContainer()
+        let steps: [ScriptedSource.Step] = [
+            .record(ImportRecord(["uid": .integer(1), "title": .string("fine")], position: 1)),
+            .issue(ImportRecordIssue(position: 2, reason: "the source could not read it")),
+            .record(ImportRecord(["uid": .string("three")], position: 3)),
+            .record(ImportRecord(["title": .string("no key")], position: 4)),
+            .record(ImportRecord(["uid": .integer(5), "title": .null], position: 5)),
+            .record(ImportRecord(["uid": .integer(6), "score": .null], position: 6)),
+        ]
+        let summary = try await run(ImportOperation(entity: Item.entity) { ScriptedSource(steps: steps) }, in: container)
+        #expect(summary.recordsRead == 5)
+        #expect(summary.inserted == 2)
+        #expect(summary.skipped == 4)
+        #expect(summary.issues.map(\.position) == [2, 3, 4, 5])
+        #expect(summary.issues.map(\.description) == [
+            "record 2: the source could not read it",
+            "record 3: has \"three\" for 'uid', which is a integer attribute",
+            "record 4: has no value for the key attribute 'uid'",
+            "record 5: has no value for the required attribute 'title'",
+        ])
+    }
+
+    @Test func anUnknownAttributeStopsTheImport() async throws {
+        let container = try makeContainer()
+        let operation = ImportOperation(entity: Item.entity, records: [ImportRecord(["uid": .integer(1), "titel": .string("x")])])
+        await #expect(throws: ImportOperationError.self) { _ = try await run(operation, in: container) }
+        guard case .failed(let error as ImportOperationError)? = operation.outcome, error.underlying is SchemaError else {
+            Issue.record("expected a schema error, got \(String(describing: operation.outcome))")
+            return
+        }
+    }
+
+    @Test func aRepeatedKeyInOneBatchUpdatesTheSameObject() async throws {
+        let container = try makeContainer()
+        let records = [
+            ImportRecord(["uid": .integer(1), "title": .string("first")]),
+            ImportRecord(["uid": .integer(1), "title": .string("second")]),
+        ]
+        let summary = try await run(ImportOperation(entity: Item.entity, records: records), in: container)
+        #expect(summary.inserted == 1)
+        #expect(summary.updated == 1)
+        #expect(try await titles(in: container) == [1: "second"])
+    }
+
+    @Test func aCompositeKeyMatchesOnEveryAttribute() async throws {
+        let container = try makeContainer()
+        try await container.performBackgroundTask { context in
+            for (a, b) in [(1, 1), (1, 2), (2, 1)] {
+                let row = context.insert(Row3.self)
+                row[Row3.a] = a
+                row[Row3.b] = b
+                row[Row3.c] = 0
+            }
+            try await context.save()
+        }
+        let records = [
+            ImportRecord(["a": .integer(1), "b": .integer(2), "c": .integer(9)]),
+            ImportRecord(["a": .integer(2), "b": .integer(2), "c": .integer(5)]),  // (2, 2) is new, though 2 and 2 exist
+        ]
+        let summary = try await run(ImportOperation(entity: Row3.entity, key: ["a", "b"], records: records), in: container)
+        #expect(summary.inserted == 1)
+        #expect(summary.updated == 1)
+        let rows = try await container.newBackgroundContext().perform { context in
+            try context.fetch(FetchRequest(Row3.self, sortedBy: [.ascending(Row3.a), .ascending(Row3.b)]))
+                .map { [$0[Row3.a], $0[Row3.b], $0[Row3.c]] }
+        }
+        #expect(rows == [[1, 1, 0], [1, 2, 9], [2, 1, 0], [2, 2, 5]])
+    }
+
+    @Test func memoryStaysFlatBecauseTheContextIsResetAfterEachBatch() async throws {
+        let container = try makeContainer()
+        let context = container.newBackgroundContext()
+        let operation = ImportOperation(entity: Item.entity, batchSize: 10, records: itemRecords(1...55), context: context)
+        let summary = try await run(operation, in: container)
+        #expect(summary.inserted == 55)
+        #expect(await context.perform { $0.registeredObjects.count } == 0)
+    }
+}
