@@ -91,6 +91,12 @@ let package = Package(
             exclude: ["Golden"],
             swiftSettings: strictSettings),
         .testTarget(
+            name: "StillpointToolTests",
+            dependencies: ["stillpoint", "StillpointCore", "PracticeLog"],
+            path: "Tests/StillpointToolTests",
+            exclude: ["Golden"],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "StillpointStatisticsTests",
             dependencies: ["StillpointStatistics", "StillpointCatalog"],
             path: "Tests/StillpointStatisticsTests",

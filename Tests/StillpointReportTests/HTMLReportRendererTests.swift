@@ -1,4 +1,5 @@
 import Foundation
+import PracticeLog
 import Testing
 @testable import StillpointReport
 import StillpointStatistics
@@ -63,13 +64,13 @@ struct HTMLReportRendererTests {
         #expect(html.contains("includes neither best_streaks nor current_streak"))
     }
 
-    @Test func heatmapCoversTheLast52WeeksThroughToday() {
+    @Test func heatmapCoversTheLast52WeeksThroughToday() throws {
         let heatmap = CalendarHeatmap(activity: [DailyActivity(day: SampleReports.day("2024-03-15"), sessions: 1, seconds: 600)],
                                       today: SampleReports.day("2024-03-15"))
         #expect(heatmap.firstDay == SampleReports.day("2023-03-13"))
-        let svg = try? #require(heatmap.svg())
+        let svg = try #require(heatmap.svg())
         // 52 full weeks and Monday to Friday of this one, plus the five squares of the legend.
-        #expect((svg?.components(separatedBy: "<rect class=\"day").count ?? 0) - 1 == 52 * 7 + 5 + 5)
+        #expect(svg.components(separatedBy: "<rect class=\"day").count - 1 == 52 * 7 + 5 + 5)
     }
 
     @Test func heatmapLevelsFollowTheQuartilesOfActiveDays() {

@@ -52,7 +52,9 @@ struct LiveReportViewTests {
         report.entries[1].outcome = .finished(StatisticResult(.quantity(60, .seconds)))
         report.entries[2].outcome = .cancelled
         view.handle(.completed(report))
-        #expect(capture.text.split(separator: "\n").map { String($0.prefix(12)) } == ["✓ Total time", "– Sessions  ", "– Current s"].map { String($0.prefix(12)) })
+        let lines = capture.text.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(zip(lines, ["✓ Total time", "– Sessions", "– Current streak"]).allSatisfy { $0.hasPrefix($1) })
     }
 
     @Test func terminalModeRedrawsLinesInPlace() {
@@ -82,5 +84,14 @@ struct LiveReportViewTests {
         view.handle(.updated(index: 2, .failed(message: "a long message that would wrap")))
         let lines = capture.text.components(separatedBy: "\u{1B}[2K").last?.components(separatedBy: "\u{1B}[").first
         #expect(lines == "✗ Current streak  fail…")
+    }
+}
+
+extension LiveReportViewTests {
+    @Test func aTerminalShorterThanTheBlockGetsPlainLines() {
+        let capture = TextCapture()
+        let view = LiveReportView(output: capture.output(isTerminal: true, colorEnabled: false, rows: 3))
+        for event in Self.events { view.handle(event) }
+        #expect(capture.text == "✓ Total time      1h 30m\n✗ Current streak  failed: boom\n✓ Sessions        12\n")
     }
 }

@@ -50,6 +50,9 @@ enum SampleReports {
             StatisticField("friday", tally(4, 7_230)), StatisticField("saturday", tally(1, 3_600)),
             StatisticField("sunday", tally(2, 2_700.5)),
         ])),
+        finished("sessions_by_hour", "Sessions by hour", .record((0..<24).map { hour in
+            StatisticField(String(hour), hour == 7 ? tally(9, 8_100) : hour == 18 ? tally(4, 13_230.5) : tally(0, 0))
+        })),
         finished("by_kind", "By kind and source", .record([
             StatisticField("kind", .record([StatisticField("meditation", tally(9, 9_000)), StatisticField("yoga", tally(4, 12_330.5))])),
             StatisticField("source", .record([StatisticField("insight_timer", tally(10, 15_000)), StatisticField("medito", tally(3, 6_330.5))])),
@@ -79,18 +82,19 @@ enum SampleReports {
         for offset in stride(from: days - 1, through: 0, by: -1) {
             let date = today.adding(days: -offset)
             // The habit's strength over the year: strong in winter and spring, a lapse in late summer.
-            let monthStrength: [Double] = [0.78, 0.82, 0.86, 0.7, 0.66, 0.55, 0.4, 0.22, 0.35, 0.6, 0.72, 0.7]
+            let monthStrength: [Double] = [0.7, 0.74, 0.8, 0.62, 0.55, 0.42, 0.24, 0.12, 0.3, 0.58, 0.66, 0.6]
             var chance = monthStrength[date.month - 1]
             if offset < 12 { chance = 1 }   // the current streak
             if (200...206).contains(offset) { chance = 1 }   // a long autumn run
-            if (130...150).contains(offset) { chance = 0.97 }
+            if (130...150).contains(offset) { chance = 0.97 }   // a good winter
+            if (60...70).contains(offset) { chance = 0.05 }   // a cold in January
             let weekend = date.weekday == .saturday || date.weekday == .sunday
             if random.next() < chance {
                 let minutes = 8 + random.next() * 22 + (random.next() < 0.1 ? 25 : 0)
                 sessions.append(Session(day: date, hour: 6 + Int(random.next() * 2.2), seconds: (minutes * 60).rounded(),
                                         kind: "meditation", source: random.next() < 0.7 ? "insight_timer" : "medito"))
             }
-            if weekend ? random.next() < 0.55 : random.next() < 0.12 {
+            if weekend ? random.next() < 0.5 * (0.4 + chance) : random.next() < 0.08 {
                 let minutes = 35 + random.next() * 40
                 sessions.append(Session(day: date, hour: weekend ? 9 + Int(random.next() * 3) : 18 + Int(random.next() * 2),
                                         seconds: (minutes * 60).rounded(), kind: "yoga", source: "apple_health"))

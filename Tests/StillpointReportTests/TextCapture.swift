@@ -8,8 +8,8 @@ final class TextCapture: Sendable {
     var text: String { buffer.withLock { $0 } }
 
     /// An output that appends here.
-    func output(isTerminal: Bool, colorEnabled: Bool = false, columns: Int? = nil) -> TerminalOutput {
-        TerminalOutput(isTerminal: isTerminal, colorEnabled: colorEnabled, columns: columns) { [self] text in
+    func output(isTerminal: Bool, colorEnabled: Bool = false, columns: Int? = nil, rows: Int? = nil) -> TerminalOutput {
+        TerminalOutput(isTerminal: isTerminal, colorEnabled: colorEnabled, columns: columns, rows: rows) { [self] text in
             buffer.withLock { $0 += text }
         }
     }

@@ -182,6 +182,19 @@ struct ManifestTests {
         #expect(errors.first?.message.contains("Its parameters are: time_zone, day_starts_at, as_of") == true)
     }
 
+    @Test func anUnknownParameterDoesNotHideAWrongOne() throws {
+        let yaml = """
+            statistics:
+              - id: fake_count
+                parameters: {minimum_duraton: 10m, kinds: {yoga: true}}
+            """
+        let errors = try Self.errors(yaml)
+        #expect(errors.map(\.location?.column) == [Self.column(of: "minimum_duraton", line: 3, in: yaml),
+                                                    Self.column(of: "{yoga", line: 3, in: yaml)])
+        #expect(errors[0].message.hasPrefix("'fake_count' has no parameter 'minimum_duraton'"))
+        #expect(errors[1].message == "parameter 'kinds' of 'fake_count': expected a list, not a map")
+    }
+
     @Test func aParameterOfTheWrongTypePointsAtItsValue() throws {
         let yaml = """
             statistics:

@@ -28,7 +28,8 @@ public enum Session: Entity {
     public static let entity = EntityDescription(
         "Session",
         attributes: [start, duration, kind, source, timeZone, note, key],
-        indexes: [IndexDescription([start]), IndexDescription([kind]), IndexDescription([key], isUnique: true)])
+        indexes: [IndexDescription([start]), IndexDescription([kind]), IndexDescription([duration]),
+                  IndexDescription([key], isUnique: true)])
 
     /// The schema of a practice log store.
     public static let schema: Schema = {

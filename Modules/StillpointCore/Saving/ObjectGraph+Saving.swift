@@ -5,11 +5,21 @@ extension ObjectGraph {
     func makeSaveTransaction() throws -> SaveTransaction {
         var transaction = SaveTransaction(author: name, origin: origin, defaultPolicy: mergePolicy, entityPolicies: entityMergePolicies)
         var failures: [ValidationFailure] = []
+        // One shared description per entity for all its rows; objects of one entity mostly come in runs.
+        var entityRefs: [String: SaveTransaction.EntityRef] = [:]
+        var lastRef: SaveTransaction.EntityRef?
+        func entityRef(of object: ManagedObject) -> SaveTransaction.EntityRef {
+            if let lastRef, lastRef.entity.name == object.entity.name { return lastRef }
+            let ref = entityRefs[object.entity.name] ?? SaveTransaction.EntityRef(object.entity)
+            entityRefs[object.entity.name] = ref
+            lastRef = ref
+            return ref
+        }
         // Inserted objects are written in the order they were inserted.
         transaction.inserts.reserveCapacity(inserted.count)
         func add(_ id: ObjectID, _ object: ManagedObject) {
             appendMissingValues(of: object, to: &failures)
-            transaction.inserts.append(.init(id: id, entity: object.entity, values: object.values))
+            transaction.inserts.append(.init(id: id, entityRef: entityRef(of: object), values: object.values))
         }
         if let (_, slots) = insertedByNumber() {
             for case let object? in slots { add(object.objectID, object) }
@@ -18,12 +28,12 @@ extension ObjectGraph {
         }
         for object in updated.values where object.hasChangedValues {
             appendMissingValues(of: object, to: &failures)
-            transaction.updates.append(.init(id: object.objectID, entity: object.entity, values: object.values,
+            transaction.updates.append(.init(id: object.objectID, entityRef: entityRef(of: object), values: object.values,
                                              readValues: object.committedValues ?? object.values, version: object.version))
         }
         transaction.deletes.reserveCapacity(deleted.count)
-        for object in deleted.values {
-            transaction.deletes.append(.init(id: object.objectID, entity: object.entity, version: object.version,
+        for (id, object) in deleted {
+            transaction.deletes.append(.init(id: id, entityRef: entityRef(of: object), version: object.version,
                                              readValues: object.committedValues ?? object.values))
         }
         if !failures.isEmpty { throw SaveError.validation(failures) }

@@ -5,26 +5,42 @@ import GRDBSQLite
 /// One save, as Sendable data: what to write, and the rule for conflicts. It runs in one write transaction on
 /// the store's writer, whichever context asked for it.
 struct SaveTransaction: Sendable {
+    /// An entity's description, shared by every row of that entity in one save: a row then holds one reference
+    /// rather than the description's several, which a large save would retain and release by the thousand.
+    final class EntityRef: Sendable {
+        let entity: EntityDescription
+
+        init(_ entity: EntityDescription) {
+            self.entity = entity
+        }
+    }
+
     struct Insert: Sendable {
         let id: ObjectID
-        let entity: EntityDescription
+        let entityRef: EntityRef
         let values: ContiguousArray<AttributeValue>
+
+        var entity: EntityDescription { entityRef.entity }
     }
 
     struct Update: Sendable {
         let id: ObjectID
-        let entity: EntityDescription
+        let entityRef: EntityRef
         let values: ContiguousArray<AttributeValue>
         /// The values the context read, to tell which attributes changed on either side.
         let readValues: ContiguousArray<AttributeValue>
         let version: Int64
+
+        var entity: EntityDescription { entityRef.entity }
     }
 
     struct Delete: Sendable {
         let id: ObjectID
-        let entity: EntityDescription
+        let entityRef: EntityRef
         let version: Int64
         let readValues: ContiguousArray<AttributeValue>
+
+        var entity: EntityDescription { entityRef.entity }
     }
 
     /// What the store holds for an object after the save.
@@ -91,8 +107,9 @@ struct SaveTransaction: Sendable {
         // and releases every field, the entity description's included, which a large save feels.
         for index in inserts.indices {
             do {
-                try db.run(try statements.statement(.insert, for: inserts[index].entity), values: inserts[index].values)
-                let id = ObjectID(entityName: inserts[index].entity.name, rowID: db.lastInsertedRowIDUnchecked)
+                let entityRef = inserts[index].entityRef
+                try db.run(try statements.statement(.insert, for: entityRef), values: inserts[index].values)
+                let id = ObjectID(entityName: entityRef.entity.name, rowID: db.lastInsertedRowIDUnchecked)
                 outcome.inserts.append(InsertResult(id: id, written: Written(values: inserts[index].values, version: 1)))
                 inserted.insert(id)
             } catch let failure as SQLiteFailure where failure.isUniquenessViolation {
@@ -108,7 +125,7 @@ struct SaveTransaction: Sendable {
                         attributes: constraint, values: constraint.map { insert.values[insert.entity.attributePositions[$0]!] })))
                     outcome.inserts.append(nil)
                 case .mergeByPropertyObjectTrump, .overwrite:
-                    try db.run(try statements.statement(.update, for: insert.entity), values: insert.values,
+                    try db.run(try statements.statement(.update, for: insert.entityRef), values: insert.values,
                                rowID: existingID, version: stored.version)
                     outcome.inserts.append(InsertResult(id: existing, written: Written(values: insert.values, version: stored.version + 1)))
                     updated.insert(existing)
@@ -138,7 +155,7 @@ struct SaveTransaction: Sendable {
                 outcome.deletes.append(.unchanged)
                 continue
             }
-            if try db.run(try statements.statement(.delete, for: deletes[index].entity), values: [], rowID: rowID,
+            if try db.run(try statements.statement(.delete, for: deletes[index].entityRef), values: [], rowID: rowID,
                           version: deletes[index].version) == 1 {
                 deleted.insert(deletes[index].id)
                 outcome.deletes.append(.removed)
@@ -157,7 +174,7 @@ struct SaveTransaction: Sendable {
             case .rollback:
                 outcome.deletes.append(.written(Written(values: stored.0, version: stored.1)))
             case .mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump, .overwrite:
-                try db.run(try statements.statement(.deleteAnyVersion, for: delete.entity), values: [], rowID: rowID)
+                try db.run(try statements.statement(.deleteAnyVersion, for: delete.entityRef), values: [], rowID: rowID)
                 deleted.insert(delete.id)
                 outcome.deletes.append(.removed)
             }
@@ -181,7 +198,7 @@ struct SaveTransaction: Sendable {
                              conflicts: inout [MergeConflict], failures: inout [ValidationFailure]) throws -> ([String], Result) {
         let entity = update.entity
         let changedNames = update.values.indices.filter { update.values[$0] != update.readValues[$0] }.map { entity.attributes[$0].name }
-        let statement = try statements.statement(.update, for: entity)
+        let statement = try statements.statement(.update, for: update.entityRef)
         func write(_ values: ContiguousArray<AttributeValue>, over version: Int64) throws -> Bool {
             do {
                 return try db.run(statement, values: values, rowID: rowID, version: version) == 1
@@ -287,14 +304,15 @@ private struct SaveStatements {
     let db: Database
     private var statements: [Key: Statement] = [:]
     /// The statement asked for last: rows of one entity come in runs, so this answers almost every call.
-    private var last: (key: Key, statement: Statement)?
+    private var last: (kind: Kind, entityRef: SaveTransaction.EntityRef, statement: Statement)?
 
     init(db: Database) {
         self.db = db
     }
 
-    mutating func statement(_ kind: Kind, for entity: EntityDescription) throws -> Statement {
-        if let last, last.key.kind == kind, last.key.entity == entity.name { return last.statement }
+    mutating func statement(_ kind: Kind, for entityRef: SaveTransaction.EntityRef) throws -> Statement {
+        if let last, last.entityRef === entityRef, last.kind == kind { return last.statement }
+        let entity = entityRef.entity
         let key = Key(kind: kind, entity: entity.name)
         let statement: Statement
         if let cached = statements[key] {
@@ -310,7 +328,7 @@ private struct SaveStatements {
             statement = try db.cachedStatement(sql: sql)
             statements[key] = statement
         }
-        last = (key, statement)
+        last = (kind, entityRef, statement)
         return statement
     }
 }

@@ -29,6 +29,15 @@ public struct EntityDescription: Sendable, Hashable {
         attributePositions[name].map { attributes[$0] }
     }
 
+    /// The attribute named `name`, or an error that names the entity, the attribute and the nearest name.
+    ///
+    /// ```swift
+    /// try Session.entity.checkedAttribute(named: "duraton")   // Session has no attribute 'duraton'; did you mean 'duration'?
+    /// ```
+    public func checkedAttribute(named name: String) throws(SchemaError) -> AttributeDescription {
+        attributes[try position(of: name)]
+    }
+
     /// The uniqueness constraints: the attribute lists of the unique indexes.
     public var uniquenessConstraints: [[String]] {
         indexes.filter(\.isUnique).map(\.attributes)

@@ -43,7 +43,9 @@ struct BarChart {
         for tick in scale.ticks {
             let y = top + plotHeight * (1 - scale.fraction(tick))
             svg += "<line class=\"grid\" x1=\"\(n(left))\" y1=\"\(n(y))\" x2=\"\(n(width - right))\" y2=\"\(n(y))\"/>"
-            svg += "<text class=\"tick\" x=\"\(n(left - 8))\" y=\"\(n(y + 4))\" text-anchor=\"end\">\(HTMLText.escape(tickLabel(tick)))</text>"
+            // Zero is zero in any unit: "0" reads better than "0s" at the foot of an axis.
+            let label = tick == 0 ? "0" : tickLabel(tick)
+            svg += "<text class=\"tick\" x=\"\(n(left - 8))\" y=\"\(n(y + 4))\" text-anchor=\"end\">\(HTMLText.escape(label))</text>"
         }
         for (index, bar) in bars.enumerated() {
             let centre = left + slot * (Double(index) + 0.5)

@@ -11,28 +11,42 @@ extension HTMLReportRenderer {
         return html + "</section>\n"
     }
 
+    /// Always a title, a value and a block of notes (empty or not): the three rows of the cards' subgrid.
     private func card(_ entry: ReportEntry) -> String {
         let title = "<h3>\(HTMLText.escape(entry.label))</h3>"
+        let notes = { (notes: [String]) in
+            "<div class=\"notes\">" + notes.map { "<p class=\"note\">\(HTMLText.escapeKeepingDates($0))</p>" }.joined() + "</div>"
+        }
         switch entry.outcome {
         case .finished(let result):
-            let notes = result.notes.map { "<p class=\"note\">\(HTMLText.escape($0))</p>" }.joined()
             if let text = ValueText.inline(result.value) {
-                return "<article class=\"card\">\(title)<p class=\"big\">\(HTMLText.escape(text))</p>\(notes)</article>\n"
+                return "<article class=\"card\">\(title)<p class=\"big\">\(HTMLText.escape(text))</p>\(notes(result.notes))</article>\n"
             }
-            return "<article class=\"card wide\">\(title)\(breakdown(result.value, statistic: entry.id))\(notes)</article>\n"
+            return "<article class=\"card wide\">\(title)\(breakdown(result.value, statistic: entry.id))\(notes(result.notes))</article>\n"
         case .failed(let message):
-            return "<article class=\"card failed\">\(title)<p class=\"big\">Failed</p><p class=\"note\">\(HTMLText.escape(message))</p></article>\n"
+            return "<article class=\"card failed\">\(title)<p class=\"big\">Failed</p>\(notes([message]))</article>\n"
         case .waiting, .running, .cancelled:
-            return "<article class=\"card cancelled\">\(title)<p class=\"big\">Cancelled</p></article>\n"
+            return "<article class=\"card cancelled\">\(title)<p class=\"big\">Cancelled</p>\(notes([]))</article>\n"
         }
     }
 
     /// A record or list as a list of rows; the tallies of one record get a bar for their share of its time,
     /// which makes `by_kind` read at a glance.
     private func breakdown(_ value: StatisticValue, statistic: String) -> String {
-        var html = "<ul class=\"breakdown\">"
+        // A record of records (by_kind: kind and source) shows its groups side by side.
+        if case .record(let fields) = value, fields.count > 1, fields.allSatisfy({ ValueText.inline($0.value) == nil }) {
+            return "<div class=\"groups\">" + fields.map { field in
+                "<ul class=\"breakdown\"><li class=\"heading\">\(HTMLText.escape(ValueText.label(forKey: field.key)))</li>"
+                    + list(field.value, statistic: statistic) + "</ul>"
+            }.joined() + "</div>"
+        }
+        return "<ul class=\"breakdown\">" + list(value, statistic: statistic) + "</ul>"
+    }
+
+    private func list(_ value: StatisticValue, statistic: String) -> String {
+        var html = ""
         append(value, statistic: statistic, to: &html)
-        return html + "</ul>"
+        return html
     }
 
     private func append(_ value: StatisticValue, statistic: String, to html: inout String) {

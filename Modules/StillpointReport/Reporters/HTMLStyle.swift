@@ -41,23 +41,27 @@ enum HTMLStyle {
       margin: 0 0 6px; color: var(--muted); font-size: 12px; font-weight: 600;
       letter-spacing: .08em; text-transform: uppercase;
     }
-    .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 14px; margin-bottom: 18px; }
+    .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); column-gap: 14px; margin-bottom: 4px; }
     .card, .panel {
       background: var(--card); border: 1px solid var(--line); border-radius: 16px; box-shadow: var(--shadow);
     }
-    .card { padding: 16px 18px 14px; min-height: 104px; }
-    .card.wide { grid-column: span 2; }
+    /* Each card spans three rows of the grid (title, value, notes) through a subgrid, so the values of a row
+       of cards line up whether their titles wrap and whether they have notes. */
+    .card { display: grid; grid-row: span 3; grid-template-rows: subgrid; row-gap: 0; align-content: start; padding: 16px 18px 14px; margin-bottom: 14px; }
+    .card.wide { grid-column: 1 / -1; }
     .big { margin: 0; font-size: 28px; font-weight: 600; line-height: 1.2; color: var(--sage-deep); font-variant-numeric: tabular-nums; }
     .card.failed { border-color: color-mix(in srgb, var(--clay) 45%, var(--line)); }
     .card.failed .big, .card.cancelled .big { font-size: 18px; color: var(--clay); }
     .card.cancelled .big { color: var(--faint); }
     .note { margin: 6px 0 0; color: var(--muted); font-size: 12.5px; line-height: 1.4; }
+    .notes:empty { display: none; }
+    .date { white-space: nowrap; }
     .panel { padding: 20px 22px 18px; margin-bottom: 18px; }
     .panel-head { display: flex; align-items: baseline; justify-content: space-between; gap: 16px; margin-bottom: 12px; }
     .panel-head p { margin: 0; color: var(--muted); font-size: 13px; text-align: right; }
     .pair { display: grid; grid-template-columns: 1fr 1fr; gap: 18px; }
     .pair .panel { margin-bottom: 18px; }
-    @media (max-width: 760px) { .pair { grid-template-columns: 1fr; } .card.wide { grid-column: auto; } }
+    @media (max-width: 760px) { .pair { grid-template-columns: 1fr; } }
     .empty {
       margin: 0; padding: 34px 12px; text-align: center; color: var(--muted);
       border: 1px dashed var(--line); border-radius: 12px; background: color-mix(in srgb, var(--page) 50%, var(--card));
@@ -85,14 +89,15 @@ enum HTMLStyle {
     }
     .chips li.current { background: color-mix(in srgb, var(--lavender) 16%, var(--card)); }
     .chips strong { color: var(--ink); font-size: 16px; }
+    .groups { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 4px 40px; margin-top: 4px; }
     .breakdown { margin: 4px 0 0; padding: 0; list-style: none; font-size: 13.5px; }
-    .breakdown li { display: grid; grid-template-columns: minmax(80px, 1fr) 2fr auto; align-items: center; gap: 10px; padding: 3px 0; }
+    .breakdown li { display: grid; grid-template-columns: 9em 1fr 12.5em; align-items: center; gap: 12px; padding: 3px 0; }
     .breakdown li.plain { grid-template-columns: 1fr auto; }
     .breakdown li.heading { display: block; margin-top: 8px; color: var(--muted); font-size: 11.5px; font-weight: 600; letter-spacing: .08em; text-transform: uppercase; }
     .breakdown li.heading:first-child { margin-top: 0; }
     .breakdown .share { height: 8px; border-radius: 4px; background: var(--l0); overflow: hidden; }
     .breakdown .share i { display: block; height: 100%; border-radius: 4px; background: var(--sage); }
-    .breakdown .v { color: var(--muted); font-variant-numeric: tabular-nums; text-align: right; }
+    .breakdown .v { color: var(--muted); font-variant-numeric: tabular-nums; text-align: right; white-space: nowrap; }
     footer { margin-top: 26px; color: var(--faint); font-size: 12px; text-align: center; }
     """
 }

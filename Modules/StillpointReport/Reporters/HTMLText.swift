@@ -23,6 +23,14 @@ enum HTMLText {
         return result
     }
 
+    /// Escaped text whose ISO dates never break at their hyphens, which a browser would otherwise do in a
+    /// narrow card (`2026-11-` / `21`).
+    static func escapeKeepingDates(_ text: String) -> String {
+        escape(text).replacing(/\d{4}-\d{2}-\d{2}/) { match in
+            "<span class=\"date\">\(match.output)</span>"
+        }
+    }
+
     /// A coordinate with at most one decimal, which keeps the SVG small and its diff readable.
     static func number(_ value: Double) -> String {
         let tenths = (value * 10).rounded()

@@ -39,7 +39,7 @@ enum ValueText {
             return rest == 0 ? "\(sign)\(minutes)m" : "\(sign)\(minutes)m \(rest)s"
         }
         let totalMinutes = Int((magnitude / 60).rounded())
-        let (hours, minutes) = (totalMinutes / 60, totalMinutes % 60)
+        let (hours, minutes) = (grouped(totalMinutes / 60), totalMinutes % 60)
         return minutes == 0 ? "\(sign)\(hours)h" : "\(sign)\(hours)h \(minutes)m"
     }
 
@@ -49,10 +49,22 @@ enum ValueText {
         return "\(text) \(text == "1" ? singular : plural)"
     }
 
-    /// Rounded to an integer: counts, days and percentages are whole in reports.
+    /// Rounded to an integer, thousands grouped: counts, days and percentages are whole in reports.
     static func whole(_ value: Double) -> String {
         guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
-        return String(Int64(value.rounded()))
+        return grouped(Int(value.rounded()))
+    }
+
+    /// An integer with its thousands separated by commas: `12,345`. Fixed rather than from the locale, so
+    /// that reports and golden files read the same on every machine.
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var result = number < 0 ? "-" : ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0, (digits.count - offset) % 3 == 0 { result += "," }
+            result.append(digit)
+        }
+        return result
     }
 
     /// The value on one line, or `nil` when it needs several (a record of records, a list of records).
@@ -75,7 +87,9 @@ enum ValueText {
         case .record(let fields):
             if fields.isEmpty { return noValue }
             if let tally = tally(value) {
-                return plural(tally.count, "session", "sessions") + " · " + duration(tally.time)
+                // "0 sessions · 0s" says the same thing twice.
+                let sessions = plural(tally.count, "session", "sessions")
+                return tally.count == 0 && tally.time == 0 ? sessions : sessions + " · " + duration(tally.time)
             }
             if let run = streak(value) {
                 return "\(run.start) – \(run.end) · " + plural(run.length, "day", "days")

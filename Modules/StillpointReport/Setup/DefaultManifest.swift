@@ -68,5 +68,6 @@ statistics:
 output:
   formats: [text]   # any of: text, json, markdown, html
   # path: reports/practice   # without it, the report goes to standard output
+
 """
 }

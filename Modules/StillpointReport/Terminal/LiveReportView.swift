@@ -1,6 +1,9 @@
 /// The report as it runs: one line per statistic that goes from waiting to running (with progress) to its
 /// result, redrawn in place on a terminal; on anything else (a pipe, a file, a CI log) one plain line per
-/// statistic as it completes, in the order they complete, with no escape codes.
+/// statistic as it completes, in the order they complete, with no escape codes. A terminal too short for
+/// the whole block gets the plain lines too (coloured), since lines scrolled off the top cannot be redrawn.
+///
+/// Nothing else should write to the same terminal while the block is live: a stray line would shift it.
 ///
 /// Feed it the runner's events, on one isolation domain (the main actor, typically):
 ///
@@ -21,6 +24,8 @@ public final class LiveReportView {
     /// How many lines of the block are on screen, in terminal mode; the cursor is on the line below them.
     private var drawnLines = 0
     private var labelWidth = 0
+    /// Whether lines are redrawn in place: on a terminal tall enough to show the whole block.
+    private var redraws = false
 
     public init(output: TerminalOutput) {
         self.output = output
@@ -33,7 +38,8 @@ public final class LiveReportView {
             entries = planned
             printed = []
             labelWidth = min(32, planned.map { $0.label.count }.max() ?? 0)
-            if output.isTerminal {
+            redraws = output.isTerminal && planned.count < (output.rows ?? .max)
+            if redraws {
                 drawnLines = entries.count
                 output.write(entries.indices.map { line($0) + "\n" }.joined())
             }
@@ -52,14 +58,14 @@ public final class LiveReportView {
             entries = report.entries
             for index in changed { show(index) }
             // Entries that never completed (stopped by Ctrl-C) still get their line.
-            if !output.isTerminal {
+            if !redraws {
                 for index in entries.indices where !printed.contains(index) { printLine(index) }
             }
         }
     }
 
     private func show(_ index: Int) {
-        if output.isTerminal {
+        if redraws {
             let rowsUp = drawnLines - index
             output.write(ANSI.up(rowsUp) + "\r" + ANSI.clearLine + line(index) + ANSI.down(rowsUp) + "\r")
         } else if Self.isFinal(entries[index].outcome), !printed.contains(index) {

@@ -135,13 +135,7 @@ public final class ProgressBar: Sendable {
 
     /// A count with thousands separated by commas: `12,345`.
     public static func formatCount(_ count: Int) -> String {
-        let digits = String(count.magnitude)
-        var grouped = ""
-        for (offset, digit) in digits.enumerated() {
-            if offset > 0, (digits.count - offset) % 3 == 0 { grouped += "," }
-            grouped.append(digit)
-        }
-        return (count < 0 ? "-" : "") + grouped
+        ValueText.grouped(count)
     }
 
     /// `9.0 s` under a minute, `1m 23s` above.

@@ -25,12 +25,17 @@ public struct TerminalOutput: Sendable {
     public var colorEnabled: Bool
     /// The terminal's width in characters, when known; lines are cut to fit so that redrawing never wraps.
     public var columns: Int?
+    /// The terminal's height in lines, when known: a live view taller than the screen cannot reach its top
+    /// lines again, so it prints plain lines instead.
+    public var rows: Int?
     private let sink: @Sendable (String) -> Void
 
-    public init(isTerminal: Bool, colorEnabled: Bool, columns: Int? = nil, write: @escaping @Sendable (String) -> Void) {
+    public init(isTerminal: Bool, colorEnabled: Bool, columns: Int? = nil, rows: Int? = nil,
+                write: @escaping @Sendable (String) -> Void) {
         self.isTerminal = isTerminal
         self.colorEnabled = colorEnabled && isTerminal
         self.columns = columns
+        self.rows = rows
         sink = write
     }
 
@@ -56,8 +61,9 @@ public struct TerminalOutput: Sendable {
     /// ```
     public static func fileDescriptor(_ descriptor: Int32, environment: [String: String]) -> TerminalOutput {
         let terminal = isTerminal(isatty: isatty(descriptor) == 1, environment: environment)
+        let size = terminal ? size(of: descriptor, environment: environment) : (nil, nil)
         return TerminalOutput(isTerminal: terminal, colorEnabled: colorEnabled(isTerminal: terminal, environment: environment),
-                              columns: terminal ? width(of: descriptor, environment: environment) : nil) { text in
+                              columns: size.columns, rows: size.rows) { text in
             writeAll(text, to: descriptor)
         }
     }
@@ -78,13 +84,14 @@ public struct TerminalOutput: Sendable {
         isTerminal && (environment["NO_COLOR"] ?? "").isEmpty
     }
 
-    /// The width from the terminal itself, else from `COLUMNS`.
-    private static func width(of descriptor: Int32, environment: [String: String]) -> Int? {
+    /// The size from the terminal itself, else from `COLUMNS` and `LINES`.
+    private static func size(of descriptor: Int32, environment: [String: String]) -> (columns: Int?, rows: Int?) {
         var size = winsize()
-        if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-            return Int(size.ws_col)
+        if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 {
+            return (Int(size.ws_col), Int(size.ws_row))
         }
-        return environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+        let number = { (name: String) in environment[name].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } }
+        return (number("COLUMNS"), number("LINES"))
     }
 
     /// Writes every byte, retrying short writes and interruptions, so a redraw never lands half on screen.

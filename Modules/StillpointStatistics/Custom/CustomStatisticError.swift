@@ -10,7 +10,7 @@ import StillpointCore
 public struct CustomStatisticError: Error, Sendable, Hashable, LocalizedError, CustomStringConvertible {
     /// The key of the definition the mistake is in.
     public enum Field: String, Sendable, Hashable {
-        case entity, function, attribute, `where`, groupBy = "group_by", unit, name, summary
+        case entity, function, attribute, `where`, groupBy = "group_by", unit
     }
 
     public var statistic: String

@@ -79,11 +79,14 @@ extension Manifest {
                                     "'\(entry.id)' has no parameter '\(name)'"
                                     + ManifestReader.suggest(name, described, "\(list) (`stillpoint statistics \(entry.id)` describes them)")))
             }
-            guard unknown.isEmpty else { continue }
-            let parameters = StatisticParameters(statistic: entry.name, values: entry.parameters, environment: environment)
+            // Prepared with the known parameters still, so that their mistakes are reported in the same run.
+            let parameters = StatisticParameters(statistic: entry.name, values: entry.parameters.filter { described.contains($0.key) },
+                                                 environment: environment)
             do {
-                prepared.append(PreparedEntry(entry: entry, statistic: statistic, parameters: parameters,
-                                              prepared: try statistic.prepare(parameters)))
+                let computation = try statistic.prepare(parameters)
+                if unknown.isEmpty {
+                    prepared.append(PreparedEntry(entry: entry, statistic: statistic, parameters: parameters, prepared: computation))
+                }
             } catch let error as ParameterError {
                 errors.append(self.error(at: error.location ?? entry.location,
                                          "parameter '\(error.parameter)' of '\(error.statistic)': \(error.message)"))

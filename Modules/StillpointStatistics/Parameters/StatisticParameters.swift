@@ -93,9 +93,11 @@ public struct StatisticParameters: Sendable {
         try choice(name, as: Weekday.self)
     }
 
-    /// An IANA time zone identifier such as `Europe/Berlin`.
+    /// An IANA time zone identifier such as `Europe/Berlin`, or `local` for this machine's zone.
     public func timeZone(_ name: String) throws -> TimeZone? {
-        try scalar(name, expected: "an IANA time zone such as Europe/Berlin or UTC") { TimeZone(identifier: $0) }
+        try scalar(name, expected: "an IANA time zone such as Europe/Berlin or UTC") { text in
+            text.lowercased() == "local" ? TimeZone.current : TimeZone(identifier: text)
+        }
     }
 
     /// An ISO 8601 instant such as `2024-03-15T12:00:00Z`, or a date `2024-03-15` (its start, in UTC).

@@ -4,8 +4,6 @@ import Foundation
 public struct ScannedSession: Sendable, Hashable {
     public var start: Date
     public var duration: TimeInterval
-    public var kind: String
-    public var source: String
     /// The session's own zone, where known; day rules fall back to the report's zone.
     public var timeZone: TimeZone?
 }

@@ -11,18 +11,18 @@ import StillpointCore
 /// let days = try SessionScan.activeDays(filter, boundary: boundary, in: context)
 /// ```
 public enum SessionScan {
-    /// Calls `body` with each qualifying session, oldest first.
+    /// Calls `body` with each qualifying session, in store order (a table scan: no sort, no index look-ups).
     public static func forEach(_ filter: SessionFilter, in context: isolated ObjectContext,
                                _ body: (ScannedSession) throws -> Void) throws {
         var request = filter.request()
-        request.properties = [.attribute("start"), .attribute("duration"), .attribute("kind"), .attribute("source"), .attribute("timeZone")]
-        request.sortKeys = [.ascending("start")]
+        // Only what local days and hours need: every column read costs on a scan of a million rows.
+        request.properties = [.attribute("start"), .attribute("duration"), .attribute("timeZone")]
         var zones: [String: TimeZone] = [:]
         try context.forEachRow(request) { values in
             guard case .date(let start) = values[0] else { return }
             let duration = Double(attributeValue: values[1]) ?? 0
             var zone: TimeZone?
-            if case .string(let identifier) = values[4] {
+            if case .string(let identifier) = values[2] {
                 if let cached = zones[identifier] {
                     zone = cached
                 } else {
@@ -30,8 +30,7 @@ public enum SessionScan {
                     zones[identifier] = zone
                 }
             }
-            try body(ScannedSession(start: start, duration: duration, kind: String(attributeValue: values[2]) ?? "",
-                                    source: String(attributeValue: values[3]) ?? "", timeZone: zone))
+            try body(ScannedSession(start: start, duration: duration, timeZone: zone))
         }
     }
 

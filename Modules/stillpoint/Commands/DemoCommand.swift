@@ -24,6 +24,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "How many years the history spans, ending now.")
     var years = 4
 
+    @Option(name: .customLong("ending-at"), help: ArgumentHelp("End the history at this ISO 8601 instant instead of now, for a reproducible store.", valueName: "instant"))
+    var endingAt: String?
+
     @Option(help: "The seed of the random history.")
     var seed: UInt64 = 108
 
@@ -33,12 +36,15 @@ struct DemoCommand: AsyncParsableCommand {
     func validate() throws {
         guard sessions >= 0 else { throw ValidationError("--sessions must be 0 or more") }
         guard years >= 1 else { throw ValidationError("--years must be 1 or more") }
+        if let endingAt, SessionInstant.parse(endingAt) == nil {
+            throw ValidationError("'\(endingAt)' is not an ISO 8601 instant; write it like 2024-03-15T12:00:00Z")
+        }
     }
 
     func run() async throws {
         let logger = global.bootstrapLogging()
         let container = try await storeOption.open(logger: logger)
-        let written = try await DemoHistory(sessions: sessions, years: years, endingAt: Date(), seed: seed).write(to: container)
+        let written = try await DemoHistory(sessions: sessions, years: years, endingAt: endingAt.flatMap(SessionInstant.parse) ?? Date(), seed: seed).write(to: container)
         Output.print("wrote \(written) demo sessions\(written < sessions ? " (\(sessions - written) were already there)" : "")")
     }
 }

@@ -48,12 +48,15 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = global.bootstrapLogging()
-        let container = try await storeOption.open(logger: logger)
-        let entity = try container.schema.entity(named: self.entity)
+        // Everything the user wrote is checked before the store is opened, so a mistake touches no file.
+        let entity = try Session.schema.entity(named: self.entity)
         var request = FetchRequest(entity)
         if let predicate {
             do {
                 request.predicate = try FetchPredicate(predicate)
+                _ = try request.predicate?.sqlFragment { key in
+                    PredicateKeyResolution.column(key, type: try entity.checkedAttribute(named: key).type)
+                }
             } catch {
                 throw ValidationError("--where: \(error)")
             }
@@ -62,7 +65,10 @@ struct ExportCommand: AsyncParsableCommand {
             key.hasPrefix("-") ? .descending(String(key.dropFirst())) : .ascending(String(key))
         }
         let names = columns?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        for name in names ?? [] { _ = try entity.attribute(named: name) ?? { throw SchemaError.unknownAttribute(entity: entity.name, attribute: name, suggestion: NameSuggestion.nearestName(to: name, in: entity.attributes.map(\.name))) }() }
+        for name in (names ?? []) + request.sortKeys.map(\.attribute) {
+            _ = try entity.checkedAttribute(named: name)
+        }
+        let container = try await storeOption.open(logger: logger)
         let url = URL(fileURLWithPath: (output as NSString).expandingTildeInPath)
         let operation: ExportOperation = format == "csv"
             ? ExportOperation(request, columns: names, format: .csv, to: url)

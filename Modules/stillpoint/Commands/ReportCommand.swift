@@ -114,9 +114,12 @@ struct ReportCommand: AsyncParsableCommand {
             let affected = entries.indices.filter { !entries[$0].prepared.entities.isDisjoint(with: touched) }
             guard !affected.isEmpty else { continue }
             logger.info("change \(changeSet.sequence) by \(changeSet.author): recomputing \(affected.count) statistics")
-            var environment = manifest.environment
-            if config == nil || asOf == nil { environment.asOf = Date() }
-            let refreshed = await runner.run(affected.map { entries[$0] }, environment: environment,
+            // A watched report is "as of now" unless --as-of pinned it: prepare again with the new instant.
+            var current = manifest
+            if asOf == nil { current.environment.asOf = Date() }
+            let environment = current.environment
+            let prepared = try current.prepare(catalog: try BuiltInStatistics.catalog())
+            let refreshed = await runner.run(affected.map { prepared[$0] }, environment: environment,
                                              activityDays: format == .html ? 371 : 0)
             for (position, index) in affected.enumerated() { report.entries[index] = refreshed.entries[position] }
             report.asOf = environment.asOf
