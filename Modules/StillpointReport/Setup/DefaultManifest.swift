@@ -5,7 +5,7 @@ public enum DefaultManifest {
     public static let yaml = """
 # The default report: every built-in statistic, from the overview to the details.
 #
-# Copy this file to make your own, then run `stillpoint report --manifest my.yaml`;
+# Copy this file to make your own, then run `stillpoint report --config my.yaml`;
 # `stillpoint validate my.yaml` lists every mistake in it at once, and
 # `stillpoint statistics` lists the statistics with their parameters.
 version: 1
