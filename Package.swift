@@ -63,6 +63,11 @@ let package = Package(
             dependencies: ["StillpointStatistics"] + statisticModules.map { .target(name: $0) },
             path: "Modules/StillpointCatalog",
             swiftSettings: strictSettings),
+        .target(
+            name: "StillpointTestSupport",
+            dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics"],
+            path: "Modules/StillpointTestSupport",
+            swiftSettings: strictSettings),
         .executableTarget(
             name: "stillpoint",
             dependencies: [
@@ -112,7 +117,7 @@ let package = Package(
         + statisticModules.map { name in
             .testTarget(
                 name: "\(name)Tests",
-                dependencies: [.target(name: name), "PracticeLog", "StillpointStatistics"],
+                dependencies: [.target(name: name), "PracticeLog", "StillpointStatistics", "StillpointTestSupport"],
                 path: "Tests/\(name)Tests",
                 swiftSettings: strictSettings)
         }

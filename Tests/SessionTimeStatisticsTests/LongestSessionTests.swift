@@ -1,3 +1,4 @@
+import StillpointTestSupport
 import Foundation
 import StillpointStatistics
 import Testing

@@ -31,6 +31,7 @@ struct JSONReportRendererTests {
         #expect(render(.quantity(5_400, .seconds)).contains("\"value\": 5400,"))
         #expect(render(.quantity(902.5, .seconds)).contains("\"value\": 902.5,"))
         #expect(render(.quantity(902.5, .seconds)).contains("\"unit\": \"seconds\""))
+        #expect(render(.quantity(2_180.3427895981085, .seconds)).contains("\"value\": 2180.343,"))
     }
 
     @Test func recordsKeepFieldOrderAndDaysAreDates() throws {

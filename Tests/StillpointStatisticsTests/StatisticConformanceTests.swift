@@ -33,7 +33,8 @@ struct StatisticConformanceTests {
         let description = try Self.statistic(id).description
         #expect(!description.name.trimmingCharacters(in: .whitespaces).isEmpty, "\(id) has no name")
         #expect(!description.summary.trimmingCharacters(in: .whitespaces).isEmpty, "\(id) has no summary")
-        #expect(!description.examples.isEmpty, "\(id) has no example")
+        #expect(description.examples.count >= 2, "\(id) has fewer than two examples")
+        #expect(description.examples.contains { $0.sessions.isEmpty }, "\(id) has no example on an empty log")
         let names = description.parameters.map(\.name)
         #expect(Set(names).count == names.count, "\(id) describes a parameter twice: \(names)")
         for parameter in description.parameters {

@@ -7,20 +7,7 @@ import StillpointStatistics
 enum TestStore {
     /// A fresh in-memory store holding `sessions`.
     static func container(_ sessions: [ExampleSession]) async throws -> PersistentContainer {
-        let container = try PersistentContainer(schema: Session.schema, location: .inMemory)
-        try await container.performBackgroundTask { context in
-            for (index, example) in sessions.enumerated() {
-                let session = context.insert(Session.self)
-                session[Session.start] = example.start
-                session[Session.duration] = example.duration
-                session[Session.kind] = example.kind
-                session[Session.source] = example.source
-                session[Session.timeZone] = example.timeZone
-                session[Session.key] = "test-\(index)"
-            }
-            try await context.save()
-        }
-        return container
+        try await StatisticExample.store(holding: sessions)
     }
 
     /// Each entry's result by name, computed in a background context of its own.

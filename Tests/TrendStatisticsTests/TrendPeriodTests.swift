@@ -1,3 +1,4 @@
+import StillpointTestSupport
 import PracticeLog
 import Testing
 @testable import TrendStatistics

@@ -20,7 +20,8 @@ extension HTMLReportRenderer {
         switch entry.outcome {
         case .finished(let result):
             if let text = ValueText.inline(result.value) {
-                return "<article class=\"card\">\(title)<p class=\"big\">\(HTMLText.escape(text))</p>\(notes(result.notes))</article>\n"
+                let big = if case .quantity = result.value { Self.numberWithSmallUnits(text) } else { HTMLText.escape(text) }
+                return "<article class=\"card\">\(title)<p class=\"big\">\(big)</p>\(notes(result.notes))</article>\n"
             }
             return "<article class=\"card wide\">\(title)\(breakdown(result.value, statistic: entry.id))\(notes(result.notes))</article>\n"
         case .failed(let message):
@@ -30,13 +31,21 @@ extension HTMLReportRenderer {
         }
     }
 
+    /// `1,310<span class="unit">h</span> 7<span class="unit">m</span>`: the digits of a quantity large, its units
+    /// smaller, so that the number is what the eye finds and long values fit a card.
+    static func numberWithSmallUnits(_ text: String) -> String {
+        HTMLText.escape(text).replacing(/\s?([a-z%]+)/) { match in
+            "<span class=\"unit\">\(match.output.0)</span>"
+        }
+    }
+
     /// A record or list as a list of rows; the tallies of one record get a bar for their share of its time,
     /// which makes `by_kind` read at a glance.
     private func breakdown(_ value: StatisticValue, statistic: String) -> String {
         // A record of records (by_kind: kind and source) shows its groups side by side.
         if case .record(let fields) = value, fields.count > 1, fields.allSatisfy({ ValueText.inline($0.value) == nil }) {
             return "<div class=\"groups\">" + fields.map { field in
-                "<ul class=\"breakdown\"><li class=\"heading\">\(HTMLText.escape(ValueText.label(forKey: field.key)))</li>"
+                "<ul class=\"breakdown\"><li class=\"heading\"><span>\(HTMLText.escape(ValueText.label(forKey: field.key)))</span></li>"
                     + list(field.value, statistic: statistic) + "</ul>"
             }.joined() + "</div>"
         }
@@ -66,7 +75,7 @@ extension HTMLReportRenderer {
             } else if let text = ValueText.inline(field.value) {
                 html += "<li class=\"plain\"><span>\(key)</span><span class=\"v\">\(HTMLText.escape(text))</span></li>"
             } else {
-                html += "<li class=\"heading\">\(key)</li>"
+                html += "<li class=\"heading\"><span>\(key)</span></li>"
                 append(field.value, statistic: statistic, to: &html)
             }
         }

@@ -49,7 +49,8 @@ enum HTMLStyle {
        of cards line up whether their titles wrap and whether they have notes. */
     .card { display: grid; grid-row: span 3; grid-template-rows: subgrid; row-gap: 0; align-content: start; padding: 16px 18px 14px; margin-bottom: 14px; }
     .card.wide { grid-column: 1 / -1; }
-    .big { margin: 0; font-size: 28px; font-weight: 600; line-height: 1.2; color: var(--sage-deep); font-variant-numeric: tabular-nums; }
+    .big { margin: 0; font-size: 28px; font-weight: 600; line-height: 1.2; color: var(--sage-deep); font-variant-numeric: tabular-nums; white-space: nowrap; }
+    .big .unit { font-size: .62em; font-weight: 500; margin-left: .08em; }
     .card.failed { border-color: color-mix(in srgb, var(--clay) 45%, var(--line)); }
     .card.failed .big, .card.cancelled .big { font-size: 18px; color: var(--clay); }
     .card.cancelled .big { color: var(--faint); }
@@ -89,12 +90,12 @@ enum HTMLStyle {
     }
     .chips li.current { background: color-mix(in srgb, var(--lavender) 16%, var(--card)); }
     .chips strong { color: var(--ink); font-size: 16px; }
-    .groups { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 4px 40px; margin-top: 4px; }
-    .breakdown { margin: 4px 0 0; padding: 0; list-style: none; font-size: 13.5px; }
-    .breakdown li { display: grid; grid-template-columns: 9em 1fr 12.5em; align-items: center; gap: 12px; padding: 3px 0; }
-    .breakdown li.plain { grid-template-columns: 1fr auto; }
-    .breakdown li.heading { display: block; margin-top: 8px; color: var(--muted); font-size: 11.5px; font-weight: 600; letter-spacing: .08em; text-transform: uppercase; }
-    .breakdown li.heading:first-child { margin-top: 0; }
+    .groups { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); align-items: start; gap: 4px 40px; margin-top: 4px; }
+    /* One grid per list, its rows `display: contents`, so bars and values line up down the list. */
+    .breakdown { display: grid; grid-template-columns: minmax(6em, max-content) minmax(60px, 1fr) max-content; align-items: center; align-content: start; gap: 6px 14px; margin: 4px 0 0; padding: 0; list-style: none; font-size: 13.5px; }
+    .breakdown li { display: contents; }
+    .breakdown li.plain > span:last-child { grid-column: 2 / -1; }
+    .breakdown li.heading > span { grid-column: 1 / -1; margin-top: 6px; color: var(--muted); font-size: 11.5px; font-weight: 600; letter-spacing: .08em; text-transform: uppercase; }
     .breakdown .share { height: 8px; border-radius: 4px; background: var(--l0); overflow: hidden; }
     .breakdown .share i { display: block; height: 100%; border-radius: 4px; background: var(--sage); }
     .breakdown .v { color: var(--muted); font-variant-numeric: tabular-nums; text-align: right; white-space: nowrap; }

@@ -61,7 +61,7 @@ public struct TerminalOutput: Sendable {
     /// ```
     public static func fileDescriptor(_ descriptor: Int32, environment: [String: String]) -> TerminalOutput {
         let terminal = isTerminal(isatty: isatty(descriptor) == 1, environment: environment)
-        let size = terminal ? size(of: descriptor, environment: environment) : (nil, nil)
+        let size: (columns: Int?, rows: Int?) = terminal ? size(of: descriptor, environment: environment) : (nil, nil)
         return TerminalOutput(isTerminal: terminal, colorEnabled: colorEnabled(isTerminal: terminal, environment: environment),
                               columns: size.columns, rows: size.rows) { text in
             writeAll(text, to: descriptor)

@@ -7,8 +7,14 @@ extension StatisticExample {
     ///
     /// The conformance test runs every example of every statistic this way.
     public func run(_ statistic: any Statistic, environment: ReportEnvironment = ReportEnvironment()) async throws -> StatisticResult {
+        let container = try await Self.store(holding: sessions)
+        let prepared = try statistic.prepare(StatisticParameters(statistic: statistic.id, values: parameters, environment: environment))
+        return try await container.newBackgroundContext().perform { context in try prepared.compute(context) }
+    }
+
+    /// A fresh in-memory store holding `sessions`.
+    public static func store(holding sessions: [ExampleSession]) async throws -> PersistentContainer {
         let container = try PersistentContainer(schema: Session.schema, location: .inMemory)
-        let sessions = self.sessions
         try await container.performBackgroundTask { context in
             for (index, example) in sessions.enumerated() {
                 let session = context.insert(Session.self)
@@ -21,7 +27,6 @@ extension StatisticExample {
             }
             try await context.save()
         }
-        let prepared = try statistic.prepare(StatisticParameters(statistic: statistic.id, values: parameters, environment: environment))
-        return try await container.newBackgroundContext().perform { context in try prepared.compute(context) }
+        return container
     }
 }

@@ -64,15 +64,16 @@ struct ReportCommand: AsyncParsableCommand {
         let interrupt = InterruptHandler { runner.cancel() }
         defer { withExtendedLifetime(interrupt) {} }
 
-        let live = output == nil && format == .text ? LiveReport.standardOutput() : nil
+        // The text report fills in line by line as statistics complete, then prints the whole report.
+        let live: LiveReport? = output == nil && format == .text ? await MainActor.run { LiveReport() } : nil
         let activityDays = format == .html ? 371 : 0
         var report = await runner.run(entries, environment: manifest.environment, activityDays: activityDays) { event in
             live?.show(event)
         }
-        try deliver(report, format: format, live: live)
+        try deliver(report, format: format)
         if watch {
             report = try await watchStore(container, runner: runner, entries: entries, manifest: manifest,
-                                          report: report, format: format, live: live, logger: logger)
+                                          report: report, format: format, logger: logger)
         }
         if !report.succeeded { throw ExitCode(1) }
     }
@@ -84,11 +85,7 @@ struct ReportCommand: AsyncParsableCommand {
         return try Manifest(yaml: DefaultManifest.yaml, file: "the default manifest")
     }
 
-    private func deliver(_ report: Report, format: ReportFormat, live: LiveReport?) throws {
-        if let live {
-            live.finish(report)
-            return
-        }
+    private func deliver(_ report: Report, format: ReportFormat) throws {
         let rendered = format.renderer.render(report)
         if let output {
             try Output.write(rendered, to: output)
@@ -100,7 +97,7 @@ struct ReportCommand: AsyncParsableCommand {
 
     /// Recomputes the statistics a change affects, each time the store changes, until Ctrl-C.
     private func watchStore(_ container: PersistentContainer, runner: ReportRunner, entries: [PreparedEntry], manifest: Manifest,
-                            report: Report, format: ReportFormat, live: LiveReport?, logger: Logger) async throws -> Report {
+                            report: Report, format: ReportFormat, logger: Logger) async throws -> Report {
         let changes = container.changeSets
         let watcher = container.observeOtherProcesses(every: .milliseconds(300))
         defer { watcher.cancel() }
@@ -124,7 +121,7 @@ struct ReportCommand: AsyncParsableCommand {
             for (position, index) in affected.enumerated() { report.entries[index] = refreshed.entries[position] }
             report.asOf = environment.asOf
             if format == .html { report.activity = refreshed.activity }
-            try deliver(report, format: format, live: live.map { _ in LiveReport.standardOutput() })
+            try deliver(report, format: format)
         }
         return report
     }

@@ -1,20 +1,11 @@
-import Foundation
 import StillpointReport
 
-/// The text report on standard output: filled in as each statistic completes, then the summary table.
-final class LiveReport: Sendable {
-    static func standardOutput() -> LiveReport { LiveReport() }
+/// The text report on standard output: the live view fills in as each statistic completes.
+@MainActor
+final class LiveReport {
+    private let view = LiveReportView(output: .standardOutput())
 
-    @MainActor
     func show(_ event: ReportEvent) {
-        guard case .updated(_, let outcome) = event else { return }
-        switch outcome {
-        case .finished, .failed, .cancelled: break
-        default: return
-        }
-    }
-
-    func finish(_ report: Report) {
-        Output.print(TextReportRenderer().render(report))
+        view.handle(event)
     }
 }

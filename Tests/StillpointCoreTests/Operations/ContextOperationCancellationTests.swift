@@ -78,11 +78,10 @@ struct ContextOperationCancellationTests {
         queue.addOperation(scan)
         _ = await readEvents(&events) { $0.kindName == "progress" }
         try await Task.sleep(for: .milliseconds(50))  // not needed for correctness: lets the statement get going
-        let clock = ContinuousClock()
-        let cancelledAt = clock.now
         scan.cancel()
-        try #require(await ends(scan, within: .seconds(2)), "the statement was not interrupted")
-        #expect(clock.now - cancelledAt < .seconds(1))
+        // A liveness bound, not a speed check (the `cancel` benchmark measures that): the statement never ends
+        // by itself, so ending at all means SQLite was interrupted.
+        try #require(await ends(scan, within: .seconds(30)), "the statement was not interrupted")
         let end = try #require(await readEvents(&events, until: \.isEnd))
         #expect(end.kindName == "cancelled")
         // The context is usable again, without the unsaved insert.

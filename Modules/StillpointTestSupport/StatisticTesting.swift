@@ -2,28 +2,28 @@ import Foundation
 import PracticeLog
 import StillpointStatistics
 
-// Helpers of this target's tests: sessions, runs in a fresh in-memory store, and expected records.
+// Helpers shared by the statistic modules' tests: sessions, runs in a fresh in-memory store, expected records.
 
 /// The instant reports of these tests are made at, unless a test says otherwise.
-let asOf: ParameterValue = "2024-03-15T12:00:00Z"
+public let asOf: ParameterValue = "2024-03-15T12:00:00Z"
 
 /// A session starting at `start` (ISO 8601 with an offset) that lasts `seconds`.
-func session(_ start: String, seconds: TimeInterval, kind: String = "meditation", source: String = "test",
-             zone: String? = nil) -> ExampleSession {
+public func session(_ start: String, seconds: TimeInterval, kind: String = "meditation", source: String = "test",
+                    zone: String? = nil) -> ExampleSession {
     var session = ExampleSession(start, minutes: 0, kind: kind, source: source, timeZone: zone)
     session.duration = seconds
     return session
 }
 
 /// A session starting at `start` that lasts `minutes`.
-func session(_ start: String, minutes: Double, kind: String = "meditation", source: String = "test",
-             zone: String? = nil) -> ExampleSession {
+public func session(_ start: String, minutes: Double, kind: String = "meditation", source: String = "test",
+                    zone: String? = nil) -> ExampleSession {
     session(start, seconds: minutes * 60, kind: kind, source: source, zone: zone)
 }
 
 /// Runs `statistic` over `sessions` in a fresh in-memory store, with `as_of` set unless `parameters` set it.
-func run(_ statistic: any Statistic, _ sessions: [ExampleSession], _ parameters: [String: ParameterValue] = [:],
-         environment: ReportEnvironment = ReportEnvironment()) async throws -> StatisticResult {
+public func run(_ statistic: any Statistic, _ sessions: [ExampleSession], _ parameters: [String: ParameterValue] = [:],
+                environment: ReportEnvironment = ReportEnvironment()) async throws -> StatisticResult {
     var parameters = parameters
     if parameters["as_of"] == nil { parameters["as_of"] = asOf }
     return try await StatisticExample("test", sessions: sessions, parameters: parameters, expected: .none)
@@ -31,6 +31,6 @@ func run(_ statistic: any Statistic, _ sessions: [ExampleSession], _ parameters:
 }
 
 /// `{count, time}` written out, so that the tests do not lean on the code that builds it.
-func tally(_ count: Int, _ time: TimeInterval) -> StatisticValue {
+public func tally(_ count: Int, _ time: TimeInterval) -> StatisticValue {
     .record([StatisticField("count", .quantity(Double(count), .count)), StatisticField("time", .quantity(time, .seconds))])
 }
