@@ -77,14 +77,6 @@ enum ImportFixtures {
         return url
     }
 
-    /// Resident memory of this process, from `/proc/self/statm` (Linux only; `nil` elsewhere).
-    static func residentBytes() -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
-
     /// A UTC instant from an ISO 8601 string, parsed by Foundation to check the importers' own parsers.
     static func instant(_ iso: String) -> Date {
         let formatter = ISO8601DateFormatter()

@@ -49,7 +49,7 @@ struct TopologyTests {
     @Test func rootWriter() async throws {
         let container = try makeContainer()
         let root = container.newBackgroundContext(name: "root")
-        let view = await root.newChildContext(name: "view")
+        let view = await root.newChildContext(name: "view", onMainActor: true)
         await view.setAutomaticallyMergesChangesFromParent(true)
         let worker = await root.newChildContext(name: "worker")
         let heldID = try await {

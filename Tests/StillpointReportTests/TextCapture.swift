@@ -1,9 +1,9 @@
+import StillpointCore
 import StillpointReport
-import Synchronization
 
 /// Collects what a live view or progress bar writes, for tests.
 final class TextCapture: Sendable {
-    private let buffer = Mutex("")
+    private let buffer = LockedState("")
 
     var text: String { buffer.withLock { $0 } }
 
@@ -17,7 +17,7 @@ final class TextCapture: Sendable {
 
 /// A clock that tests move by hand.
 final class ManualClock: Sendable {
-    private let seconds = Mutex(0.0)
+    private let seconds = LockedState(0.0)
 
     var now: Double { seconds.withLock { $0 } }
 

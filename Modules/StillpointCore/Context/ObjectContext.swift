@@ -161,9 +161,11 @@ public actor ObjectContext {
     /// A new private context whose saves go to this context, not to the store.
     ///
     /// The child sees this context's unsaved changes as they are now.
-    public func newChildContext(name: String? = nil) -> ObjectContext {
+    ///
+    /// With `onMainActor`, the child runs on the main actor: the view context of the root-writer topology.
+    public func newChildContext(name: String? = nil, onMainActor: Bool = false) -> ObjectContext {
         ObjectContext(name: name ?? "\(self.name).child", store: store, hub: hub, mergeTracker: mergeTracker,
-                      onMainActor: false, parent: self, parentSnapshot: graph.snapshotForChild())
+                      onMainActor: onMainActor, parent: self, parentSnapshot: graph.snapshotForChild())
     }
 
     /// Takes a child's saved changes in as unsaved changes of this context.

@@ -38,6 +38,12 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
         self.storage = storage
     }
 
+    /// Hashes the number alone: IDs of different entities rarely share a set, and hashing the entity name
+    /// too would double the cost of every identity-map and change-set look-up.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage)
+    }
+
     /// Whether the object has not been saved to the store yet.
     public var isTemporary: Bool {
         if case .temporary = storage { return true }

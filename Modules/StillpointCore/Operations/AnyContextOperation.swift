@@ -24,7 +24,7 @@ open class AnyContextOperation: @unchecked Sendable, CustomStringConvertible {
     public let identifier: String
     /// The context the operation runs in; `nil` means a fresh background context for each run.
     public let context: ObjectContext?
-    let state: Mutex<OperationState>
+    let state: LockedState<OperationState>
 
     private static let counter = Atomic<Int>(0)
 
@@ -34,7 +34,7 @@ open class AnyContextOperation: @unchecked Sendable, CustomStringConvertible {
         let number = Self.counter.add(1, ordering: .relaxed).newValue
         self.identifier = identifier ?? "operation-\(number)"
         self.context = context
-        self.state = Mutex(OperationState(priority: priority))
+        self.state = LockedState(OperationState(priority: priority))
     }
 
     public var description: String { identifier }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// An operation made of blocks that run in order in one shared context; each block says whether to save
 /// after it, and ``saveAfterExecution`` saves once they have all run.
@@ -26,7 +25,7 @@ public final class ContextBlockOperation: ContextOperation<Void>, @unchecked Sen
 
     /// Whether to save the context once every block has run.
     public let saveAfterExecution: Bool
-    private let blocks = Mutex<[Block]>([])
+    private let blocks = LockedState<[Block]>([])
 
     /// - Parameters:
     ///   - saveAfterExecution: save once all blocks have run; `true` by default, since a fresh context's

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Runs context operations: a limited number at a time, the highest priority first, each once its
 /// dependencies have ended, and tells what happens through a stream of events.
@@ -25,7 +24,7 @@ public final class ContextOperationQueue: Sendable {
     public let container: PersistentContainer
     /// A name for logs.
     public let name: String
-    private let state: Mutex<QueueState>
+    private let state: LockedState<QueueState>
 
     /// A queue on `container`.
     ///
@@ -38,7 +37,7 @@ public final class ContextOperationQueue: Sendable {
         precondition(maxConcurrentOperationCount >= 1, "a queue runs at least one operation at a time")
         self.container = container
         self.name = name
-        self.state = Mutex(QueueState(maxConcurrentOperationCount: maxConcurrentOperationCount,
+        self.state = LockedState(QueueState(maxConcurrentOperationCount: maxConcurrentOperationCount,
                                       dependencyFailurePolicy: dependencyFailurePolicy))
     }
 

@@ -30,7 +30,7 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
     /// How many records go into one look-up and one save.
     public let batchSize: Int
     private let makeSource: SourceFactory
-    private let current = Mutex(ImportSummary())
+    private let current = LockedState(ImportSummary())
     /// Key look-ups made so far: one per batch.
     let keyLookups = Atomic<Int>(0)
 

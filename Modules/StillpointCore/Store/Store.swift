@@ -19,6 +19,8 @@ final class Store: Sendable {
         self.location = location
         self.schema = schema
         var configuration = Configuration()
+        // Another process (or container) may hold the write lock for a moment: wait rather than fail.
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             SQLFunctions.register(in: db)
         }

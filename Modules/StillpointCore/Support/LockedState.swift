@@ -1,15 +1,23 @@
 import Foundation
 
 /// A value protected by a lock, shared between threads.
-final class LockedState<Value>: @unchecked Sendable {
+///
+/// A `pthread` mutex underneath, which the thread sanitizer understands (the futex-based `Mutex` of the
+/// Synchronization module on Linux is invisible to it, so every use looked like a race).
+///
+/// ```swift
+/// let counter = LockedState(0)
+/// counter.withLock { $0 += 1 }
+/// ```
+public final class LockedState<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) {
+    public init(_ value: Value) {
         self.value = value
     }
 
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

@@ -1,5 +1,5 @@
+import StillpointCore
 import Foundation
-import Synchronization
 
 /// Progress of an import or an export: the count so far, the total when known, and the rate.
 ///
@@ -20,7 +20,7 @@ public final class ProgressBar: Sendable {
     private let now: @Sendable () -> Double
     private let redrawInterval: Double
     private let plainInterval: Double
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     private struct State {
         var completed = 0
@@ -43,7 +43,7 @@ public final class ProgressBar: Sendable {
         self.now = now
         self.redrawInterval = redrawInterval
         self.plainInterval = plainInterval
-        state = Mutex(State(total: total, started: now()))
+        state = LockedState(State(total: total, started: now()))
     }
 
     /// Counts `count` more.

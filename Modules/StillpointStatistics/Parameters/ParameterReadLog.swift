@@ -1,4 +1,4 @@
-import Synchronization
+import StillpointCore
 
 /// The names of the parameters a statistic read while it was prepared.
 ///
@@ -10,7 +10,7 @@ import Synchronization
 /// log.names   // ["kinds", "minimum_duration", "as_of"]
 /// ```
 final class ParameterReadLog: Sendable {
-    private let state = Mutex<Set<String>>([])
+    private let state = LockedState<Set<String>>([])
 
     init() {}
 

@@ -101,9 +101,9 @@ struct ReportCommand: AsyncParsableCommand {
         let changes = container.changeSets
         let watcher = container.observeOtherProcesses(every: .milliseconds(300))
         defer { watcher.cancel() }
-        // Watching ends with Ctrl-C: the report on screen is complete, so leave at once.
-        let stop = InterruptHandler { Foundation.exit(0) }
-        defer { withExtendedLifetime(stop) {} }
+        // Watching ends with Ctrl-C: the report written last is complete, so leave at once (_exit is safe
+        // in a signal handler).
+        signal(SIGINT) { _ in _exit(0) }
         Output.printError("watching the store for changes; Ctrl-C to stop")
         var report = report
         for await changeSet in changes {

@@ -5,7 +5,7 @@ import Testing
 
 /// A list that operations append to from their contexts and tests read afterwards.
 final class Recorder<Element: Sendable>: Sendable {
-    private let elements = Mutex<[Element]>([])
+    private let elements = LockedState<[Element]>([])
 
     func append(_ element: Element) {
         elements.withLock { $0.append(element) }
@@ -18,7 +18,7 @@ final class Recorder<Element: Sendable>: Sendable {
 
 /// Counts operations running at once and remembers the most there ever were.
 final class ConcurrencyGauge: Sendable {
-    private let state = Mutex<(current: Int, peak: Int)>((0, 0))
+    private let state = LockedState<(current: Int, peak: Int)>((0, 0))
 
     func enter() {
         state.withLock { state in
@@ -112,7 +112,7 @@ func lastHistorySequence(in container: PersistentContainer) throws -> Int64 {
 func ends(_ operation: AnyContextOperation, within limit: Duration) async -> Bool {
     /// Resumes the waiting test once, with whichever answer comes first.
     final class Answer: Sendable {
-        private let continuation = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+        private let continuation = LockedState<CheckedContinuation<Bool, Never>?>(nil)
 
         func wait(_ continuation: CheckedContinuation<Bool, Never>) {
             self.continuation.withLock { $0 = continuation }

@@ -1,0 +1,34 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// `stillpoint-bench`: Stillpoint's benchmark suites, a package of its own so that the main package's build and
+/// tests never pay for it. Run it in release mode:
+///
+///     swift run -c release --package-path Benchmarks stillpoint-bench seed004
+let package = Package(
+    name: "StillpointBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Stillpoint", path: ".."),
+        // The same GRDB as the main package: its GRDBSQLite product is the raw SQLite C API the baselines use.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "stillpoint-bench",
+            dependencies: [
+                .product(name: "StillpointCore", package: "Stillpoint"),
+                .product(name: "PracticeLog", package: "Stillpoint"),
+                .product(name: "StillpointStatistics", package: "Stillpoint"),
+                .product(name: "StillpointCatalog", package: "Stillpoint"),
+                .product(name: "StillpointReport", package: "Stillpoint"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            path: "Sources/stillpoint-bench",
+            swiftSettings: [
+                .swiftLanguageMode(.v6),
+                .enableUpcomingFeature("ExistentialAny"),
+            ]
+        ),
+    ]
+)

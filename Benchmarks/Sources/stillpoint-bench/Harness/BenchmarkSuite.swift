@@ -1,0 +1,72 @@
+/// A named group of workloads, measured together and printed as one table.
+///
+/// A new suite is one file: a type conforming to this protocol, plus its line in ``SuiteRegistry/all``.
+///
+/// ```swift
+/// struct ExportSuite: BenchmarkSuite {
+///     let name = "export"
+///     let summary = "CSV export of N sessions"
+///     let sizes = [1_000, 100_000]
+///     let stores: [StoreKind] = [.file]
+///     var workloads: [Workload] { [Workload(name: "csv") { benchmarkCase in ... }] }
+/// }
+/// ```
+protocol BenchmarkSuite: Sendable {
+    /// The name given on the command line and written in every measurement: `seed004`.
+    var name: String { get }
+    /// One line saying what the suite measures.
+    var summary: String { get }
+    /// The sizes (N) measured unless `--n` chooses others.
+    var sizes: [Int] { get }
+    /// The stores measured unless `--store` chooses others.
+    var stores: [StoreKind] { get }
+    var workloads: [Workload] { get }
+
+    /// The suite's table of results; by default one row per measurement.
+    func table(of measurements: [Measurement], options: BenchmarkOptions) -> String
+}
+
+extension BenchmarkSuite {
+    func table(of measurements: [Measurement], options: BenchmarkOptions) -> String {
+        ResultTable.generic(measurements, title: "\(name): \(summary), median of \(options.runs) runs")
+    }
+}
+
+/// One thing a suite measures, for each size and store.
+struct Workload: Sendable {
+    /// The name written in every measurement: `write`, `fetch-delete`.
+    let name: String
+    /// The ratio to the baseline the workload should stay within, and at which size; `nil` for none.
+    let target: Target?
+    /// Measures the workload once; the harness calls it `--runs` times per case and keeps the medians.
+    let measure: @Sendable (BenchmarkCase) async throws -> Sample
+
+    init(name: String, target: Target? = nil, measure: @escaping @Sendable (BenchmarkCase) async throws -> Sample) {
+        self.name = name
+        self.target = target
+        self.measure = measure
+    }
+
+    struct Target: Sendable {
+        let n: Int
+        let maxRatio: Double
+    }
+}
+
+/// What one measurement is of: a size, a store, and a scratch folder removed after it.
+struct BenchmarkCase: Sendable {
+    let n: Int
+    let store: StoreKind
+    /// A fresh empty folder for this measurement's files, removed when it finishes.
+    let directory: TemporaryDirectory
+}
+
+/// The result of measuring a workload once.
+struct Sample: Sendable {
+    /// Seconds the measured work took.
+    var seconds: Double
+    /// Seconds the baseline took for the same work in the same run, if the workload has one.
+    var baselineSeconds: Double?
+    /// Further metrics by their JSON key (`peak_rss_mb`, `max_gap_ms`); the harness keeps the median of each.
+    var metrics: [String: Double] = [:]
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+extension SessionBench {
+    /// Runs one side of a workload in a fresh process of this same benchmark binary, so that its peak resident
+    /// memory (`VmHWM`) is its own: not raised by the other side, by earlier runs, or by the parent's heap.
+    ///
+    /// The child is `stillpoint-bench <suite> --workload <workload> --n <n> --store <store> --runs 1 --warmup 0
+    /// --json` with `STILLPOINT_BENCH_SIDE=<side>` in its environment; the workload sees the variable, measures
+    /// that side only, and reports `seconds` and its metrics through the ordinary JSON output, which the parent
+    /// reads back. The same command runs one side by hand, for profiling:
+    ///
+    /// ```sh
+    /// STILLPOINT_BENCH_SIDE=stillpoint stillpoint-bench import --runs 1 --warmup 0
+    /// ```
+    enum ChildProcess {
+        static let variable = "STILLPOINT_BENCH_SIDE"
+
+        /// The side this process measures when it is a child (`stillpoint` or `baseline`), else `nil`.
+        static var side: String? {
+            ProcessInfo.processInfo.environment[variable]
+        }
+
+        /// Runs `side` of `workload` in a child process and returns the numbers of its JSON measurement.
+        static func measure(suite: String, workload: String, n: Int, store: StoreKind, side: String,
+                            scratch directory: TemporaryDirectory) async throws -> [String: Double] {
+            let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+            let output = directory.url.appendingPathComponent("child-\(side).json")
+            let errors = directory.url.appendingPathComponent("child-\(side).log")
+            for file in [output, errors] {
+                guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+                    throw Failure("cannot create \(file.path)")
+                }
+            }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = [suite, "--workload", workload, "--n", String(n), "--store", store.rawValue,
+                                 "--runs", "1", "--warmup", "0", "--json"]
+            var environment = ProcessInfo.processInfo.environment
+            environment[variable] = side
+            process.environment = environment
+            // Files, not pipes: nothing can fill up and block the child while nobody reads.
+            let outputHandle = try FileHandle(forWritingTo: output)
+            let errorHandle = try FileHandle(forWritingTo: errors)
+            defer {
+                try? outputHandle.close()
+                try? errorHandle.close()
+            }
+            process.standardOutput = outputHandle
+            process.standardError = errorHandle
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                process.terminationHandler = { _ in continuation.resume() }
+                do {
+                    try process.run()
+                } catch {
+                    process.terminationHandler = nil
+                    continuation.resume(throwing: error)
+                }
+            }
+            let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+                throw Failure("the \(side) side of \(suite)/\(workload) failed (status \(process.terminationStatus)):\n\(log)")
+            }
+            let data = try Data(contentsOf: output)
+            guard let array = try JSONSerialization.jsonObject(with: data) as? [[String: Any]], let object = array.first else {
+                throw Failure("the \(side) side of \(suite)/\(workload) printed no measurement:\n\(String(decoding: data, as: UTF8.self))\n\(log)")
+            }
+            var numbers: [String: Double] = [:]
+            for (key, value) in object {
+                switch value {
+                case let number as Double: numbers[key] = number
+                case let number as Int: numbers[key] = Double(number)
+                case let number as NSNumber: numbers[key] = number.doubleValue
+                default: continue
+                }
+            }
+            guard numbers["seconds"] != nil else {
+                throw Failure("the \(side) side of \(suite)/\(workload) reported no seconds: \(object)")
+            }
+            return numbers
+        }
+    }
+}
