@@ -10,19 +10,22 @@ private func active(_ offsets: [Int]) -> [LocalDay] {
     offsets.map { today.adding(days: $0) }
 }
 
+/// The consistency table of STATISTICS.md: active days as offsets from today, and the score.
+let meditoConsistencyTable: [(String, [Int], Int)] = [
+    ("none", [], 0),
+    ("0", [0], 100),
+    ("0, -2, -3, -5, -6, -8, -9", [0, -2, -3, -5, -6, -8, -9], 70),
+    ("every day from 0 to -29", Array(-29...0), 100),
+    ("-40", [-40], 1),
+    ("0 and every day from -11 to -40", [0] + Array(-40 ... -11), 48),
+    ("every second day from 0 to -44", Array(stride(from: -44, through: 0, by: 2)), 72),
+    ("-200", [-200], 0),
+]
+
 @Suite("ConsistencyScore")
 struct ConsistencyScoreTests {
     /// The consistency table of STATISTICS.md.
-    @Test(arguments: [
-        ("none", [Int](), 0),
-        ("0", [0], 100),
-        ("0, -2, -3, -5, -6, -8, -9", [0, -2, -3, -5, -6, -8, -9], 70),
-        ("every day from 0 to -29", Array(-29...0), 100),
-        ("-40", [-40], 1),
-        ("0 and every day from -11 to -40", [0] + Array(-40 ... -11), 48),
-        ("every second day from 0 to -44", Array(stride(from: -44, through: 0, by: 2)), 72),
-        ("-200", [-200], 0),
-    ])
+    @Test(arguments: meditoConsistencyTable)
     func meditoTable(name: String, offsets: [Int], expected: Int) {
         #expect(ConsistencyScore(activeDays: active(offsets), today: today).percent == expected, "\(name)")
     }
