@@ -27,6 +27,27 @@ struct BatchOperationTests {
         }
     }
 
+    /// A few runs of row ids are deleted run by run, many by the condition: both remove exactly the matches.
+    @Test(arguments: ["uid <= 30 OR uid > 90", "uid IN {\((2...100).filter { $0 % 2 == 0 }.map(String.init).joined(separator: ", "))}"])
+    func batchDeleteRemovesExactlyTheMatchingRows(predicate: String) async throws {
+        try await eachLocation { location in
+            let container = try makeContainer(location)
+            try await insertItems(1...100, in: container)
+            let expected = try await container.performBackgroundTask { context in
+                Set(try context.fetch(FetchRequest(Item.self, predicate: try FetchPredicate(predicate))).map(\.objectID))
+            }
+            let result = try await container.performBackgroundTask { context in
+                try await context.batchDelete(FetchRequest(Item.self, predicate: try FetchPredicate(predicate)))
+            }
+            #expect(Set(result.objectIDs) == expected && result.count == expected.count)
+            #expect(result.changeSet?.deleted == result.objectIDs)
+            let left = try await container.performBackgroundTask { context in
+                try context.fetch(FetchRequest(Item.self)).map(\.objectID)
+            }
+            #expect(left.count == 100 - expected.count && expected.isDisjoint(with: left))
+        }
+    }
+
     @MainActor
     @Test func batchUpdateRefreshesHeldObjectsAndKeepsTheirUnsavedChanges() async throws {
         let container = try makeContainer()

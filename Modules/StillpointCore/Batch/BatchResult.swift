@@ -1,7 +1,7 @@
 /// What a batch operation changed: the number of rows, their IDs, and the change set it published.
 public struct BatchResult: Sendable, Hashable {
     public let count: Int
-    public let objectIDs: [ObjectID]
+    public let objectIDs: ObjectIDSet
     /// `nil` when nothing changed.
     public let changeSet: ChangeSet?
 }

@@ -40,10 +40,18 @@ enum BatchStatement: Sendable {
         var changedAttributes: [String: Set<String>] = [:]
         switch self {
         case .delete(let request):
-            // The IDs first, then a plain DELETE: `DELETE ... RETURNING` costs several times a plain one.
+            // The IDs first, then a plain DELETE: `DELETE ... RETURNING` costs several times a plain one. When the
+            // IDs form a few runs, as they mostly do, deleting the runs by row id spares SQLite a second scan.
             let condition = try Self.whereClause(request)
             try db.query("SELECT \"_id\" FROM \(table)\(condition.sql)", condition.arguments) { rowIDs.append(sqlite3_column_int64($0, 0)) }
-            try db.run("DELETE FROM \(table)\(condition.sql)", condition.arguments)
+            let runs = ObjectIDSet.runs(of: rowIDs)
+            if runs.count <= Self.maximumDeletedRuns {
+                for run in runs {
+                    try db.run("DELETE FROM \(table) WHERE \"_id\" BETWEEN ? AND ?", [.integer(run.lowerBound), .integer(run.upperBound)])
+                }
+            } else if !runs.isEmpty {
+                try db.run("DELETE FROM \(table)\(condition.sql)", condition.arguments)
+            }
         case .update(let request, let values):
             let names = values.keys.sorted()
             let condition = try Self.whereClause(request)
@@ -66,19 +74,20 @@ enum BatchStatement: Sendable {
                 rowIDs.append(db.lastInsertedRowID)
             }
         }
-        let entityName = entity.name
-        let ids = rowIDs.map { ObjectID(entityName: entityName, rowID: $0) }
+        let ids = ObjectIDSet(entityName: entity.name, rowIDs: rowIDs)
         guard !ids.isEmpty else { return BatchResult(count: 0, objectIDs: [], changeSet: nil) }
-        let idSet = Set(ids)
         let changeSet = try ChangeLog.record(
             author: author, origin: origin,
-            inserted: { if case .insert = self { return idSet }; return [] }(),
-            updated: { if case .update = self { return idSet }; return [] }(),
-            deleted: { if case .delete = self { return idSet }; return [] }(),
+            inserted: { if case .insert = self { return ids }; return [] }(),
+            updated: { if case .update = self { return ids }; return [] }(),
+            deleted: { if case .delete = self { return ids }; return [] }(),
             changedAttributes: changedAttributes, in: db)
         db.afterNextTransaction(onCommit: { _ in hub.publish(changeSet) })
         return BatchResult(count: ids.count, objectIDs: ids, changeSet: changeSet)
     }
+
+    /// Up to this many runs of row ids, a batch delete removes the runs by row id rather than by its condition.
+    private static let maximumDeletedRuns = 16
 
     private static func whereClause(_ request: FetchRequest) throws -> SQLFragment {
         guard let predicate = request.predicate else { return SQLFragment(sql: "") }

@@ -21,12 +21,12 @@ enum ChangeLog {
     }
 
     /// Records a save's changes and returns its change set, numbered by its place in the history.
-    static func record(author: String, origin: StoreOrigin, inserted: Set<ObjectID>, updated: Set<ObjectID>, deleted: Set<ObjectID>,
+    static func record(author: String, origin: StoreOrigin, inserted: ObjectIDSet, updated: ObjectIDSet, deleted: ObjectIDSet,
                        changedAttributes: [String: Set<String>], in db: Database) throws -> ChangeSet {
         var byEntity: [String: EntityChanges] = [:]
-        func add(_ ids: Set<ObjectID>, _ path: WritableKeyPath<EntityChanges, [[Int64]]>) {
-            for (entity, group) in Dictionary(grouping: ids.compactMap { id in id.rowID.map { (id.entityName, $0) } }, by: \.0) {
-                byEntity[entity, default: EntityChanges()][keyPath: path] = ranges(of: group.map(\.1))
+        func add(_ ids: ObjectIDSet, _ path: WritableKeyPath<EntityChanges, [[Int64]]>) {
+            for (entity, runs) in ids.runsByEntity {
+                byEntity[entity, default: EntityChanges()][keyPath: path] = runs.map { [$0.lowerBound, $0.upperBound] }
             }
         }
         add(inserted, \.inserted)
@@ -53,7 +53,7 @@ enum ChangeLog {
             guard case .string(let author) = AttributeValue(column: 1, of: statement, as: .string),
                   case .string(let payload) = AttributeValue(column: 3, of: statement, as: .string),
                   let byEntity = try? JSONDecoder().decode([String: EntityChanges].self, from: Data(payload.utf8)) else { return }
-            var inserted: Set<ObjectID> = [], updated: Set<ObjectID> = [], deleted: Set<ObjectID> = []
+            var inserted = ObjectIDSet(), updated = ObjectIDSet(), deleted = ObjectIDSet()
             var attributes: [String: Set<String>] = [:]
             for (entity, changes) in byEntity {
                 inserted.formUnion(ids(changes.inserted, entity))
@@ -81,19 +81,7 @@ enum ChangeLog {
         try db.run("DELETE FROM \"\(table)\" WHERE \"sequence\" <= ?", [.integer(sequence)])
     }
 
-    static func ranges(of rowIDs: [Int64]) -> [[Int64]] {
-        var ranges: [[Int64]] = []
-        for rowID in rowIDs.sorted() {
-            if let last = ranges.last, last[1] + 1 == rowID {
-                ranges[ranges.count - 1][1] = rowID
-            } else if ranges.last?[1] != rowID {
-                ranges.append([rowID, rowID])
-            }
-        }
-        return ranges
-    }
-
-    private static func ids(_ ranges: [[Int64]], _ entity: String) -> [ObjectID] {
-        ranges.flatMap { range in (range[0]...range[1]).map { ObjectID(entityName: entity, rowID: $0) } }
+    private static func ids(_ runs: [[Int64]], _ entity: String) -> ObjectIDSet {
+        ObjectIDSet(entityName: entity, runs: runs.compactMap { $0.count == 2 && $0[0] <= $0[1] ? $0[0]...$0[1] : nil })
     }
 }

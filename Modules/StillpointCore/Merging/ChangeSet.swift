@@ -13,16 +13,16 @@ public struct ChangeSet: Sendable, Hashable {
     /// Who made the change: a context's name, or an operation's.
     public let author: String
     public let timestamp: Date
-    public let inserted: Set<ObjectID>
-    public let updated: Set<ObjectID>
-    public let deleted: Set<ObjectID>
+    public let inserted: ObjectIDSet
+    public let updated: ObjectIDSet
+    public let deleted: ObjectIDSet
     /// The names of the changed attributes, by entity.
     public let changedAttributes: [String: Set<String>]
     /// The context that made the change, so that it does not merge its own saves; 0 when unknown.
     var originContext: UInt64 = 0
 
-    public init(sequence: Int64, author: String, timestamp: Date, inserted: Set<ObjectID>, updated: Set<ObjectID>,
-                deleted: Set<ObjectID>, changedAttributes: [String: Set<String>]) {
+    public init(sequence: Int64, author: String, timestamp: Date, inserted: ObjectIDSet, updated: ObjectIDSet,
+                deleted: ObjectIDSet, changedAttributes: [String: Set<String>]) {
         self.sequence = sequence
         self.author = author
         self.timestamp = timestamp
@@ -37,6 +37,6 @@ public struct ChangeSet: Sendable, Hashable {
 
     /// The entities that have a change.
     public var entityNames: Set<String> {
-        Set(inserted.map(\.entityName)).union(updated.map(\.entityName)).union(deleted.map(\.entityName))
+        inserted.entityNames.union(updated.entityNames).union(deleted.entityNames)
     }
 }

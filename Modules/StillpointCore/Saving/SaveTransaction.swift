@@ -94,14 +94,12 @@ struct SaveTransaction: Sendable {
         var outcome = Outcome()
         var conflicts: [MergeConflict] = []
         var failures: [ValidationFailure] = []
-        var inserted: Set<ObjectID> = [], updated: Set<ObjectID> = [], deleted: Set<ObjectID> = []
+        var inserted = ObjectIDSet.Builder(), updated = ObjectIDSet.Builder(), deleted = ObjectIDSet.Builder()
         var changedAttributes: [String: Set<String>] = [:]
         var statements = SaveStatements(db: db)
         outcome.inserts.reserveCapacity(inserts.count)
         outcome.updates.reserveCapacity(updates.count)
         outcome.deletes.reserveCapacity(deletes.count)
-        inserted.reserveCapacity(inserts.count)
-        deleted.reserveCapacity(deletes.count)
 
         // The loops read rows in place (`inserts[index].values`) rather than copying each row out: a copy retains
         // and releases every field, the entity description's included, which a large save feels.
@@ -111,7 +109,7 @@ struct SaveTransaction: Sendable {
                 try db.run(try statements.statement(.insert, for: entityRef), values: inserts[index].values)
                 let id = ObjectID(entityName: entityRef.entity.name, rowID: db.lastInsertedRowIDUnchecked)
                 outcome.inserts.append(InsertResult(id: id, written: Written(values: inserts[index].values, version: 1)))
-                inserted.insert(id)
+                inserted.append(id)
             } catch let failure as SQLiteFailure where failure.isUniquenessViolation {
                 let insert = inserts[index]
                 guard let (existingID, stored) = try existingRow(clashingWith: insert, in: db) else { throw failure }
@@ -128,7 +126,7 @@ struct SaveTransaction: Sendable {
                     try db.run(try statements.statement(.update, for: insert.entityRef), values: insert.values,
                                rowID: existingID, version: stored.version)
                     outcome.inserts.append(InsertResult(id: existing, written: Written(values: insert.values, version: stored.version + 1)))
-                    updated.insert(existing)
+                    updated.append(existing)
                     changedAttributes[insert.entity.name, default: []].formUnion(insert.entity.attributes.map(\.name))
                 case .mergeByPropertyStoreTrump, .rollback:
                     outcome.inserts.append(InsertResult(id: existing, written: stored))
@@ -145,7 +143,7 @@ struct SaveTransaction: Sendable {
                                                     conflicts: &conflicts, failures: &failures)
             outcome.updates.append(result)
             if !changed.isEmpty {
-                updated.insert(update.id)
+                updated.append(update.id)
                 changedAttributes[update.entity.name, default: []].formUnion(changed)
             }
         }
@@ -157,7 +155,7 @@ struct SaveTransaction: Sendable {
             }
             if try db.run(try statements.statement(.delete, for: deletes[index].entityRef), values: [], rowID: rowID,
                           version: deletes[index].version) == 1 {
-                deleted.insert(deletes[index].id)
+                deleted.append(deletes[index].id)
                 outcome.deletes.append(.removed)
                 continue
             }
@@ -175,16 +173,17 @@ struct SaveTransaction: Sendable {
                 outcome.deletes.append(.written(Written(values: stored.0, version: stored.1)))
             case .mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump, .overwrite:
                 try db.run(try statements.statement(.deleteAnyVersion, for: delete.entityRef), values: [], rowID: rowID)
-                deleted.insert(delete.id)
+                deleted.append(delete.id)
                 outcome.deletes.append(.removed)
             }
         }
 
         if !conflicts.isEmpty { throw SaveError.conflicts(conflicts) }
         if !failures.isEmpty { throw SaveError.validation(failures) }
-        if !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) {
-            let changeSet = try ChangeLog.record(author: author, origin: origin, inserted: inserted, updated: updated, deleted: deleted,
-                                                 changedAttributes: changedAttributes, in: db)
+        let (insertedIDs, updatedIDs, deletedIDs) = (inserted.build(), updated.build(), deleted.build())
+        if !(insertedIDs.isEmpty && updatedIDs.isEmpty && deletedIDs.isEmpty) {
+            let changeSet = try ChangeLog.record(author: author, origin: origin, inserted: insertedIDs, updated: updatedIDs,
+                                                 deleted: deletedIDs, changedAttributes: changedAttributes, in: db)
             outcome.changeSet = changeSet
             // Published once committed, on the writer, so observers see change sets in commit order.
             db.afterNextTransaction(onCommit: { _ in hub.publish(changeSet) })
