@@ -26,6 +26,8 @@ public final class ManagedObject {
     public internal(set) var isDeleted = false
     /// Whether the object's row was deleted from the store by someone else: it is no longer valid.
     public internal(set) var isFault = false
+    /// Where the object is in its context's inserted, updated and deleted sets.
+    var pendingSlots = PendingSlots()
     unowned(unsafe) let graph: ObjectGraph
 
     init(entity: EntityDescription, objectID: ObjectID, values: ContiguousArray<AttributeValue>,

@@ -32,6 +32,8 @@ public actor ObjectContext {
     /// The error of the latest automatic merge that failed, if any.
     public internal(set) var lastMergeError: (any Error)?
     let graph: ObjectGraph
+    /// Frees the graph on the context's queue after the context is gone.
+    private nonisolated let graphCustody: GraphCustody
     /// The change set of the latest save to the store, so that an operation that saved can wait for its merge.
     var lastSavedChangeSet: ChangeSet?
 
@@ -43,7 +45,9 @@ public actor ObjectContext {
         self.store = store
         self.hub = hub
         self.queueExecutor = onMainActor ? nil : ContextQueueExecutor(label: "stillpoint.context.\(name)")
-        self.graph = ObjectGraph(store: store, hub: hub, name: name, interruptFlag: interruptFlag, parentSnapshot: parentSnapshot)
+        let graph = ObjectGraph(store: store, hub: hub, name: name, interruptFlag: interruptFlag, parentSnapshot: parentSnapshot)
+        self.graph = graph
+        self.graphCustody = GraphCustody(graph)
     }
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -121,13 +125,13 @@ public actor ObjectContext {
 
     /// The object with `id` if this context holds it, without reading the store.
     public func registeredObject(for id: ObjectID) -> ManagedObject? {
-        graph.registered[id]
+        graph.object(for: id)
     }
 
-    public var insertedObjects: [ManagedObject] { Array(graph.inserted.values) }
-    public var updatedObjects: [ManagedObject] { graph.updated.values.filter(\.hasChangedValues) }
-    public var deletedObjects: [ManagedObject] { Array(graph.deleted.values) }
-    public var registeredObjects: [ManagedObject] { Array(graph.registered.values) }
+    public var insertedObjects: [ManagedObject] { graph.inserted.objects }
+    public var updatedObjects: [ManagedObject] { graph.updated.objects.filter(\.hasChangedValues) }
+    public var deletedObjects: [ManagedObject] { graph.deleted.objects }
+    public var registeredObjects: [ManagedObject] { graph.registeredObjects }
 
     /// Whether the context has unsaved inserts, changes or deletes.
     public var hasChanges: Bool { graph.hasChanges }
@@ -179,5 +183,6 @@ public actor ObjectContext {
         let tracker = mergeTracker
         let identity = ObjectIdentifier(self)
         Task { await tracker.unregister(identity) }
+        if let queueExecutor { graphCustody.release(on: queueExecutor.queue) }
     }
 }

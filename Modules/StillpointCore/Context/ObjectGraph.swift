@@ -14,11 +14,12 @@ final class ObjectGraph {
     var mergePolicy: MergePolicy = .error
     var entityMergePolicies: [String: MergePolicy] = [:]
 
-    /// One instance per object: the identity map.
+    /// The identity map (one instance per object), but for inserted objects, which ``inserted`` finds by ID:
+    /// keying them by temporary ID would cost a hash to insert each and another to re-key it at save.
     var registered: [ObjectID: ManagedObject] = [:]
-    var inserted: [ObjectID: ManagedObject] = [:]
-    var updated: [ObjectID: ManagedObject] = [:]
-    var deleted: [ObjectID: ManagedObject] = [:]
+    var inserted = PendingObjects(.inserted)
+    var updated = PendingObjects(.updated)
+    var deleted = PendingObjects(.deleted)
     /// The read transaction in progress, so that code run inside a streaming fetch reads the same state.
     var activeDatabase: Database?
 
@@ -41,7 +42,7 @@ final class ObjectGraph {
     }
 
     var hasChanges: Bool {
-        !inserted.isEmpty || !deleted.isEmpty || updated.values.contains(where: \.hasChangedValues)
+        !inserted.isEmpty || !deleted.isEmpty || updated.objects.contains(where: \.hasChangedValues)
     }
 
     func policy(for entity: EntityDescription) -> MergePolicy {
@@ -51,32 +52,34 @@ final class ObjectGraph {
     // MARK: Registration
 
     func insert(_ entity: EntityDescription) -> ManagedObject {
-        let object = ManagedObject(
-            entity: entity, objectID: .temporary(entityName: entity.name),
-            values: ContiguousArray(entity.attributes.map(\.initialValue)), committedValues: nil, version: 0, graph: self)
-        registered[object.objectID] = object
-        inserted[object.objectID] = object
+        let object = ManagedObject(entity: entity, objectID: .temporary(entityName: entity.name), values: entity.initialValues,
+                                   committedValues: nil, version: 0, graph: self)
+        inserted.insert(object)
         return object
     }
 
+    /// The object this context holds for `id`, without reading the store.
+    func object(for id: ObjectID) -> ManagedObject? {
+        if let object = registered[id] { return object }
+        return id.isTemporary ? inserted.object(for: id) : nil
+    }
+
     func delete(_ object: ManagedObject) throws(ContextError) {
-        guard object.graph === self, registered[object.objectID] === object else {
-            throw ContextError.foreignObject(object.objectID)
-        }
-        if inserted.removeValue(forKey: object.objectID) != nil {
-            registered.removeValue(forKey: object.objectID)
+        guard object.graph === self else { throw ContextError.foreignObject(object.objectID) }
+        if inserted.remove(object) {
             object.isDeleted = true
             return
         }
-        updated.removeValue(forKey: object.objectID)
-        deleted[object.objectID] = object
+        guard registered[object.objectID] === object else { throw ContextError.foreignObject(object.objectID) }
+        updated.remove(object)
+        deleted.insert(object)
         object.isDeleted = true
     }
 
     /// Called by an object when one of its values changes.
     func didChange(_ object: ManagedObject) {
         guard object.committedValues != nil, !object.isDeleted else { return }
-        updated[object.objectID] = object
+        updated.insert(object)
     }
 
     /// The registered object for `id`, or a new one made from stored values.
@@ -95,46 +98,42 @@ final class ObjectGraph {
     }
 
     func unregister(_ object: ManagedObject) {
-        registered.removeValue(forKey: object.objectID)
-        inserted.removeValue(forKey: object.objectID)
-        updated.removeValue(forKey: object.objectID)
-        deleted.removeValue(forKey: object.objectID)
+        if registered[object.objectID] === object { registered.removeValue(forKey: object.objectID) }
+        inserted.remove(object)
+        updated.remove(object)
+        deleted.remove(object)
     }
 
     /// The objects of `entity` whose membership in a fetch can differ from what the store says.
     func pendingObjects(of entity: EntityDescription) -> [ManagedObject] {
-        var objects: [ManagedObject] = []
-        for dictionary in [inserted, updated, deleted] {
-            for object in dictionary.values where object.entity.name == entity.name {
-                objects.append(object)
-            }
-        }
-        return objects
+        (inserted.objects + updated.objects + deleted.objects).filter { $0.entity.name == entity.name }
+    }
+
+    /// Every object the context holds.
+    var registeredObjects: [ManagedObject] {
+        Array(registered.values) + inserted.objects
     }
 
     // MARK: Discarding changes
 
     /// Discards every unsaved change: inserted objects go, deleted ones come back, changed values return.
     func rollback() {
-        for object in inserted.values {
-            object.isDeleted = true
-            registered.removeValue(forKey: object.objectID)
-        }
-        for object in Array(updated.values) + Array(deleted.values) {
+        for object in inserted.objects { object.isDeleted = true }
+        for object in updated.objects + deleted.objects {
             if let committed = object.committedValues { object.values = committed }
             object.isDeleted = false
         }
-        inserted = [:]
-        updated = [:]
-        deleted = [:]
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
     }
 
     /// Forgets every object, saved or not. Objects fetched before must not be used afterwards.
     func reset() {
         registered = [:]
-        inserted = [:]
-        updated = [:]
-        deleted = [:]
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
     }
 
     /// Drops the objects that have no unsaved change, so that a long import or scan keeps memory flat.
@@ -145,15 +144,14 @@ final class ObjectGraph {
     /// Re-reads an object from its source. With `mergeChanges`, its unsaved changes stay on top of the new values.
     func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
         guard object.committedValues != nil else { return }  // an inserted object has nothing to re-read
-        let id = object.objectID
-        guard let (values, version) = try storedValues(of: id, entity: object.entity) else {
+        guard let (values, version) = try storedValues(of: object.objectID, entity: object.entity) else {
             markGone(object)
             return
         }
         apply(storedValues: values, version: version, to: object, keepingChanges: mergeChanges)
         if !mergeChanges {
-            updated.removeValue(forKey: id)
-            if deleted.removeValue(forKey: id) != nil { object.isDeleted = false }
+            updated.remove(object)
+            if deleted.remove(object) { object.isDeleted = false }
         }
     }
 
@@ -200,7 +198,7 @@ final class ObjectGraph {
     }
 
     func existingObject(with id: ObjectID) throws -> ManagedObject {
-        if let object = registered[id] { return object }
+        if let object = object(for: id) { return object }
         let entity = try store.schema.entity(named: id.entityName)
         guard let (values, version) = try storedValues(of: id, entity: entity) else {
             throw ContextError.objectNotFound(id)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The identity of an object, the same in every context: the one way an object crosses contexts.
 ///
@@ -67,13 +68,9 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
 
 /// Hands out temporary ID numbers, unique in the process.
 private enum TemporaryIDCounter {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var last: UInt64 = 0
+    private static let last = Atomic<UInt64>(0)
 
     static func next() -> UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
-        last += 1
-        return last
+        last.add(1, ordering: .relaxed).newValue
     }
 }

@@ -48,16 +48,17 @@ extension ObjectGraph {
         switch event {
         case .absorbed(let changes):
             for (id, entity, values) in changes.inserted + changes.updated {
-                let version = snapshot.objects[id]?.version ?? registered[id]?.version ?? 0
+                let object = object(for: id)
+                let version = snapshot.objects[id]?.version ?? object?.version ?? 0
                 snapshot.objects[id] = .init(entityName: entity.name, values: values, version: version)
-                if let object = registered[id] {
+                if let object {
                     apply(storedValues: values, version: object.version, to: object, keepingChanges: true)
                 }
             }
             for id in changes.deleted {
                 snapshot.objects.removeValue(forKey: id)
                 snapshot.deleted.insert(id)
-                if let object = registered[id] { markGone(object) }
+                if let object = object(for: id) { markGone(object) }
             }
         case .savedToStore(let permanentIDs, let written, let removed):
             // What the parent saved is in the store now: the snapshot no longer needs it.
@@ -66,7 +67,6 @@ extension ObjectGraph {
                 if let object = registered.removeValue(forKey: temporary) {
                     object.objectID = permanent
                     registered[permanent] = object
-                    if inserted.removeValue(forKey: temporary) != nil { inserted[permanent] = object }
                     if let version = written[permanent] { object.version = version }
                 }
             }

@@ -7,12 +7,12 @@ extension ObjectContext {
     public func save() async throws -> ChangeSet? {
         guard graph.hasChanges else { return nil }
         if let parent {
-            let changes = try graph.makeChildChanges()
+            let (changes, objects) = try graph.makeChildChanges()
             try await parent.absorb(changes)
-            graph.didPushToParent(changes)
+            graph.didPushToParent(changes, from: objects)
             return nil
         }
-        let transaction = try graph.makeSaveTransaction()
+        let (transaction, objects) = try graph.makeSaveTransaction()
         let hub = self.hub
         let flag = interruptFlag
         let outcome: SaveTransaction.Outcome
@@ -22,7 +22,7 @@ extension ObjectContext {
             // A background context's queue may block on the writer: that is what it is for.
             outcome = try store.write { db in try flag.watching(db) { try transaction.run(in: db, hub: hub) } }
         }
-        graph.apply(outcome, of: transaction)
+        graph.apply(outcome, of: transaction, to: objects)
         if childEvents.hasSubscribers {
             childEvents.publish(ParentEvent(saved: outcome, of: transaction))
         }

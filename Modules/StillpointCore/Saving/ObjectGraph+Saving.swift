@@ -1,9 +1,10 @@
 import Foundation
 
 extension ObjectGraph {
-    /// The unsaved changes as a transaction, after checking required attributes.
-    func makeSaveTransaction() throws -> SaveTransaction {
+    /// The unsaved changes as a transaction, after checking required attributes, with the objects it writes.
+    func makeSaveTransaction() throws -> (SaveTransaction, SaveObjects) {
         var transaction = SaveTransaction(author: name, origin: origin, defaultPolicy: mergePolicy, entityPolicies: entityMergePolicies)
+        var objects = SaveObjects()
         var failures: [ValidationFailure] = []
         // One shared description per entity for all its rows; objects of one entity mostly come in runs.
         var entityRefs: [String: SaveTransaction.EntityRef] = [:]
@@ -16,30 +17,32 @@ extension ObjectGraph {
             return ref
         }
         // Inserted objects are written in the order they were inserted.
+        objects.inserts = inserted.slotsInOrder
         transaction.inserts.reserveCapacity(inserted.count)
-        func add(_ id: ObjectID, _ object: ManagedObject) {
+        for case let object? in objects.inserts {
             appendMissingValues(of: object, to: &failures)
-            transaction.inserts.append(.init(id: id, entityRef: entityRef(of: object), values: object.values))
+            transaction.inserts.append(.init(id: object.objectID, entityRef: entityRef(of: object), values: object.values))
         }
-        if let (_, slots) = insertedByNumber() {
-            for case let object? in slots { add(object.objectID, object) }
-        } else {
-            for (id, object) in inserted.sorted(by: { $0.key.temporaryNumber < $1.key.temporaryNumber }) { add(id, object) }
-        }
-        for object in updated.values where object.hasChangedValues {
+        var updates: [(SaveTransaction.Update, ManagedObject)] = []
+        for object in updated.objects where object.hasChangedValues {
             appendMissingValues(of: object, to: &failures)
-            transaction.updates.append(.init(id: object.objectID, entityRef: entityRef(of: object), values: object.values,
-                                             readValues: object.committedValues ?? object.values, version: object.version))
+            updates.append((.init(id: object.objectID, entityRef: entityRef(of: object), values: object.values,
+                                  readValues: object.committedValues ?? object.values, version: object.version), object))
         }
-        transaction.deletes.reserveCapacity(deleted.count)
-        for (id, object) in deleted {
-            transaction.deletes.append(.init(id: id, entityRef: entityRef(of: object), version: object.version,
-                                             readValues: object.committedValues ?? object.values))
+        var deletes: [(SaveTransaction.Delete, ManagedObject)] = []
+        deletes.reserveCapacity(deleted.count)
+        for object in deleted.objects {
+            deletes.append((.init(id: object.objectID, entityRef: entityRef(of: object), version: object.version,
+                                  readValues: object.committedValues ?? object.values), object))
         }
         if !failures.isEmpty { throw SaveError.validation(failures) }
-        transaction.updates = Self.inRowOrder(transaction.updates, id: \.id)
-        transaction.deletes = Self.inRowOrder(transaction.deletes, id: \.id)
-        return transaction
+        updates = Self.inRowOrder(updates, id: \.0.id)
+        deletes = Self.inRowOrder(deletes, id: \.0.id)
+        transaction.updates = updates.map(\.0)
+        objects.updates = updates.map(\.1)
+        transaction.deletes = deletes.map(\.0)
+        objects.deletes = deletes.map(\.1)
+        return (transaction, objects)
     }
 
     /// Rows in the order of their row ids, so that SQLite walks its B-tree forward instead of jumping about it in
@@ -77,92 +80,74 @@ extension ObjectGraph {
     }
 
     /// Brings the objects up to what the save wrote. Values changed while the save ran stay as unsaved changes.
-    func apply(_ outcome: SaveTransaction.Outcome, of transaction: SaveTransaction) {
-        applyInserts(outcome.inserts, of: transaction.inserts)
-        for (update, result) in zip(transaction.updates, outcome.updates) {
-            guard let object = registered[update.id] else { continue }
+    func apply(_ outcome: SaveTransaction.Outcome, of transaction: SaveTransaction, to objects: SaveObjects) {
+        applyInserts(outcome.inserts, of: transaction.inserts, to: objects.inserts)
+        for (index, result) in outcome.updates.enumerated() {
+            let object = objects.updates[index]
+            guard !object.isFault else { continue }  // gone while the save ran
             switch result {
             case .removed:
                 markGone(object)
             case .written(let written):
-                adopt(written, sentValues: update.values, by: object)
-                if !object.hasChangedValues { updated.removeValue(forKey: update.id) }
+                adopt(written, sentValues: transaction.updates[index].values, by: object)
+                if !object.hasChangedValues { updated.remove(object) }
             case .unchanged:
                 break
             }
         }
-        applyDeletes(outcome.deletes, of: transaction.deletes)
+        applyDeletes(outcome.deletes, of: transaction.deletes, to: objects.deletes)
     }
 
-    /// Gives the saved inserted objects their permanent IDs and committed values.
-    ///
-    /// A large save into a fresh context is the common case, and the identity map's cost there is hashing IDs:
-    /// when nothing was inserted or deleted while the save ran, the objects are taken without looking each up,
-    /// and when the context holds nothing else, the identity map is built anew rather than re-keyed entry by entry.
-    private func applyInserts(_ results: [SaveTransaction.InsertResult?], of inserts: [SaveTransaction.Insert]) {
+    /// Gives the saved inserted objects their permanent IDs and committed values, and registers them.
+    private func applyInserts(_ results: [SaveTransaction.InsertResult?], of inserts: [SaveTransaction.Insert], to slots: [ManagedObject?]) {
         guard !inserts.isEmpty else { return }
-        guard results.count == inserts.count, let slots = insertedObjectsIfExactly(inserts) else {
-            for index in inserts.indices where index < results.count {
-                guard let object = inserted.removeValue(forKey: inserts[index].id) else { continue }
-                registered.removeValue(forKey: inserts[index].id)
-                guard let result = results[index] else { continue }
-                adopt(result, sentValues: inserts[index].values, by: object)
-                if let existing = registered.updateValue(object, forKey: result.id), existing !== object {
-                    markGone(existing)  // which unregisters the ID: register the saved object again
-                    registered[result.id] = object
-                }
-                if object.hasChangedValues { updated[result.id] = object }
+        registered.reserveCapacity(registered.count + inserts.count)
+        // Usually no object was inserted or deleted while the save ran: the set is emptied at once at the end.
+        let setUnchanged = inserted.isUnchanged(since: slots)
+        var index = 0
+        for case let object? in slots {
+            defer { index += 1 }
+            if !setUnchanged {
+                guard inserted.remove(object) else { continue }  // deleted while the save ran
             }
-            return
-        }
-        inserted.removeAll(keepingCapacity: true)
-        let numbers = inserts[0].id.temporaryNumber...inserts[inserts.count - 1].id.temporaryNumber
-        let holdsOnlyThese = registered.count == inserts.count
-            && registered.keys.allSatisfy { $0.isTemporary && numbers.contains($0.temporaryNumber) }
-        var renamed: [ObjectID: ManagedObject] = [:]
-        if holdsOnlyThese {
-            renamed.reserveCapacity(inserts.count)
-        }
-        for index in inserts.indices {
-            guard let object = slots[index] else { continue }
-            if !holdsOnlyThese { registered.removeValue(forKey: inserts[index].id) }
             guard let result = results[index] else { continue }
             adopt(result, sentValues: inserts[index].values, by: object)
-            let displaced = holdsOnlyThese ? renamed.updateValue(object, forKey: result.id) : registered.updateValue(object, forKey: result.id)
-            if let existing = displaced, existing !== object {
+            if let existing = registered.updateValue(object, forKey: result.id), existing !== object {
                 markGone(existing)  // which unregisters the ID: register the saved object again
-                if holdsOnlyThese { renamed[result.id] = object } else { registered[result.id] = object }
+                registered[result.id] = object
             }
-            if object.hasChangedValues { updated[result.id] = object }
+            if object.hasChangedValues { updated.insert(object) }
         }
-        if holdsOnlyThese { registered = renamed }
+        if setUnchanged { inserted.removeAll() }
     }
 
     /// Forgets the deleted objects whose rows the save removed; revives those the rollback policy kept.
     ///
-    /// When the deleted objects are exactly the rows the save removed (one entity, a contiguous run of row ids,
-    /// as when deleting everything fetched), the sets are emptied at once instead of entry by entry.
-    private func applyDeletes(_ results: [SaveTransaction.Result], of deletes: [SaveTransaction.Delete]) {
+    /// When the context holds nothing but the deleted rows (one entity, a contiguous run of row ids, as when
+    /// deleting everything fetched), the identity map is emptied at once instead of entry by entry.
+    private func applyDeletes(_ results: [SaveTransaction.Result], of deletes: [SaveTransaction.Delete], to objects: [ManagedObject]) {
         guard !deletes.isEmpty else { return }
-        if results.count == deletes.count, deleted.count == deletes.count,
-           !results.contains(where: { if case .written = $0 { return true } else { return false } }),
-           let range = Self.contiguousRowRange(of: deletes), deleted.keys.allSatisfy({ range.contains($0) }) {
-            deleted.removeAll(keepingCapacity: true)
-            if registered.count == deletes.count, registered.keys.allSatisfy({ range.contains($0) }) {
-                registered.removeAll(keepingCapacity: true)
-            } else {
-                for index in deletes.indices { registered.removeValue(forKey: deletes[index].id) }
+        var removedAll = results.count == deletes.count
+        for (index, result) in results.enumerated() {
+            let object = objects[index]
+            guard deleted.remove(object) else {
+                removedAll = false
+                continue
             }
-            return
-        }
-        for index in deletes.indices where index < results.count {
-            guard let object = deleted.removeValue(forKey: deletes[index].id) else { continue }
-            if case .written(let written) = results[index] {  // the rollback policy revived it
+            if case .written(let written) = result {  // the rollback policy revived it
+                removedAll = false
                 object.isDeleted = false
                 adopt(written, sentValues: written.values, by: object)
-            } else {
-                registered.removeValue(forKey: deletes[index].id)
             }
+        }
+        if removedAll, registered.count == deletes.count, let range = Self.contiguousRowRange(of: deletes),
+           registered.keys.allSatisfy({ range.contains($0) }) {
+            registered.removeAll(keepingCapacity: true)
+            return
+        }
+        for (index, result) in results.enumerated() {
+            if case .written = result { continue }
+            if registered[deletes[index].id] === objects[index] { registered.removeValue(forKey: deletes[index].id) }
         }
     }
 
@@ -185,64 +170,31 @@ extension ObjectGraph {
         adopt(result.written, sentValues: sentValues, by: object)
     }
 
-    /// The inserted objects placed by temporary number, `slots[number - low]`, which is the order they were
-    /// inserted in; `nil` when the numbers are too spread out for that (or, defensively, when two share one).
-    ///
-    /// The numbers come from one counter, so one context's are nearly contiguous: placing them takes one pass
-    /// and no sort.
-    private func insertedByNumber() -> (low: UInt64, slots: [ManagedObject?])? {
-        guard !inserted.isEmpty else { return nil }
-        var low = UInt64.max, high = UInt64.min
-        for id in inserted.keys {
-            let number = id.temporaryNumber
-            low = min(low, number)
-            high = max(high, number)
-        }
-        guard high - low < UInt64(inserted.count) * 4 else { return nil }
-        var slots = [ManagedObject?](repeating: nil, count: Int(high - low) + 1)
-        for (id, object) in inserted {
-            let slot = Int(id.temporaryNumber - low)
-            guard slots[slot] == nil else { return nil }
-            slots[slot] = object
-        }
-        return (low, slots)
-    }
-
-    /// The inserted objects in the order of `inserts`, when they are exactly the objects `inserts` holds and
-    /// their numbers are contiguous; otherwise `nil`.
-    ///
-    /// `inserts` is in number order with distinct numbers, so a contiguous run of as many numbers as there are
-    /// inserted objects, covered by the inserted objects' own numbers, means the two sets are the same.
-    private func insertedObjectsIfExactly(_ inserts: [SaveTransaction.Insert]) -> [ManagedObject?]? {
-        guard inserted.count == inserts.count, let first = inserts.first?.id.temporaryNumber,
-              let last = inserts.last?.id.temporaryNumber, last >= first, last - first == UInt64(inserts.count - 1),
-              let (low, slots) = insertedByNumber(), low == first, slots.count == inserts.count else { return nil }
-        return slots
-    }
-
-    /// The changes of a child context, as its parent receives them.
-    func makeChildChanges() throws -> ChildChanges {
-        let transaction = try makeSaveTransaction()
-        return ChildChanges(
+    /// The changes of a child context, as its parent receives them, with the objects they come from.
+    func makeChildChanges() throws -> (ChildChanges, SaveObjects) {
+        let (transaction, objects) = try makeSaveTransaction()
+        let changes = ChildChanges(
             inserted: transaction.inserts.map { ($0.id, $0.entity, $0.values) },
             updated: transaction.updates.map { ($0.id, $0.entity, $0.values) },
             deleted: transaction.deletes.map(\.id))
+        return (changes, objects)
     }
 
     /// Marks a child's changes as saved: they now live in the parent, which the child sees as its base.
-    func didPushToParent(_ changes: ChildChanges) {
+    func didPushToParent(_ changes: ChildChanges, from objects: SaveObjects) {
         var snapshot = parentSnapshot ?? ParentSnapshot()
-        for (id, entity, values) in changes.inserted + changes.updated {
-            guard let object = registered[id] else { continue }
+        for (change, object) in Array(zip(changes.inserted, objects.inserts.compactMap { $0 })) + Array(zip(changes.updated, objects.updates)) {
+            let (id, entity, values) = change
             snapshot.objects[id] = .init(entityName: entity.name, values: values, version: object.version)
             object.committedValues = values
-            inserted.removeValue(forKey: id)
-            if !object.hasChangedValues { updated.removeValue(forKey: id) }
+            // Saved to the parent, the object is found by its ID like any saved object.
+            if inserted.remove(object) { registered[id] = object }
+            if !object.hasChangedValues { updated.remove(object) }
         }
-        for id in changes.deleted {
+        for (id, object) in zip(changes.deleted, objects.deletes) {
             snapshot.objects.removeValue(forKey: id)
             snapshot.deleted.insert(id)
-            if let object = deleted.removeValue(forKey: id) { unregister(object) }
+            if deleted.contains(object) { unregister(object) }
         }
         parentSnapshot = snapshot
     }
@@ -250,13 +202,11 @@ extension ObjectGraph {
     /// Takes a child's saved changes in as this context's own unsaved changes.
     func absorb(_ changes: ChildChanges) throws {
         for (id, entity, values) in changes.inserted {
-            if let object = registered[id] {
+            if let object = object(for: id) {
                 object.values = values
                 continue
             }
-            let object = ManagedObject(entity: entity, objectID: id, values: values, committedValues: nil, version: 0, graph: self)
-            registered[id] = object
-            inserted[id] = object
+            inserted.insert(ManagedObject(entity: entity, objectID: id, values: values, committedValues: nil, version: 0, graph: self))
         }
         for (id, _, values) in changes.updated {
             let object = try existingObject(with: id)
@@ -274,12 +224,12 @@ extension ObjectGraph {
     /// The parent's unsaved state, for a new child context.
     func snapshotForChild() -> ParentSnapshot {
         var snapshot = parentSnapshot ?? ParentSnapshot()
-        for object in Array(inserted.values) + Array(updated.values) {
+        for object in inserted.objects + updated.objects {
             snapshot.objects[object.objectID] = .init(entityName: object.entity.name, values: object.values, version: object.version)
         }
-        for id in deleted.keys {
-            snapshot.objects.removeValue(forKey: id)
-            snapshot.deleted.insert(id)
+        for object in deleted.objects {
+            snapshot.objects.removeValue(forKey: object.objectID)
+            snapshot.deleted.insert(object.objectID)
         }
         return snapshot
     }
@@ -314,14 +264,6 @@ struct ChildChanges: Sendable {
     var inserted: [(ObjectID, EntityDescription, ContiguousArray<AttributeValue>)]
     var updated: [(ObjectID, EntityDescription, ContiguousArray<AttributeValue>)]
     var deleted: [ObjectID]
-}
-
-extension ObjectID {
-    /// The order of temporary IDs, which is the order objects were inserted.
-    var temporaryNumber: UInt64 {
-        if case .temporary(let number) = storage { return number }
-        return 0
-    }
 }
 
 /// A contiguous run of row ids of one entity, to tell in one comparison whether an ID is among a save's rows.

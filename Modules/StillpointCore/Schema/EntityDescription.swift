@@ -7,21 +7,39 @@
 ///     "Item", attributes: [uid, title], indexes: [IndexDescription([uid], isUnique: true)])
 /// ```
 public struct EntityDescription: Sendable, Hashable {
-    public let name: String
-    public let attributes: [AttributeDescription]
-    public let indexes: [IndexDescription]
+    /// Every managed object holds its entity's description: one reference makes holding it cost one retain.
+    private final class Storage: Sendable {
+        let name: String
+        let attributes: [AttributeDescription]
+        let indexes: [IndexDescription]
+        let attributePositions: [String: Int]
+        let initialValues: ContiguousArray<AttributeValue>
+
+        init(name: String, attributes: [AttributeDescription], indexes: [IndexDescription]) {
+            self.name = name
+            self.attributes = attributes
+            self.indexes = indexes
+            var positions: [String: Int] = [:]
+            for (position, attribute) in attributes.enumerated() {
+                positions[attribute.name] = position
+            }
+            self.attributePositions = positions
+            self.initialValues = ContiguousArray(attributes.map(\.initialValue))
+        }
+    }
+
+    private let storage: Storage
+
+    public var name: String { storage.name }
+    public var attributes: [AttributeDescription] { storage.attributes }
+    public var indexes: [IndexDescription] { storage.indexes }
     /// The position of each attribute in ``attributes``, for constant-time access by name.
-    let attributePositions: [String: Int]
+    var attributePositions: [String: Int] { storage.attributePositions }
+    /// The values of a new object: each attribute's default, or null.
+    var initialValues: ContiguousArray<AttributeValue> { storage.initialValues }
 
     public init(_ name: String, attributes: [any AttributeDeclaration], indexes: [IndexDescription] = []) {
-        self.name = name
-        self.attributes = attributes.map(\.attributeDescription)
-        self.indexes = indexes
-        var positions: [String: Int] = [:]
-        for (position, attribute) in self.attributes.enumerated() {
-            positions[attribute.name] = position
-        }
-        self.attributePositions = positions
+        storage = Storage(name: name, attributes: attributes.map(\.attributeDescription), indexes: indexes)
     }
 
     /// The attribute named `name`, if the entity has one.
@@ -53,7 +71,7 @@ public struct EntityDescription: Sendable, Hashable {
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.name == rhs.name && lhs.attributes == rhs.attributes && lhs.indexes == rhs.indexes
+        lhs.storage === rhs.storage || lhs.name == rhs.name && lhs.attributes == rhs.attributes && lhs.indexes == rhs.indexes
     }
 
     public func hash(into hasher: inout Hasher) {
