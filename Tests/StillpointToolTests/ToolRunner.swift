@@ -30,8 +30,8 @@ struct ToolRunner {
     /// The tool, beside the test bundle in the build products.
     static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stillpoint")
 
-    @discardableResult
-    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
+    /// The tool, ready to launch with `arguments` in this runner's folder and home.
+    func process(_ arguments: [String], environment extra: [String: String] = [:]) -> Process {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
@@ -42,29 +42,22 @@ struct ToolRunner {
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
         process.currentDirectoryURL = directory
+        return process
+    }
+
+    /// Runs the tool to its end.
+    @discardableResult
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
+        let process = process(arguments, environment: extra)
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
         process.standardError = error
         try process.run()
         // Read both pipes while the tool runs, so that a large report cannot fill a pipe and stall it.
-        let errorData = LockedData()
-        let errorReader = Thread { errorData.set(error.fileHandleForReading.readDataToEndOfFile()) }
-        errorReader.start()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let outputData = OutputCollector(reading: output.fileHandleForReading)
+        let errorData = OutputCollector(reading: error.fileHandleForReading)
         process.waitUntilExit()
-        while !errorData.isSet { usleep(1_000) }
-        return Result(status: process.terminationStatus,
-                      standardOutput: String(decoding: outputData, as: UTF8.self),
-                      standardError: String(decoding: errorData.value, as: UTF8.self))
+        while !(outputData.ended && errorData.ended) { usleep(1_000) }
+        return Result(status: process.terminationStatus, standardOutput: outputData.text, standardError: errorData.text)
     }
-}
-
-/// Data handed from a reading thread.
-final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data: Data?
-
-    func set(_ value: Data) { lock.withLock { data = value } }
-    var isSet: Bool { lock.withLock { data != nil } }
-    var value: Data { lock.withLock { data ?? Data() } }
 }

@@ -14,8 +14,12 @@ struct ReportCommand: AsyncParsableCommand {
         abstract: "Compute the statistics of a manifest and print the report.",
         discussion: """
             Each statistic runs in its own background context, concurrently; in a terminal the report fills in \
-            line by line as each one completes. Ctrl-C stops the running statistics cleanly. The exit status is 0 \
+            line by line as each one completes. Ctrl-C stops the running statistics cleanly, prints the report \
+            with the unfinished ones marked cancelled, and exits with status 130. Otherwise the exit status is 0 \
             only when every statistic succeeded.
+
+            With --watch, Ctrl-C ends the watch (and cancels a refresh that is running); the exit status is then \
+            that of the last complete report printed.
 
             Examples:
               stillpoint report
@@ -61,7 +65,12 @@ struct ReportCommand: AsyncParsableCommand {
         let entries = try manifest.prepare(catalog: try BuiltInStatistics.catalog())
         let container = try await storeOption.open(fallback: manifest.storeURL?.path, logger: logger)
         let runner = ReportRunner(container: container)
-        let interrupt = InterruptHandler { runner.cancel() }
+        // Watching starts before the first report, so that a change saved while it runs is not missed.
+        let storeWatch = watch ? StoreWatch(container) : nil
+        let interrupt = InterruptHandler {
+            runner.cancel()
+            storeWatch?.stop()
+        }
         defer { withExtendedLifetime(interrupt) {} }
 
         // The text report fills in line by line as statistics complete, then prints the whole report.
@@ -71,11 +80,18 @@ struct ReportCommand: AsyncParsableCommand {
             live?.show(event)
         }
         try deliver(report, format: format)
-        if watch {
-            report = try await watchStore(container, runner: runner, entries: entries, manifest: manifest,
-                                          report: report, format: format, logger: logger)
+        if let storeWatch, !interrupt.wasInterrupted {
+            report = try await follow(storeWatch, runner: runner, interrupt: interrupt, entries: entries,
+                                      manifest: manifest, report: report, format: format, logger: logger)
+            Output.printError("stopped watching")
         }
-        if !report.succeeded { throw ExitCode(1) }
+        guard !report.succeeded else { return }
+        let cancelled = report.entries.filter { if case .cancelled = $0.outcome { true } else { false } }.count
+        if interrupt.wasInterrupted && cancelled > 0 {
+            Output.printError("stopped by Ctrl-C: \(cancelled) of \(report.entries.count) statistics cancelled")
+            throw ExitCode(130)
+        }
+        throw ExitCode(1)
     }
 
     private func loadManifest() throws -> Manifest {
@@ -95,18 +111,14 @@ struct ReportCommand: AsyncParsableCommand {
         }
     }
 
-    /// Recomputes the statistics a change affects, each time the store changes, until Ctrl-C.
-    private func watchStore(_ container: PersistentContainer, runner: ReportRunner, entries: [PreparedEntry], manifest: Manifest,
-                            report: Report, format: ReportFormat, logger: Logger) async throws -> Report {
-        let changes = container.changeSets
-        let watcher = container.observeOtherProcesses(every: .milliseconds(300))
-        defer { watcher.cancel() }
-        // Watching ends with Ctrl-C: the report written last is complete, so leave at once (_exit is safe
-        // in a signal handler).
-        signal(SIGINT) { _ in _exit(0) }
+    /// Recomputes the statistics a change affects, each time the store changes, until Ctrl-C; returns the
+    /// report printed last, which is always complete.
+    private func follow(_ storeWatch: StoreWatch, runner: ReportRunner, interrupt: InterruptHandler, entries: [PreparedEntry],
+                        manifest: Manifest, report: Report, format: ReportFormat, logger: Logger) async throws -> Report {
         Output.printError("watching the store for changes; Ctrl-C to stop")
         var report = report
-        for await changeSet in changes {
+        for await changeSet in storeWatch.changes {
+            if interrupt.wasInterrupted { break }
             let touched = changeSet.entityNames
             let affected = entries.indices.filter { !entries[$0].prepared.entities.isDisjoint(with: touched) }
             guard !affected.isEmpty else { continue }
@@ -118,6 +130,8 @@ struct ReportCommand: AsyncParsableCommand {
             let prepared = try current.prepare(catalog: try BuiltInStatistics.catalog())
             let refreshed = await runner.run(affected.map { prepared[$0] }, environment: environment,
                                              activityDays: format == .html ? 371 : 0)
+            // Ctrl-C during the refresh cancelled part of it: the report printed last stands.
+            if interrupt.wasInterrupted { break }
             for (position, index) in affected.enumerated() { report.entries[index] = refreshed.entries[position] }
             report.asOf = environment.asOf
             if format == .html { report.activity = refreshed.activity }

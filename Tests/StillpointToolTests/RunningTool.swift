@@ -1,0 +1,73 @@
+import Foundation
+
+/// The built tool running in the background, for commands that keep running (`report --watch`) or that a
+/// test interrupts. Every wait has a deadline, so that a tool that never answers fails the test instead of
+/// hanging it, and a tool still running when the test ends is killed.
+///
+/// The waits block their thread rather than suspend: a suspended test can sit for seconds behind other
+/// tests that hold the few threads of the pool, and a Ctrl-C sent late would miss the moment it tests.
+final class RunningTool {
+    private let process: Process
+    private let output: OutputCollector
+    private let errors: OutputCollector
+
+    init(_ arguments: [String], in tool: ToolRunner) throws {
+        process = tool.process(arguments)
+        let outputPipe = Pipe(), errorPipe = Pipe()
+        process.standardOutput = outputPipe
+        process.standardError = errorPipe
+        try process.run()
+        output = OutputCollector(reading: outputPipe.fileHandleForReading)
+        errors = OutputCollector(reading: errorPipe.fileHandleForReading)
+    }
+
+    deinit {
+        kill()
+    }
+
+    var standardOutput: String { output.text }
+    var standardError: String { errors.text }
+
+    /// Waits until standard output satisfies `condition`; false if the deadline passes or the tool exits first.
+    func waitForOutput(within timeout: Duration, until condition: (String) -> Bool) -> Bool {
+        Self.poll(within: timeout) { condition(output.text) || !process.isRunning } && condition(output.text)
+    }
+
+    /// Waits until standard error satisfies `condition`; false if the deadline passes or the tool exits first.
+    func waitForError(within timeout: Duration, until condition: (String) -> Bool) -> Bool {
+        Self.poll(within: timeout) { condition(errors.text) || !process.isRunning } && condition(errors.text)
+    }
+
+    /// Sends SIGINT, as Ctrl-C in a terminal does.
+    func interrupt() {
+        _ = Foundation.kill(process.processIdentifier, SIGINT)
+    }
+
+    /// Waits for the tool to exit and for its output to be read; its exit status as a shell shows it (128 + the
+    /// signal for a tool killed by one), or nil if it still runs at the deadline, in which case it is killed.
+    func waitForExit(within timeout: Duration) -> Int32? {
+        guard Self.poll(within: timeout, until: { !process.isRunning }) else {
+            kill()
+            return nil
+        }
+        _ = Self.poll(within: .seconds(5)) { output.ended && errors.ended }
+        return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+    }
+
+    /// Kills the tool if it still runs.
+    func kill() {
+        guard process.isRunning else { return }
+        _ = Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Checks `condition` every 10 ms until it holds (true) or `timeout` has passed (false).
+    private static func poll(within timeout: Duration, until condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            if ContinuousClock.now >= deadline { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// End to end: `report --watch` follows changes another process saves, and Ctrl-C ends it.
+@Suite("stillpoint report --watch", .serialized)
+struct WatchReportTests {
+    /// The session counts of the whole reports printed so far, in order (the live lines before them have a
+    /// symbol first, so only the reports' own lines match).
+    static func sessionCounts(in output: String) -> [Int] {
+        output.split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("Sessions "), let count = line.split(separator: " ").last else { return nil }
+            return Int(count.replacingOccurrences(of: ",", with: ""))
+        }
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func anImportInAnotherProcessRefreshesTheReportAndCtrlCEndsTheWatch() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let store = try ReportCommandTests.makeStore(tool)
+        let watching = try RunningTool(["report", "--watch", "--store", store, "--as-of", ReportCommandTests.asOf], in: tool)
+        defer { watching.kill() }
+
+        try #require(watching.waitForError(within: .seconds(60)) { $0.contains("watching the store") },
+                     "the watch did not start; stderr: \(watching.standardError)")
+        #expect(Self.sessionCounts(in: watching.standardOutput) == [1500], "\(watching.standardOutput)")
+
+        // Three sessions before the report's instant, saved by a second process.
+        let file = tool.path("new-sessions.csv")
+        try "start,duration\n2025-05-31T06:00:00Z,1200\n2025-05-31T18:30:00Z,900\n2025-06-01T07:00:00Z,600\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try tool.run(["import", file, "--format", "csv", "--store", store])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardOutput.contains("3 new"), "\(imported.standardOutput)")
+
+        let refreshed = watching.waitForOutput(within: .seconds(60)) { Self.sessionCounts(in: $0).last == 1503 }
+        #expect(refreshed, "no refreshed report; stdout: \(watching.standardOutput)\nstderr: \(watching.standardError)")
+
+        let interrupted = ContinuousClock.now
+        watching.interrupt()
+        let status = watching.waitForExit(within: .seconds(20))
+        #expect(status == 0, "Ctrl-C after a complete report; stderr: \(watching.standardError)")
+        #expect(ContinuousClock.now - interrupted < .seconds(10))
+        #expect(watching.standardError.contains("stopped watching"), "\(watching.standardError)")
+        // The first report and the refreshed one, each whole.
+        #expect(Self.sessionCounts(in: watching.standardOutput) == [1500, 1503], "\(watching.standardOutput)")
+
+        // The store is intact: another report reads every session.
+        #expect(try ImportCommandTests().count(store, in: tool) == 1503)
+    }
+}
