@@ -40,7 +40,8 @@ struct ScriptedSource: ImportRecordSource {
 private enum Badge: Entity {
     static let number = Attribute<Int>("number")
     static let code = Attribute<String>("code")
-    static let entity = EntityDescription("Badge", attributes: [number, code], indexes: [
+    static let note = Attribute<String?>("note")
+    static let entity = EntityDescription("Badge", attributes: [number, code, note], indexes: [
         IndexDescription([number], isUnique: true), IndexDescription([code], isUnique: true),
     ])
 }
@@ -183,6 +184,28 @@ struct ImportOperationTests {
             try context.fetch(FetchRequest(Kitchen.self, sortedBy: [.ascending(Kitchen.integer)])).map { $0[Kitchen.string] }
         }
         #expect(strings == ["uno", "deux"])
+    }
+
+    @Test func withAUniqueKeyARecordThatCannotBeInsertedAloneKeepsItsPlaceAmongItsKey() async throws {
+        let container = try makeContainer(entities: [Badge.self])
+        let first = [ImportRecord(["number": .integer(1), "code": .string("one")])]
+        _ = try await run(ImportOperation(entity: Badge.entity, key: ["number"], records: first), in: container)
+        let records = [
+            ImportRecord(["number": .integer(1), "note": .string("uno")], position: 1),  // exists: an update needs no code
+            ImportRecord(["number": .integer(2), "note": .string("dos")], position: 2),  // new, and lacks its code
+            ImportRecord(["number": .integer(2), "code": .string("two")], position: 3),  // inserted after the skipped one
+            ImportRecord(["number": .integer(2), "note": .string("deux")], position: 4),  // then updates it
+            ImportRecord(["number": .integer(3), "code": .string("three")], position: 5),  // new: no look-up needed
+        ]
+        let operation = ImportOperation(entity: Badge.entity, key: ["number"], records: records)
+        let summary = try await run(operation, in: container)
+        #expect((summary.inserted, summary.updated, summary.skipped) == (2, 2, 1))
+        #expect(summary.issues.map(\.position) == [2])
+        #expect(operation.keyLookups.load(ordering: .relaxed) == 1)
+        let rows = try await container.newBackgroundContext().perform { context in
+            try context.fetch(FetchRequest(Badge.self, sortedBy: [.ascending(Badge.number)])).map { "\($0[Badge.code]) \($0[Badge.note] ?? "-")" }
+        }
+        #expect(rows == ["one uno", "two deux", "three -"])
     }
 
     @Test func anotherUniqueAttributeThatClashesFailsTheBatchAndKeepsTheEarlierOnes() async throws {
