@@ -10,7 +10,7 @@ import Foundation
 /// // uid,title
 /// // 1,"Breath, then ""stillness"""
 /// ```
-public struct CSVExportFormat: ExportFormat, Hashable {
+public struct CSVExportFormat: ExportFormat, ExportRowEncoding, Hashable {
     public static let identifier = "csv"
 
     /// The field separator.
@@ -25,44 +25,19 @@ public struct CSVExportFormat: ExportFormat, Hashable {
     }
 
     public func header(columns: [String]) -> String? {
-        var line = ""
-        for (index, column) in columns.enumerated() {
-            if index > 0 { line.append(delimiter) }
-            appendField(column, to: &line)
-        }
-        line += lineEnding
-        return line
+        var bytes: [UInt8] = []
+        CSVRowEncoder(self).appendHeader(columns, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public func appendRow(_ values: [AttributeValue], columns: [String], to output: inout String) {
-        for (index, value) in values.enumerated() {
-            if index > 0 { output.append(delimiter) }
-            switch value {
-            case .null: break
-            case .string(let text): appendField(text, to: &output)
-            default: output += ExportText.plain(value)  // numbers, dates, UUIDs and Base64 never need quotes
-            }
-        }
-        output += lineEnding
+        var bytes: [UInt8] = []
+        var encoder = CSVRowEncoder(self)
+        encoder.append(ExportValueRow(values: values), to: &bytes)
+        output += String(decoding: bytes, as: UTF8.self)
     }
 
-    private func appendField(_ text: String, to output: inout String) {
-        guard needsQuotes(text) else {
-            output += text
-            return
-        }
-        output.append("\"")
-        output += text.replacingOccurrences(of: "\"", with: "\"\"")
-        output.append("\"")
-    }
-
-    private func needsQuotes(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return false }
-        // Spreadsheets trim unquoted spaces at the edges; quoting keeps them.
-        if first == " " || last == " " { return true }
-        for character in text where character == delimiter || character == "\"" || character.isNewline {
-            return true
-        }
-        return false
+    func makeRowEncoder(columns: [String]) -> any ExportRowEncoder {
+        CSVRowEncoder(self)
     }
 }

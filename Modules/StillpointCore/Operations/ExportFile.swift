@@ -1,28 +1,32 @@
 import Foundation
 
-/// The file an export writes: a temporary file beside the destination, buffered, renamed over the
-/// destination only once everything is written, and removed otherwise.
+/// The file an export writes: a temporary file beside the destination, written in large chunks, renamed over
+/// the destination only once everything is written, and removed otherwise.
+///
+/// ```swift
+/// let file = try ExportFile(destination: url)
+/// var bytes: [UInt8] = []
+/// // ... append rows to `bytes` ...
+/// try file.writeIfFull(&bytes)   // after each row: writes and empties `bytes` past the threshold
+/// try file.commit(&bytes)        // writes the rest, syncs, renames
+/// ```
 ///
 /// Used on one context's executor only, so it is not `Sendable`.
 final class ExportFile {
     let destination: URL
     let temporaryURL: URL
-    private let handle: FileHandle
-    private var buffer = ""
+    private let descriptor: Int32
     private var isClosed = false
     /// Large enough that the system call cost vanishes, small enough that memory stays flat.
-    private static let flushThreshold = 1 << 18
+    static let flushThreshold = 1 << 18
 
     /// Creates the temporary file in the destination's folder, so that the final rename stays on one volume.
     init(destination: URL) throws {
         self.destination = destination
         let folder = destination.deletingLastPathComponent()
         temporaryURL = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).partial")
-        guard FileManager.default.createFile(atPath: temporaryURL.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporaryURL.path])
-        }
-        handle = try FileHandle(forWritingTo: temporaryURL)
-        buffer.reserveCapacity(Self.flushThreshold + 4096)
+        descriptor = open(temporaryURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Self.failure(errno, temporaryURL) }
     }
 
     deinit {
@@ -30,32 +34,49 @@ final class ExportFile {
         discard()
     }
 
-    /// The buffer to append to; call ``flushIfNeeded()`` after appending.
-    func append(_ text: String) {
-        buffer += text
+    /// A buffer ready for rows: reserved a little beyond the threshold, so that it never grows.
+    static func makeBuffer() -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(flushThreshold + 16_384)
+        return bytes
     }
 
-    func withBuffer(_ body: (inout String) -> Void) {
-        body(&buffer)
+    /// Writes `bytes` and empties them (keeping their capacity) once they reach the threshold.
+    @inline(__always)
+    func writeIfFull(_ bytes: inout [UInt8]) throws {
+        if bytes.count >= Self.flushThreshold { try write(&bytes) }
     }
 
-    func flushIfNeeded() throws {
-        if buffer.utf8.count >= Self.flushThreshold { try flush() }
+    /// Writes `bytes` to the file, straight from the array's storage, and empties them.
+    func write(_ bytes: inout [UInt8]) throws {
+        try bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw Self.failure(errno, temporaryURL)
+                }
+                offset += written
+            }
+        }
+        bytes.removeAll(keepingCapacity: true)
     }
 
     /// Writes what is left and moves the file over the destination (replacing it) in one rename.
-    func commit() throws {
-        try flush()
-        try handle.synchronize()
-        try handle.close()
+    func commit(_ bytes: inout [UInt8]) throws {
+        try write(&bytes)
+        guard fsync(descriptor) == 0 else { throw Self.failure(errno, temporaryURL) }
         isClosed = true
+        guard close(descriptor) == 0 else {
+            let code = errno
+            unlink(temporaryURL.path)
+            throw Self.failure(code, temporaryURL)
+        }
         guard rename(temporaryURL.path, destination.path) == 0 else {
             let code = errno
-            try? FileManager.default.removeItem(at: temporaryURL)
-            throw CocoaError(.fileWriteUnknown, userInfo: [
-                NSFilePathErrorKey: destination.path,
-                NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(code)),
-            ])
+            unlink(temporaryURL.path)
+            throw Self.failure(code, destination)
         }
     }
 
@@ -63,13 +84,14 @@ final class ExportFile {
     func discard() {
         guard !isClosed else { return }
         isClosed = true
-        try? handle.close()
-        try? FileManager.default.removeItem(at: temporaryURL)
+        close(descriptor)
+        unlink(temporaryURL.path)
     }
 
-    private func flush() throws {
-        guard !buffer.isEmpty else { return }
-        try handle.write(contentsOf: Data(buffer.utf8))
-        buffer.removeAll(keepingCapacity: true)
+    private static func failure(_ code: Int32, _ url: URL) -> CocoaError {
+        CocoaError(.fileWriteUnknown, userInfo: [
+            NSFilePathErrorKey: url.path,
+            NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(code)),
+        ])
     }
 }

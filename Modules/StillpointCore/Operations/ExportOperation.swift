@@ -3,6 +3,9 @@ import Foundation
 /// Writes the objects a request matches to a file, as CSV or JSON Lines, streaming through a cursor so that
 /// memory stays flat whatever the number of rows. Its result is the number of rows written.
 ///
+/// Rows are read as the chosen columns only and written as bytes, with no object made: the built-in formats
+/// write straight from the cursor into a buffer that goes to the file every 256 KiB.
+///
 /// ```swift
 /// var request = FetchRequest(Session.self, predicate: try FetchPredicate("kind == %@", "yoga"))
 /// request.sortKeys = [.ascending("start")]
@@ -23,7 +26,8 @@ public final class ExportOperation: ContextOperation<Int>, @unchecked Sendable {
     public let url: URL
 
     /// - Parameters:
-    ///   - request: what to export, in which order; `request.batchSize` rows are held at a time.
+    ///   - request: what to export, in which order; cancellation and progress are checked every
+    ///     `request.batchSize` rows.
     ///   - columns: the attributes to write (a whitelist, in order); `nil` for every attribute.
     ///   - format: `.csv`, `.jsonLines`, or another ``ExportFormat``.
     ///   - url: the destination file, replaced if it exists.
@@ -41,34 +45,59 @@ public final class ExportOperation: ContextOperation<Int>, @unchecked Sendable {
         let entity = request.entity
         let columns = self.columns ?? entity.attributes.map(\.name)
         // Checked before the file exists: a misspelt column fails with the entity's nearest name.
-        let positions = try columns.map { try entity.position(of: $0) }
+        let types = ContiguousArray(try columns.map { entity.attributes[try entity.position(of: $0)].type })
         var counted = request
         counted.includesPendingChanges = false  // the cursor reads saved rows only
         let total = try context.count(for: counted)
         reportProgress(completed: 0, of: total, message: "exporting \(total) \(entity.name) rows")
 
+        // The selected columns only, straight from a cursor into bytes: no object, no String per row.
+        let graph = context.graph
+        let query = try graph.selectQuery(request, columns: columns.map(Store.quote).joined(separator: ", "),
+                                          limit: request.limit, offset: request.offset)
         let file = try ExportFile(destination: url)
-        if let header = format.header(columns: columns) { file.append(header) }
-        let format = self.format
+        var bytes = ExportFile.makeBuffer()
+        if let header = format.header(columns: columns) { bytes.append(contentsOf: header.utf8) }
+        let writeRow = rowWriter(columns: columns)
+        let step = max(1, request.batchSize)
         var written = 0
-        var values: [AttributeValue] = []
-        values.reserveCapacity(positions.count)
-        try context.enumerate(request) { batch in
-            try self.checkCancellation()
-            file.withBuffer { buffer in
-                for object in batch {
-                    values.removeAll(keepingCapacity: true)
-                    for position in positions { values.append(object.values[position]) }
-                    format.appendRow(values, columns: columns, to: &buffer)
+        try graph.withDatabase { db in
+            // A statement of its own: a custom format may run queries of its own.
+            let statement = try db.makeStatement(sql: query.sql)
+            try db.query(statement, query.arguments) { handle in
+                writeRow(ExportCursorRow(statement: handle, types: types), &bytes)
+                try file.writeIfFull(&bytes)
+                written += 1
+                if written % step == 0 {
+                    try self.checkCancellation()
+                    self.reportProgress(completed: written, of: total)
                 }
             }
-            try file.flushIfNeeded()
-            written += batch.count
-            self.reportProgress(completed: written, of: total)
         }
         try checkCancellation()
-        try file.commit()
+        try file.commit(&bytes)
         reportProgress(completed: written, of: total, message: "wrote \(written) rows to \(url.lastPathComponent)")
         return written
+    }
+
+    /// Appends one row to the bytes: through the format's byte encoder when it has one (the built-in formats),
+    /// otherwise as the row's values through ``ExportFormat/appendRow(_:columns:to:)``.
+    private func rowWriter(columns: [String]) -> (ExportCursorRow, inout [UInt8]) -> Void {
+        if let encoding = format as? any ExportRowEncoding {
+            var encoder = encoding.makeRowEncoder(columns: columns)
+            return { row, bytes in encoder.appendRow(row, to: &bytes) }
+        }
+        let format = self.format
+        var values: [AttributeValue] = []
+        var text = ""
+        return { row, bytes in
+            values.removeAll(keepingCapacity: true)
+            for index in 0..<row.count {
+                values.append(AttributeValue(column: Int32(index), of: row.statement, as: row.types[index]))
+            }
+            text.removeAll(keepingCapacity: true)
+            format.appendRow(values, columns: columns, to: &text)
+            bytes.append(contentsOf: text.utf8)
+        }
     }
 }

@@ -1,8 +1,16 @@
 import Foundation
 
-/// The text of attribute values in exports: numbers as Swift prints them (the shortest form that reads back
-/// the same), dates in ISO 8601, UUIDs upper-case, binary values in Base64.
+/// The text of attribute values in exports, written as UTF-8 bytes: numbers as Swift prints them (the shortest
+/// form that reads back the same), dates in ISO 8601 (see ``ExportDateWriter``), UUIDs upper-case, binary
+/// values in Base64.
+///
+/// ```swift
+/// var bytes: [UInt8] = []
+/// ExportText.appendDecimal(-42, to: &bytes)              // "-42"
+/// ExportText.iso8601(Date(timeIntervalSince1970: 0.25))  // "1970-01-01T00:00:00.250Z"
+/// ```
 enum ExportText {
+    /// The text of a value, as a `String`: for the values without a byte form of their own (UUIDs, binary).
     static func plain(_ value: AttributeValue) -> String {
         switch value {
         case .null: return ""
@@ -17,44 +25,51 @@ enum ExportText {
     }
 
     /// `2024-03-05T07:30:00Z`, with milliseconds (`07:30:00.250Z`) when the date has a fraction of a second.
-    ///
-    /// Written by hand: `ISO8601DateFormatter` is slow enough to dominate a large export, and dates are
-    /// always written in UTC, so the civil calendar arithmetic is all that is needed.
     static func iso8601(_ date: Date) -> String {
-        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
-        guard milliseconds.magnitude < 1e17 else { return date.description }
-        let totalMilliseconds = Int64(milliseconds)
-        let (seconds, millisecond) = floorDivision(totalMilliseconds, 1000)
-        let (days, secondOfDay) = floorDivision(seconds, 86_400)
-        let (year, month, day) = civilDate(daysSince1970: days)
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
-        text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        if millisecond != 0 { text += "." + pad(millisecond, 3) }
-        return text + "Z"
+        var bytes: [UInt8] = []
+        var writer = ExportDateWriter()
+        writer.append(secondsSince1970: date.timeIntervalSince1970, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
-        let remainder = value % divisor
-        return remainder < 0 ? (value / divisor - 1, remainder + divisor) : (value / divisor, remainder)
+    /// Appends a field that needs no quoting or escaping in any format: a number, a flag, a date, a UUID,
+    /// Base64. Text and missing values are the format's business, and append nothing here.
+    static func appendPlain(_ field: ExportField, dates: inout ExportDateWriter, to buffer: inout [UInt8]) {
+        switch field {
+        case .null, .text: return
+        case .integer(let number): appendDecimal(number, to: &buffer)
+        case .double(let number): buffer.append(contentsOf: number.description.utf8)  // a small string: no allocation
+        case .bool(let flag): buffer.append(contentsOf: flag ? trueBytes : falseBytes)
+        case .date(let seconds): dates.append(secondsSince1970: seconds, to: &buffer)
+        case .value(let value): buffer.append(contentsOf: plain(value).utf8)
+        }
     }
 
-    /// The proleptic Gregorian date of a day number (days since 1970-01-01), after Howard Hinnant's
-    /// `civil_from_days`.
-    private static func civilDate(daysSince1970 days: Int64) -> (Int64, Int64, Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    private static let trueBytes: [UInt8] = Array("true".utf8)
+    private static let falseBytes: [UInt8] = Array("false".utf8)
+
+    /// The decimal digits of `value`, with a minus sign when it is negative.
+    static func appendDecimal(_ value: Int64, to buffer: inout [UInt8]) {
+        if value < 0 { buffer.append(UInt8(ascii: "-")) }
+        appendDigits(value.magnitude, minimumWidth: 1, to: &buffer)
     }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value.magnitude)
-        let padding = String(repeating: "0", count: max(0, width - digits.count))
-        return (value < 0 ? "-" : "") + padding + digits
+    /// The decimal digits of `value`, zero-padded on the left to `minimumWidth` (at most 20).
+    static func appendDigits(_ value: UInt64, minimumWidth: Int, to buffer: inout [UInt8]) {
+        // Written right to left into 20 bytes on the stack (UInt64.max has 20 digits), then copied once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            var rest = value
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            while 20 - start < minimumWidth {
+                start -= 1
+                digits[start] = UInt8(ascii: "0")
+            }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+        }
     }
 }

@@ -12,10 +12,12 @@ import Synchronization
 /// let summary = try await importOperation.value   // inserted, updated, unchanged, skipped
 /// ```
 ///
-/// For each batch it looks up the existing keys with one fetch (`key IN (...)`), never one per record;
-/// updates only the attributes whose values differ (so importing the same records again writes nothing
-/// and bumps no versions); inserts the rest; saves; and resets its context so memory stays flat. Give the
-/// key attributes a unique index so that each look-up is fast.
+/// Each batch is written in one transaction, as rows rather than managed objects (see ``ImportBatch``): new
+/// records are inserted with a prepared statement, records whose key exists are looked up with one query
+/// per batch (`key IN (...)`), never one per record, and update only the attributes whose values differ, so
+/// importing the same records again writes nothing and bumps no versions. Each written batch records a
+/// change set, which contexts merge as they merge saves. Give the key attributes a unique index: new records
+/// then need no look-up at all, and each look-up is fast.
 ///
 /// When it fails, the batches already saved stay saved and the error is an ``ImportOperationError`` that
 /// says how far it got; when it is cancelled, ``summary`` says the same. Importing again is the way to
@@ -31,7 +33,7 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
     public let batchSize: Int
     private let makeSource: SourceFactory
     private let current = LockedState(ImportSummary())
-    /// Key look-ups made so far: one per batch.
+    /// Key look-ups made so far: at most one per batch, none for a batch of new records keyed by a unique index.
     let keyLookups = Atomic<Int>(0)
 
     /// An import of the records `source` makes.
@@ -113,61 +115,41 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
         return summary
     }
 
-    /// Looks up, inserts or updates, saves and resets one batch; adds its counts once it is saved.
+    /// Checks, writes and resets one batch; adds its counts once it is saved.
     private func store(_ records: [ImportRecord], plan: ImportPlan, in context: isolated ObjectContext,
                        summary: inout ImportSummary) async throws {
         var rows: [ImportPlan.Row] = []
         rows.reserveCapacity(records.count)
-        var keyValues = Array(repeating: Set<AttributeValue>(), count: plan.key.count)
         for record in records {
             switch try plan.check(record) {
-            case .row(let row):
-                rows.append(row)
-                for (index, value) in row.key.enumerated() { keyValues[index].insert(value) }
-            case .skipped(let issue):
-                summary.skip(issue)
+            case .row(let row): rows.append(row)
+            case .skipped(let issue): summary.skip(issue)
             }
         }
-        var inserted = 0, updated = 0, unchanged = 0
         if !rows.isEmpty {
-            // One fetch for the whole batch. With a composite key, each attribute's IN list narrows it to a
-            // superset, which the exact key match below sorts out.
-            let predicate = FetchPredicate.and(try zip(plan.key, keyValues).map { name, values in
-                try FetchPredicate(format: "%K IN %@", arguments: [.key(name), .array(Array(values))])
-            })
-            keyLookups.add(1, ordering: .relaxed)
-            var existing: [[AttributeValue]: ManagedObject] = [:]
-            for object in try context.fetch(FetchRequest(entity, predicate: predicate)) {
-                existing[plan.keyPositions.map { object.values[$0] }] = object
+            let graph = context.graph
+            let batch = ImportBatch(plan: plan, rows: rows, author: graph.name, origin: graph.origin)
+            let hub = context.hub
+            let flag = context.interruptFlag
+            let result: ImportBatch.Result
+            if context.isViewContext {
+                result = try await context.store.writeAsync { db in try flag.watching(db) { try batch.run(in: db, hub: hub) } }
+            } else {
+                // A background context's queue may block on the writer: that is what it is for.
+                result = try context.store.write { db in try flag.watching(db) { try batch.run(in: db, hub: hub) } }
             }
-            for row in rows {
-                if let object = existing[row.key] {
-                    var changed = false
-                    for (position, value) in row.values where object.values[position] != value {
-                        try object.setValue(value, forKey: entity.attributes[position].name)
-                        changed = true
-                    }
-                    if changed { updated += 1 } else { unchanged += 1 }
-                } else if let issue = plan.insertIssue(for: row) {
-                    summary.skip(issue)
-                } else {
-                    let object = try context.insert(entityNamed: entity.name)
-                    for (position, value) in row.values {
-                        try object.setValue(value, forKey: entity.attributes[position].name)
-                    }
-                    // A later record with the same key in this batch updates this object.
-                    existing[row.key] = object
-                    inserted += 1
-                }
-            }
-            if context.hasChanges {
-                try await context.save()
+            if result.lookedUp { keyLookups.add(1, ordering: .relaxed) }
+            for issue in result.skipped { summary.skip(issue) }
+            if let changeSet = result.changeSet {
+                // Objects this context holds catch up; the operation finishes once live contexts merged it too.
+                try graph.merge(changeSet)
+                mergeBeforeFinishing(changeSet)
             }
             context.reset()
+            summary.inserted += result.inserted
+            summary.updated += result.updated
+            summary.unchanged += result.unchanged
         }
-        summary.inserted += inserted
-        summary.updated += updated
-        summary.unchanged += unchanged
         summary.batchesSaved += 1
         summary.recordsSaved = summary.recordsRead
     }

@@ -2,9 +2,9 @@ import Foundation
 
 /// How an import maps records onto one entity: where the key attributes are, which attributes an insert
 /// needs, and how a record's values become the values the store will hand back.
-struct ImportPlan {
+struct ImportPlan: Sendable {
     /// A record checked against the entity: its key and its values by attribute position.
-    struct Row {
+    struct Row: Sendable {
         let key: [AttributeValue]
         let values: [(position: Int, value: AttributeValue)]
         let position: Int?
@@ -21,6 +21,8 @@ struct ImportPlan {
     let keyPositions: [Int]
     /// Attributes that are required and have no default: an insert without them would fail to save.
     let requiredPositions: [Int]
+    /// The values of a new row before the record's are set: each attribute's default, or null.
+    let initialValues: ContiguousArray<AttributeValue>
 
     /// - Throws: ``SchemaError`` when a key attribute is not an attribute of the entity.
     init(entity: EntityDescription, key: [String]) throws {
@@ -31,6 +33,7 @@ struct ImportPlan {
             let attribute = entity.attributes[position]
             return !attribute.isOptional && attribute.initialValue.isNull
         }
+        self.initialValues = ContiguousArray(entity.attributes.map(\.initialValue))
     }
 
     /// The record as a row, or the issue that makes it skipped.

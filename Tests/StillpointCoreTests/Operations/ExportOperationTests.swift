@@ -2,6 +2,17 @@ import Foundation
 import Testing
 @testable import StillpointCore
 
+/// CSV through the public row API only: an export with it takes the path of formats without a byte encoder.
+struct PlainCSVFormat: ExportFormat {
+    static let identifier = "plain_csv"
+
+    func header(columns: [String]) -> String? { CSVExportFormat().header(columns: columns) }
+
+    func appendRow(_ values: [AttributeValue], columns: [String], to output: inout String) {
+        CSVExportFormat().appendRow(values, columns: columns, to: &output)
+    }
+}
+
 /// CSV that stops at its second row until the test opens the gate, to cancel an export mid-file.
 struct GatedFormat: ExportFormat {
     static let identifier = "gated_csv"
@@ -106,6 +117,50 @@ struct ExportOperationTests {
         // Each line is JSON that reads back to the stored values.
         let first = try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any]
         #expect(first?["string"] as? String == "two\nlines")
+    }
+
+    @Test func theCursorWritesWhatTheRowAPIWritesForEveryType() async throws {
+        let container = try await makeKitchen()
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let request = FetchRequest(Kitchen.self, sortedBy: [.descending(Kitchen.integer)])
+        let columns = Kitchen.entity.attributes.map(\.name)
+        // The rows as fetched objects, through the formats' public row API.
+        let objects = try await container.newBackgroundContext().perform { context in
+            try context.fetch(request).map { object in columns.map { object.values[Kitchen.entity.attributePositions[$0]!] } }
+        }
+        let formats: [(name: String, format: any ExportFormat)] = [
+            ("csv", CSVExportFormat.csv), ("semicolon", CSVExportFormat.csv(delimiter: ";", lineEnding: "\n")),
+            ("jsonl", JSONLinesExportFormat.jsonLines), ("plain", PlainCSVFormat()),
+        ]
+        for (name, format) in formats {
+            var expected = format.header(columns: columns) ?? ""
+            for values in objects { format.appendRow(values, columns: columns, to: &expected) }
+            let url = folder.appendingPathComponent("\(name).out")
+            let operation = ExportOperation(request, columns: columns, format: format, to: url)
+            #expect(try await export(operation, in: container) == 7)
+            #expect(try String(contentsOf: url, encoding: .utf8) == expected, "for \(name)")
+        }
+    }
+
+    @Test func aLargeExportCrossesTheWriteThresholdIntact() async throws {
+        let container = try makeContainer()
+        try insertRows(40_000, in: container)  // about 500 KiB of CSV: two writes and a rest
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("rows.csv")
+        var request = FetchRequest(Row3.self, predicate: try FetchPredicate("a > 10"), sortedBy: [.descending(Row3.a)])
+        request.batchSize = 333
+        let operation = ExportOperation(request, columns: ["c", "a", "b"], format: .csv, to: url)
+        #expect(try await export(operation, in: container) == 39_990)
+        let lines = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\r\n")
+        #expect(lines.count == 39_992)
+        #expect(lines[0] == "c,a,b")
+        #expect(lines[1] == "\(40_000 % 13),40000,\(40_000 % 7)")
+        #expect(lines[39_990] == "\(11 % 13),11,\(11 % 7)")
+        #expect(lines[39_991] == "")
+        #expect(operation.progress.completedUnitCount == 39_990)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["rows.csv"])
     }
 
     @Test func isoDatesCoverTheCalendar() {

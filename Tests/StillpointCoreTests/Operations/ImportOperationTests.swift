@@ -36,6 +36,16 @@ struct ScriptedSource: ImportRecordSource {
     var expectedRecordCount: Int? { steps.count }
 }
 
+/// Two unique attributes: the import's key, and another that records may clash on.
+private enum Badge: Entity {
+    static let number = Attribute<Int>("number")
+    static let code = Attribute<String>("code")
+    static let note = Attribute<String?>("note")
+    static let entity = EntityDescription("Badge", attributes: [number, code, note], indexes: [
+        IndexDescription([number], isUnique: true), IndexDescription([code], isUnique: true),
+    ])
+}
+
 @Suite("ImportOperation")
 struct ImportOperationTests {
     private func run(_ operation: ImportOperation, in container: PersistentContainer) async throws -> ImportSummary {
@@ -72,13 +82,15 @@ struct ImportOperationTests {
         #expect(score == 7)  // an integer for a double attribute is stored as a double
     }
 
-    @Test func looksUpKeysOncePerBatchAndSavesEachBatch() async throws {
+    @Test func looksUpKeysAtMostOncePerBatchAndSavesEachBatch() async throws {
         let container = try makeContainer()
         try await insertItems(1...5, in: container)
         var changeSets = container.changeSets.makeAsyncIterator()
         let operation = ImportOperation(entity: Item.entity, key: ["uid"], batchSize: 10, records: itemRecords(1...25))
         let summary = try await run(operation, in: container)
-        #expect(operation.keyLookups.load(ordering: .relaxed) == 3)
+        // `uid` has a unique index: new records go in without a look-up, and only the first batch meets
+        // existing keys.
+        #expect(operation.keyLookups.load(ordering: .relaxed) == 1)
         #expect(summary.batchesSaved == 3)
         #expect(summary.recordsSaved == 25)
         #expect(summary.inserted == 20)
@@ -91,6 +103,126 @@ struct ImportOperationTests {
         #expect(sizes == [10, 10, 5])
         #expect(operation.progress.completedUnitCount == 25)
         #expect(operation.progress.totalUnitCount == 25)
+    }
+
+    @Test func aKeyWithoutAUniqueIndexIsLookedUpOncePerBatch() async throws {
+        let container = try makeContainer()
+        try insertRows(5, in: container)  // a 1...5, b a % 7, c a % 13
+        let records = (1...25).map { ImportRecord(["a": .integer(Int64($0)), "b": .integer(0), "c": .integer(Int64($0) % 13)]) }
+        let operation = ImportOperation(entity: Row3.entity, key: ["a"], batchSize: 10, records: records)
+        let summary = try await run(operation, in: container)
+        #expect(operation.keyLookups.load(ordering: .relaxed) == 3)
+        #expect(summary.inserted == 20)
+        #expect(summary.updated == 5)  // b was a % 7, now 0
+        let rows = try await container.newBackgroundContext().perform { context in
+            try context.fetch(FetchRequest(Row3.self, sortedBy: [.ascending(Row3.a)])).map { [$0[Row3.a], $0[Row3.b], $0[Row3.c]] }
+        }
+        #expect(rows == (1...25).map { [$0, 0, $0 % 13] })
+    }
+
+    @Test func theChangeSetSaysWhatWasInsertedAndWhatChanged() async throws {
+        let container = try makeContainer()
+        try await insertItems(1...3, in: container)
+        let ids = try await container.newBackgroundContext().perform { context in
+            Dictionary(uniqueKeysWithValues: try context.fetch(FetchRequest(Item.self)).map { ($0[Item.uid], $0.objectID) })
+        }
+        var changeSets = container.changeSets.makeAsyncIterator()
+        let records = [
+            ImportRecord(["uid": .integer(1), "title": .string("item 1")]),  // unchanged
+            ImportRecord(["uid": .integer(2), "score": .double(9)]),  // changed
+            ImportRecord(["uid": .integer(4), "title": .string("new")]),
+        ]
+        let summary = try await run(ImportOperation(entity: Item.entity, records: records), in: container)
+        #expect((summary.inserted, summary.updated, summary.unchanged) == (1, 1, 1))
+        let changeSet = try #require(await changeSets.next())
+        #expect(changeSet.updated == [ids[2]!])
+        #expect(changeSet.inserted.count == 1)
+        #expect(changeSet.inserted.first.map { !ids.values.contains($0) } == true)
+        #expect(changeSet.changedAttributes == ["Item": ["score"]])
+        #expect(changeSet.deleted.isEmpty)
+        // The same change is in the store's history, for other processes.
+        #expect(try lastHistorySequence(in: container) == changeSet.sequence)
+    }
+
+    @MainActor
+    @Test func finishesOnlyOnceTheViewContextHasMergedTheImport() async throws {
+        let container = try makeContainer()
+        try await insertItems(1...3, in: container)
+        let view = container.viewContext
+        await view.setAutomaticallyMergesChangesFromParent(true)
+        let held = try view.performAndWait { try $0.fetch(FetchRequest(Item.self, predicate: try FetchPredicate("uid == 2")))[0].objectID }
+        let records = [ImportRecord(["uid": .integer(2), "title": .string("renamed")]),
+                       ImportRecord(["uid": .integer(9), "title": .string("nine")])]
+        let queue = ContextOperationQueue(container: container)
+        var events = queue.events.makeAsyncIterator()
+        queue.addOperation(ImportOperation(entity: Item.entity, records: records))
+        let end = await readEvents(&events, until: \.isEnd)
+        #expect(end?.kindName == "finished")
+        // Merged before the operation said it finished: no waiting here.
+        #expect(view.performAndWait { $0.registeredObject(for: held)?[Item.title] } == "renamed")
+        #expect(try view.performAndWait { try $0.count(for: FetchRequest(Item.self)) } == 4)
+        await view.setAutomaticallyMergesChangesFromParent(false)
+    }
+
+    @Test func aRecordThatCannotBeInsertedAloneStillUpdatesAndKeepsItsOrder() async throws {
+        let container = try makeContainer()
+        let full: (Int64, String) -> ImportRecord = { integer, text in
+            ImportRecord(["integer": .integer(integer), "double": .double(1), "string": .string(text), "bool": .bool(true),
+                          "date": .date(Date(timeIntervalSince1970: 0)), "uuid": .uuid(UUID()), "binary": .binary(Data())])
+        }
+        _ = try await run(ImportOperation(entity: Kitchen.entity, key: ["integer"], records: [full(1, "one")]), in: container)
+        let records = [
+            ImportRecord(["integer": .integer(1), "string": .string("uno")], position: 1),  // exists: an update needs no more
+            ImportRecord(["integer": .integer(2), "string": .string("dos")], position: 2),  // new, and lacks required values
+            full(2, "two"),  // the same key, complete: inserted after the skipped one
+            ImportRecord(["integer": .integer(2), "string": .string("deux")], position: 4),  // then updates it
+        ]
+        let summary = try await run(ImportOperation(entity: Kitchen.entity, key: ["integer"], records: records), in: container)
+        #expect((summary.inserted, summary.updated, summary.skipped) == (1, 2, 1))
+        #expect(summary.issues.map(\.position) == [2])
+        let strings = try await container.newBackgroundContext().perform { context in
+            try context.fetch(FetchRequest(Kitchen.self, sortedBy: [.ascending(Kitchen.integer)])).map { $0[Kitchen.string] }
+        }
+        #expect(strings == ["uno", "deux"])
+    }
+
+    @Test func withAUniqueKeyARecordThatCannotBeInsertedAloneKeepsItsPlaceAmongItsKey() async throws {
+        let container = try makeContainer(entities: [Badge.self])
+        let first = [ImportRecord(["number": .integer(1), "code": .string("one")])]
+        _ = try await run(ImportOperation(entity: Badge.entity, key: ["number"], records: first), in: container)
+        let records = [
+            ImportRecord(["number": .integer(1), "note": .string("uno")], position: 1),  // exists: an update needs no code
+            ImportRecord(["number": .integer(2), "note": .string("dos")], position: 2),  // new, and lacks its code
+            ImportRecord(["number": .integer(2), "code": .string("two")], position: 3),  // inserted after the skipped one
+            ImportRecord(["number": .integer(2), "note": .string("deux")], position: 4),  // then updates it
+            ImportRecord(["number": .integer(3), "code": .string("three")], position: 5),  // new: no look-up needed
+        ]
+        let operation = ImportOperation(entity: Badge.entity, key: ["number"], records: records)
+        let summary = try await run(operation, in: container)
+        #expect((summary.inserted, summary.updated, summary.skipped) == (2, 2, 1))
+        #expect(summary.issues.map(\.position) == [2])
+        #expect(operation.keyLookups.load(ordering: .relaxed) == 1)
+        let rows = try await container.newBackgroundContext().perform { context in
+            try context.fetch(FetchRequest(Badge.self, sortedBy: [.ascending(Badge.number)])).map { "\($0[Badge.code]) \($0[Badge.note] ?? "-")" }
+        }
+        #expect(rows == ["one uno", "two deux", "three -"])
+    }
+
+    @Test func anotherUniqueAttributeThatClashesFailsTheBatchAndKeepsTheEarlierOnes() async throws {
+        let container = try makeContainer(entities: [Badge.self])
+        let records = (1...6).map { ImportRecord(["number": .integer(Int64($0)), "code": .string("code \($0 == 5 ? 1 : $0)")], position: $0) }
+        let operation = ImportOperation(entity: Badge.entity, key: ["number"], batchSize: 3, records: records)
+        await #expect(throws: ImportOperationError.self) { _ = try await run(operation, in: container) }
+        guard case .failed(let error as ImportOperationError)? = operation.outcome,
+              case .validation(let failures) = error.underlying as? SaveError else {
+            Issue.record("expected a validation error, got \(String(describing: operation.outcome))")
+            return
+        }
+        #expect(failures.count == 1)
+        #expect(error.summary.batchesSaved == 1)
+        #expect(error.summary.inserted == 3)
+        let count = try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Badge.self)) }
+        #expect(count == 3)  // the failed batch wrote nothing
     }
 
     @Test func importingTheSameRecordsAgainChangesNothing() async throws {

@@ -41,10 +41,13 @@ enum ResourceUsage {
     }
 
     /// A `kB` field of `/proc/self/status`, in KiB.
+    ///
+    /// The kernel writes `VmHWM:\t    2176 kB`: a tab, then spaces, so the number is found by splitting on
+    /// whitespace of either kind.
     private static func statusField(_ name: String) -> Double? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
-            let number = line.dropFirst(name.count + 1).split(separator: " ").first
+            let number = line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first
             return number.flatMap { Double($0) }
         }
         return nil

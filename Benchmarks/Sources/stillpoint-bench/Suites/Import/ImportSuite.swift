@@ -81,7 +81,7 @@ struct ImportSuite: BenchmarkSuite {
             summary = try await operation.value
         }
         let cpuSeconds = ResourceUsage.processCPUSeconds() - cpu
-        let peak = SessionBench.peakResidentMegabytes()
+        let peak = ResourceUsage.peakResidentMegabytes()
 
         guard summary.recordsRead == n, summary.inserted == n, summary.skipped == 0 else {
             throw SessionBench.Failure("the import read \(summary.recordsRead), inserted \(summary.inserted) and skipped "
@@ -122,7 +122,7 @@ struct ImportSuite: BenchmarkSuite {
             }
         }
         let cpuSeconds = ResourceUsage.processCPUSeconds() - cpu
-        let peak = SessionBench.peakResidentMegabytes()
+        let peak = ResourceUsage.peakResidentMegabytes()
         let count = try raw.integer(#"SELECT COUNT(*) FROM "LoggedSession""#)
         guard count == n else { throw SessionBench.Failure("the raw import left \(count) rows, not \(n)") }
         return Sample(seconds: seconds, metrics: ["peak_rss_mb": peak ?? .nan, "cpu_ms": cpuSeconds * 1_000])

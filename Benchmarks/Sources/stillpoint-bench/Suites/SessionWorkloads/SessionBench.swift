@@ -129,26 +129,3 @@ enum SessionBench {
         Int(try RawSQLite(.file, in: directory).integer(#"SELECT COUNT(*) FROM "LoggedSession""#))
     }
 }
-
-extension SessionBench {
-    /// The process's peak resident set size (`VmHWM` of `/proc/self/status`) in MiB.
-    ///
-    /// The kernel writes `VmHWM:\t    2176 kB`, a tab before the spaces; `ResourceUsage.peakResidentMegabytes()`
-    /// splits on spaces only, takes the tab for the number and returns `nil`, so this reads the field itself.
-    static func peakResidentMegabytes() -> Double? {
-        let descriptor = open("/proc/self/status", O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4_096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { break }
-            bytes += chunk[0..<count]
-        }
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Double($0) }.map { $0 / 1_024 }
-        }
-        return nil
-    }
-}

@@ -2,9 +2,9 @@ import Foundation
 
 /// The resident memory of the process, from `/proc/self/status` (Linux), in MiB.
 ///
-/// The suite reads it here rather than through `ResourceUsage` because that helper splits the `VmHWM:` line on
-/// spaces only, and the kernel puts a tab after the colon, so it returns `nil` (reported to the lead). The peak is
-/// reset with `ResourceUsage.resetPeak()`, which works.
+/// The suite reads it here because `ResourceUsage` once split the `VmHWM:` line on spaces only (the kernel puts
+/// a tab after the colon) and returned `nil`; it splits on whitespace now. The peak is reset with
+/// `ResourceUsage.resetPeak()`.
 enum ProcessMemory {
     /// The peak resident size since the last reset (`VmHWM`).
     static func peakMegabytes() -> Double? { field("VmHWM") }
