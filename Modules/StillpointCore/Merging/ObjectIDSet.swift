@@ -84,6 +84,12 @@ public struct ObjectIDSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
         return union
     }
 
+    /// The first ID in iteration order.
+    public var first: ObjectID? {
+        var iterator = makeIterator()
+        return iterator.next()
+    }
+
     /// The IDs entity by entity (in name order), each entity's in row order.
     public func makeIterator() -> some IteratorProtocol<ObjectID> {
         runsByEntity.keys.sorted().lazy.flatMap { entityName in

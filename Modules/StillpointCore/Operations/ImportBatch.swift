@@ -49,9 +49,9 @@ struct ImportBatch: Sendable {
     /// transaction commits.
     func run(in db: Database, hub: ChangeSetHub) throws -> Result {
         var result = Result()
-        var inserted: Set<ObjectID> = []
+        var inserted: [Int64] = []
         inserted.reserveCapacity(rows.count)
-        var updated: Set<ObjectID> = []
+        var updated: [Int64] = []
         var changedNames: Set<String> = []
         let entityName = entity.name
 
@@ -74,7 +74,7 @@ struct ImportBatch: Sendable {
                 }
                 fill(&values, with: row)
                 if try write(upsert, values: values, in: db) == 1 {
-                    inserted.insert(ObjectID(entityName: entityName, rowID: db.lastInsertedRowIDUnchecked))
+                    inserted.append(db.lastInsertedRowIDUnchecked)
                     result.inserted += 1
                 } else {
                     later.append(index)
@@ -108,9 +108,7 @@ struct ImportBatch: Sendable {
                     try write(update, values: existing.values, rowID: existing.rowID, version: existing.version, in: db)
                     existing.version += 1
                     stored[row.key] = existing
-                    let id = ObjectID(entityName: entityName, rowID: existing.rowID)
-                    // A row inserted earlier in this batch stays an insert in the change set.
-                    if !inserted.contains(id) { updated.insert(id) }
+                    updated.append(existing.rowID)
                     result.updated += 1
                 } else if let issue = plan.insertIssue(for: row) {
                     result.skipped.append(issue)
@@ -118,7 +116,7 @@ struct ImportBatch: Sendable {
                     fill(&values, with: row)
                     try write(insert, values: values, in: db)
                     let rowID = db.lastInsertedRowIDUnchecked
-                    inserted.insert(ObjectID(entityName: entityName, rowID: rowID))
+                    inserted.append(rowID)
                     stored[row.key] = Stored(rowID: rowID, values: values, version: 1)
                     result.inserted += 1
                 }
@@ -126,8 +124,13 @@ struct ImportBatch: Sendable {
         }
 
         guard !(inserted.isEmpty && updated.isEmpty) else { return result }
+        let insertedIDs = ObjectIDSet(entityName: entityName, rowIDs: inserted)
+        // A row inserted earlier in this batch stays an insert in the change set.
+        let updatedIDs = ObjectIDSet(entityName: entityName, rowIDs: updated.filter {
+            !insertedIDs.contains(ObjectID(entityName: entityName, rowID: $0))
+        })
         let changeSet = try ChangeLog.record(
-            author: author, origin: origin, inserted: inserted, updated: updated, deleted: [],
+            author: author, origin: origin, inserted: insertedIDs, updated: updatedIDs, deleted: [],
             changedAttributes: changedNames.isEmpty ? [:] : [entityName: changedNames], in: db)
         result.changeSet = changeSet
         // Published once committed, on the writer, so observers see change sets in commit order.
