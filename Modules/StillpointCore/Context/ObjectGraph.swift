@@ -64,13 +64,18 @@ final class ObjectGraph {
         return id.isTemporary ? inserted.object(for: id) : nil
     }
 
+    /// Marks an object deleted. An object this context no longer holds (its row gone, or another context's)
+    /// cannot be deleted; deleting one twice changes nothing.
     func delete(_ object: ManagedObject) throws(ContextError) {
-        guard object.graph === self else { throw ContextError.foreignObject(object.objectID) }
+        // The object's own state answers, rather than the identity map: deleting 50,000 objects hashes nothing.
+        guard object.graph === self, !object.isFault else { throw ContextError.foreignObject(object.objectID) }
         if inserted.remove(object) {
             object.isDeleted = true
             return
         }
-        guard registered[object.objectID] === object else { throw ContextError.foreignObject(object.objectID) }
+        guard object.committedValues != nil else {
+            throw ContextError.foreignObject(object.objectID)  // inserted, then deleted: it never reached the store
+        }
         updated.remove(object)
         deleted.insert(object)
         object.isDeleted = true

@@ -29,7 +29,9 @@ struct BenchmarkRunner {
         for run in 0..<(options.warmup + options.runs) {
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
-            let sample = try await workload.measure(BenchmarkCase(n: n, store: store, directory: directory))
+            let benchmarkCase = BenchmarkCase(n: n, store: store, directory: directory)
+            let sample = try await workload.measure(benchmarkCase)
+            try await benchmarkCase.settle()  // before the next run's clocks start
             if run >= options.warmup { samples.append(sample) }
         }
         var metricKeys: [String] = []

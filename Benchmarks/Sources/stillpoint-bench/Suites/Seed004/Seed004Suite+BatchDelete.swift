@@ -45,6 +45,7 @@ extension Seed004Suite {
             }
             try await context.save()
         }
+        try await benchmarkCase.settle()
         // Parsed before the clock starts, as an app parses a predicate once.
         let request = FetchRequest(Item.self, predicate: try FetchPredicate("uid < %@", n))
         let context = container.newBackgroundContext(name: "batch-delete")

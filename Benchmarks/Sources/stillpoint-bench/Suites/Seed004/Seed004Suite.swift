@@ -90,6 +90,7 @@ struct Seed004Suite: BenchmarkSuite {
             try await context.save()
         }
         try await expect(container, rows: n, after: "storing the items to delete")
+        try await benchmarkCase.settle()
         var phases = Phases()
         let cpu = ResourceUsage.processCPUSeconds()
         let seconds = try await Stopwatch.seconds {
