@@ -16,7 +16,7 @@ final class ObjectGraph {
 
     /// The identity map (one instance per object), but for inserted objects, which ``inserted`` finds by ID:
     /// keying them by temporary ID would cost a hash to insert each and another to re-key it at save.
-    var registered: [ObjectID: ManagedObject] = [:]
+    var registered = IdentityMap()
     var inserted = PendingObjects(.inserted)
     var updated = PendingObjects(.updated)
     var deleted = PendingObjects(.deleted)
@@ -116,7 +116,7 @@ final class ObjectGraph {
 
     /// Every object the context holds.
     var registeredObjects: [ManagedObject] {
-        Array(registered.values) + inserted.objects
+        registered.objects + inserted.objects
     }
 
     // MARK: Discarding changes
@@ -135,7 +135,7 @@ final class ObjectGraph {
 
     /// Forgets every object, saved or not. Objects fetched before must not be used afterwards.
     func reset() {
-        registered = [:]
+        registered.removeAll()
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
@@ -143,7 +143,7 @@ final class ObjectGraph {
 
     /// Drops the objects that have no unsaved change, so that a long import or scan keeps memory flat.
     func dropUnchangedObjects() {
-        registered = registered.filter { $0.value.hasChanges }
+        registered.filter(\.hasChanges)
     }
 
     /// Re-reads an object from its source. With `mergeChanges`, its unsaved changes stay on top of the new values.

@@ -10,33 +10,15 @@ extension ObjectGraph {
         let window = affected.isEmpty ? (request.limit, request.offset) : (request.limit.map { $0 + (request.offset ?? 0) + affected.count }, nil)
         let query = try selectQuery(request, columns: StoreRows.objectColumns(of: entity), limit: window.0, offset: window.1)
         let affectedIDs = Set(affected.map(\.objectID)).union(parentSnapshot?.deleted ?? [])
-        // Rows are read first and registered after, so that the identity map grows once, not row by row.
-        var rows: [(id: ObjectID, values: ContiguousArray<AttributeValue>, version: Int64)] = []
+        var objects: [ManagedObject] = []
         try withDatabase { db in
             try db.query(query.sql, query.arguments) { statement in
                 let id = ObjectID(entityName: entity.name, rowID: sqlite3_column_int64(statement, 0))
                 guard affectedIDs.isEmpty || !affectedIDs.contains(id) else { return }
-                rows.append((id, StoreRows.values(of: entity, from: statement), sqlite3_column_int64(statement, 1)))
+                objects.append(register(id: id, entity: entity, values: StoreRows.values(of: entity, from: statement),
+                                        version: sqlite3_column_int64(statement, 1)))
             }
         }
-        var objects: [ManagedObject] = []
-        objects.reserveCapacity(rows.count + affected.count)
-        if registered.isEmpty {
-            // A fresh context: every row (each with its own id) is new to it, so none needs looking up first.
-            registered.reserveCapacity(rows.count)
-            for row in rows {
-                let object = ManagedObject(entity: entity, objectID: row.id, values: row.values, committedValues: row.values,
-                                           version: row.version, graph: self)
-                registered[row.id] = object
-                objects.append(object)
-            }
-        } else {
-            registered.reserveCapacity(registered.count + rows.count)
-            for row in rows {
-                objects.append(register(id: row.id, entity: entity, values: row.values, version: row.version))
-            }
-        }
-        rows = []
         guard !affected.isEmpty else { return objects }
         objects += affected.filter { !$0.isDeleted && matches($0, request.predicate) }
         if !request.sortKeys.isEmpty {

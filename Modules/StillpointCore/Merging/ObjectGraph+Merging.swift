@@ -8,7 +8,9 @@ extension ObjectGraph {
     /// not loaded, so the cost follows the objects held, not the size of the change set.
     func merge(_ changeSet: ChangeSet) throws {
         var stale: [String: [ManagedObject]] = [:]
-        for (id, object) in registered where id.rowID != nil {
+        for object in registered.objects {
+            let id = object.objectID
+            guard id.rowID != nil else { continue }
             if changeSet.deleted.contains(id) {
                 markGone(object)
             } else if changeSet.updated.contains(id) || changeSet.inserted.contains(id) {
@@ -72,7 +74,7 @@ extension ObjectGraph {
             }
             for (id, version) in written {
                 snapshot.objects.removeValue(forKey: id)
-                registered[id]?.version = version
+                if let object = registered[id] { object.version = version }
             }
             for id in removed {
                 snapshot.objects.removeValue(forKey: id)

@@ -84,7 +84,6 @@ extension ObjectGraph {
     /// Gives the saved inserted objects their permanent IDs and committed values, and registers them.
     private func applyInserts(_ results: [SaveTransaction.InsertResult?], of inserts: [SaveTransaction.Insert], to slots: [ManagedObject?]) {
         guard !inserts.isEmpty else { return }
-        registered.reserveCapacity(registered.count + inserts.count)
         // Usually no object was inserted or deleted while the save ran: the set is emptied at once at the end.
         let setUnchanged = inserted.isUnchanged(since: slots)
         var index = 0
@@ -105,46 +104,17 @@ extension ObjectGraph {
     }
 
     /// Forgets the deleted objects whose rows the save removed; revives those the rollback policy kept.
-    ///
-    /// When the context holds nothing but the deleted rows (one entity, a contiguous run of row ids, as when
-    /// deleting everything fetched), the identity map is emptied at once instead of entry by entry.
     private func applyDeletes(_ results: [SaveTransaction.Result], of deletes: [SaveTransaction.Delete], to objects: [ManagedObject]) {
-        guard !deletes.isEmpty else { return }
-        var removedAll = results.count == deletes.count
         for (index, result) in results.enumerated() {
             let object = objects[index]
-            guard deleted.remove(object) else {
-                removedAll = false
-                continue
-            }
+            guard deleted.remove(object) else { continue }
             if case .written(let written) = result {  // the rollback policy revived it
-                removedAll = false
                 object.isDeleted = false
                 adopt(written, sentValues: written.values, by: object)
+            } else if registered[deletes[index].id] === object {
+                registered.removeValue(forKey: deletes[index].id)
             }
         }
-        if removedAll, registered.count == deletes.count, let range = Self.contiguousRowRange(of: deletes),
-           registered.keys.allSatisfy({ range.contains($0) }) {
-            registered.removeAll(keepingCapacity: true)
-            return
-        }
-        for (index, result) in results.enumerated() {
-            if case .written = result { continue }
-            if registered[deletes[index].id] === objects[index] { registered.removeValue(forKey: deletes[index].id) }
-        }
-    }
-
-    /// The rows of one entity, with distinct ids in a contiguous run, that `deletes` (in row order) covers.
-    private static func contiguousRowRange(of deletes: [SaveTransaction.Delete]) -> RowRange? {
-        guard let first = deletes.first?.id, let low = first.rowID, let high = deletes[deletes.count - 1].id.rowID,
-              high >= low, high - low == Int64(deletes.count - 1) else { return nil }
-        var previous = low - 1
-        for index in deletes.indices {
-            let id = deletes[index].id
-            guard let rowID = id.rowID, rowID == previous + 1, id.entityName == first.entityName else { return nil }
-            previous = rowID
-        }
-        return RowRange(entityName: first.entityName, rowIDs: low...high)
     }
 
     /// Brings one saved insert's object up to date under its permanent ID (registering it is the caller's).
@@ -247,15 +217,4 @@ struct ChildChanges: Sendable {
     var inserted: [(ObjectID, EntityDescription, ContiguousArray<AttributeValue>)]
     var updated: [(ObjectID, EntityDescription, ContiguousArray<AttributeValue>)]
     var deleted: [ObjectID]
-}
-
-/// A contiguous run of row ids of one entity, to tell in one comparison whether an ID is among a save's rows.
-private struct RowRange {
-    let entityName: String
-    let rowIDs: ClosedRange<Int64>
-
-    func contains(_ id: ObjectID) -> Bool {
-        guard let rowID = id.rowID else { return false }
-        return rowIDs.contains(rowID) && id.entityName == entityName
-    }
 }
