@@ -3,7 +3,8 @@ import Dispatch
 /// The serial executor of a background context: a dispatch queue of its own.
 ///
 /// Blocking SQLite calls then run on the queue's thread, never on the cooperative pool, and a synchronous
-/// `performAndWait` can enter the context with `queue.sync`.
+/// `performAndWait` can enter the context with `queue.sync`. Jobs run under ``BackgroundScheduling``, so that
+/// the main actor stays responsive while they run.
 final class ContextQueueExecutor: SerialExecutor {
     let queue: DispatchQueue
     private let key = DispatchSpecificKey<Bool>()
@@ -16,7 +17,7 @@ final class ContextQueueExecutor: SerialExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedSerialExecutor()
-        queue.async { job.runSynchronously(on: executor) }
+        queue.async { BackgroundScheduling.run { job.runSynchronously(on: executor) } }
     }
 
     func asUnownedSerialExecutor() -> UnownedSerialExecutor {
