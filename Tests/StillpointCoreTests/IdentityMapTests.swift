@@ -47,12 +47,34 @@ struct IdentityMapTests {
         #expect(map.isEmpty)
     }
 
-    @Test func filterKeepsOnlyWhatItIsAsked() {
+    @Test func emptyingARunFromEitherEndGivesItsSlotsBack() {
         var map = IdentityMap()
-        let objects = (1...20).map { object(rowID: $0 % 2 == 0 ? Int64($0) : Int64($0) * 1_000 + 1) }
+        let objects = (1...1_000).map { object(rowID: $0) }
         for object in objects { map[object.objectID] = object }
-        map.filter { $0.objectID.rowID! % 2 == 0 }
-        #expect(map.count == 10)
-        for object in objects { #expect((map[object.objectID] != nil) == (object.objectID.rowID! % 2 == 0)) }
+        for object in objects[..<600] { map[object.objectID] = nil }  // in order, as a fetch-delete does
+        for object in objects[900...].reversed() { map[object.objectID] = nil }
+        #expect(map.count == 300 && map.runSlotCount < 700)
+        for object in objects[600..<900] { #expect(map[object.objectID] === object) }
+        #expect(map[objects[0].objectID] == nil && map[objects[999].objectID] == nil)
+    }
+
+    @Test func aSparseRunMovesToTheDictionaryAndKeepsItsObjects() {
+        var map = IdentityMap()
+        let objects = (1...1_000).map { object(rowID: $0) }
+        for object in objects { map[object.objectID] = object }
+        let kept = objects.enumerated().filter { $0.offset % 10 == 5 }.map(\.element)
+        for object in objects where !kept.contains(where: { $0 === object }) { map[object.objectID] = nil }
+        #expect(map.count == kept.count && map.runSlotCount == 0)
+        for object in kept { #expect(map[object.objectID] === object) }
+    }
+
+    @Test func smallRunsGiveWayToALargeOne() {
+        var map = IdentityMap()
+        let scattered = (1...8).map { object(rowID: Int64($0) * 10_000) }  // a run each, filling every place
+        for object in scattered { map[object.objectID] = object }
+        let saved = (100_001...100_500).map { object(rowID: $0) }
+        for object in saved { map[object.objectID] = object }
+        #expect(map.runSlotCount >= saved.count)
+        for object in scattered + saved { #expect(map[object.objectID] === object) }
     }
 }

@@ -64,18 +64,16 @@ final class ObjectGraph {
         return id.isTemporary ? inserted.object(for: id) : nil
     }
 
-    /// Marks an object deleted. An object this context no longer holds (its row gone, or another context's)
-    /// cannot be deleted; deleting one twice changes nothing.
+    /// Marks an object deleted. Only an object this context holds can be: not another context's, nor one it
+    /// forgot (its deletion saved, its row gone, or the context reset), whose row id may belong to a new row now.
     func delete(_ object: ManagedObject) throws(ContextError) {
-        // The object's own state answers, rather than the identity map: deleting 50,000 objects hashes nothing.
-        guard object.graph === self, !object.isFault else { throw ContextError.foreignObject(object.objectID) }
+        guard object.graph === self else { throw ContextError.foreignObject(object.objectID) }
         if inserted.remove(object) {
             object.isDeleted = true
             return
         }
-        guard object.committedValues != nil else {
-            throw ContextError.foreignObject(object.objectID)  // inserted, then deleted: it never reached the store
-        }
+        // Fetched objects sit in the identity map's runs: this look-up hashes nothing for them.
+        guard registered[object.objectID] === object else { throw ContextError.foreignObject(object.objectID) }
         updated.remove(object)
         deleted.insert(object)
         object.isDeleted = true
@@ -89,7 +87,7 @@ final class ObjectGraph {
 
     /// The registered object for `id`, or a new one made from stored values.
     func register(id: ObjectID, entity: EntityDescription, values: ContiguousArray<AttributeValue>, version: Int64) -> ManagedObject {
-        if let object = registered[id] {
+        if let object = object(for: id) {
             if !object.hasChanges, object.version != version {
                 object.values = values
                 object.committedValues = values
@@ -139,11 +137,6 @@ final class ObjectGraph {
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
-    }
-
-    /// Drops the objects that have no unsaved change, so that a long import or scan keeps memory flat.
-    func dropUnchangedObjects() {
-        registered.filter(\.hasChanges)
     }
 
     /// Re-reads an object from its source. With `mergeChanges`, its unsaved changes stay on top of the new values.

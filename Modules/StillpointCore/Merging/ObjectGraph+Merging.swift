@@ -66,9 +66,14 @@ extension ObjectGraph {
             // What the parent saved is in the store now: the snapshot no longer needs it.
             for (temporary, permanent) in permanentIDs {
                 snapshot.objects.removeValue(forKey: temporary)
+                // Pushed to the parent, the object is registered; still on its way there, it is inserted.
                 if let object = registered.removeValue(forKey: temporary) {
                     object.objectID = permanent
                     registered[permanent] = object
+                    if let version = written[permanent] { object.version = version }
+                } else if let object = inserted.object(for: temporary) {
+                    object.objectID = permanent
+                    inserted.objectDidChangeID(object, from: temporary)
                     if let version = written[permanent] { object.version = version }
                 }
             }

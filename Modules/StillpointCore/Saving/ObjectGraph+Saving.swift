@@ -136,12 +136,15 @@ extension ObjectGraph {
     /// Marks a child's changes as saved: they now live in the parent, which the child sees as its base.
     func didPushToParent(_ changes: ChildChanges, from objects: SaveObjects) {
         var snapshot = parentSnapshot ?? ParentSnapshot()
-        for (change, object) in Array(zip(changes.inserted, objects.inserts.compactMap { $0 })) + Array(zip(changes.updated, objects.updates)) {
-            let (id, entity, values) = change
-            snapshot.objects[id] = .init(entityName: entity.name, values: values, version: object.version)
+        let pushed = Array(zip(changes.inserted, objects.inserts.compactMap { $0 })) + Array(zip(changes.updated, objects.updates))
+        for ((pushedID, entity, values), object) in pushed {
+            // An ID that changed meanwhile is the parent's save to the store: the store holds what was pushed.
+            if object.objectID == pushedID {
+                snapshot.objects[pushedID] = .init(entityName: entity.name, values: values, version: object.version)
+            }
             object.committedValues = values
             // Saved to the parent, the object is found by its ID like any saved object.
-            if inserted.remove(object) { registered[id] = object }
+            if inserted.remove(object) { registered[object.objectID] = object }
             if !object.hasChangedValues { updated.remove(object) }
         }
         for (id, object) in zip(changes.deleted, objects.deletes) {
