@@ -46,4 +46,19 @@ struct ObjectIDSetTests {
         #expect(built.hashValue == ObjectIDSet(ids("Item", Array(1...6))).hashValue)
         #expect(ObjectIDSet().isEmpty && ObjectIDSet(entityName: "Item", rowIDs: []).isEmpty)
     }
+
+    @Test func temporaryIDsAreKeptAsideAndCount() {
+        let temporary = ObjectID.temporary(entityName: "Item")
+        var set: ObjectIDSet = [temporary, ObjectID(entityName: "Item", rowID: 1)]
+        #expect(set.count == 2 && set.contains(temporary) && !set.contains(.temporary(entityName: "Item")))
+        set.formUnion([temporary, ObjectID(entityName: "Row3", rowID: 1)])
+        #expect(set.count == 3 && set.entityNames == ["Item", "Row3"])
+        #expect(Array(set).last == temporary)
+    }
+
+    @Test func rowIDsAtTheEndsOfTheirRangeDoNotOverflow() {
+        let set = ObjectIDSet(entityName: "Item", rowIDs: [.max - 1, .max, .min])
+        #expect(set.runs(of: "Item") == [.min ... .min, (.max - 1) ... .max] && set.count == 3)
+        #expect(set.union(ObjectIDSet(entityName: "Item", rowIDs: [.max])).count == 3)
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,11 +7,14 @@ import Glibc
 /// Background contexts' jobs run at a lower scheduling priority than the main actor, so that it keeps its frames
 /// while they keep the cores busy.
 ///
-/// The threads are libdispatch's, shared with other work (the main queue's included), so each job lowers its
-/// thread and restores it after. On Linux, a thread can always be lowered, but raised back only with the
-/// right (`CAP_SYS_NICE`, or a high enough `RLIMIT_NICE`): where the process has it, jobs run at nice +10;
-/// where it has not, under the batch policy, which an unprivileged thread may enter and leave but which holds
-/// background work back less. A probe on a thread of its own finds out which, once.
+/// The threads are libdispatch's, shared with other work, so each job lowers its thread and restores it after.
+/// On Linux, a thread can always be lowered, but raised back only with the right (`CAP_SYS_NICE`, or a high
+/// enough `RLIMIT_NICE`): where the process has it, jobs run at nice +10; where it has not, under the batch
+/// policy, which an unprivileged thread may enter and leave but which holds background work back less. A probe
+/// on a thread of its own finds out which, once; if restoring a thread ever fails, jobs stop changing theirs.
+///
+/// The price: a lowered save holds the store's write lock at its lower priority, so on a saturated machine a
+/// view-context save waiting for that lock waits a little longer. The main actor itself never waits for it.
 enum BackgroundScheduling {
     enum Mode {
         /// Nice +10 for the job: about a tenth of the main actor's share of a busy core.
@@ -22,9 +26,12 @@ enum BackgroundScheduling {
     }
 
     static let mode: Mode = probe()
+    /// Set if a thread could not be restored: from then on, jobs leave their threads alone.
+    private static let gaveUp = Atomic<Bool>(false)
 
     static func run(_ job: () -> Void) {
         #if os(Linux)
+        guard !gaveUp.load(ordering: .relaxed) else { return job() }
         switch mode {
         case .lowerPriority:
             // `who` 0 is the calling thread, on Linux; -1 is a valid nice value, so errno tells failure.
@@ -33,12 +40,12 @@ enum BackgroundScheduling {
             let nice = getpriority(which, 0)
             let entered = errno == 0 && setpriority(which, 0, min(19, nice + niceIncrement)) == 0
             job()
-            if entered { setpriority(which, 0, nice) }
+            if entered, setpriority(which, 0, nice) != 0 { gaveUp.store(true, ordering: .relaxed) }
         case .batchPolicy:
             var parameters = sched_param(sched_priority: 0)
             let entered = sched_getscheduler(0) == SCHED_OTHER && sched_setscheduler(0, batchPolicy, &parameters) == 0
             job()
-            if entered { sched_setscheduler(0, SCHED_OTHER, &parameters) }
+            if entered, sched_setscheduler(0, SCHED_OTHER, &parameters) != 0 { gaveUp.store(true, ordering: .relaxed) }
         case .unchanged:
             job()
         }

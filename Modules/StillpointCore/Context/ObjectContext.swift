@@ -31,7 +31,8 @@ public actor ObjectContext {
     var mergeTask: Task<Void, Never>?
     /// The error of the latest automatic merge that failed, if any.
     public internal(set) var lastMergeError: (any Error)?
-    let graph: ObjectGraph
+    /// Owned by ``graphCustody``, which outlives the context to free it on the context's queue.
+    unowned(unsafe) let graph: ObjectGraph
     /// Frees the graph on the context's queue after the context is gone.
     private nonisolated let graphCustody: GraphCustody
     /// The change set of the latest save to the store, so that an operation that saved can wait for its merge.

@@ -40,7 +40,7 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Hashes the number alone: IDs of different entities rarely share a set, and hashing the entity name
-    /// too would double the cost of every identity-map and change-set look-up.
+    /// too would double the cost of every look-up by ID.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(storage)
     }

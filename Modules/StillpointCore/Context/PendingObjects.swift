@@ -70,7 +70,8 @@ struct PendingObjects {
     /// Empties the set.
     mutating func removeAll() {
         for case let object? in slots { object.pendingSlots[kind] = -1 }
-        slots.removeAll(keepingCapacity: true)
+        // Small sets keep their storage for the next changes; a large one lets it go (a save may share it).
+        slots.removeAll(keepingCapacity: slots.count <= 1_024)
         count = 0
         index = nil
     }

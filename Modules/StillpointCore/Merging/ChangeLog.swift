@@ -82,6 +82,12 @@ enum ChangeLog {
     }
 
     private static func ids(_ runs: [[Int64]], _ entity: String) -> ObjectIDSet {
-        ObjectIDSet(entityName: entity, runs: runs.compactMap { $0.count == 2 && $0[0] <= $0[1] ? $0[0]...$0[1] : nil })
+        // A damaged row's ranges are skipped rather than trusted: none is reversed or absurdly long.
+        ObjectIDSet(entityName: entity, runs: runs.compactMap { range in
+            guard range.count == 2, range[0] <= range[1] else { return nil }
+            let (length, overflow) = range[1].subtractingReportingOverflow(range[0])
+            guard !overflow, length < 1 << 40 else { return nil }
+            return range[0]...range[1]
+        })
     }
 }

@@ -10,10 +10,11 @@
 /// }
 /// ```
 ///
-/// Only permanent IDs belong in it: a change set names rows of the store.
+/// Temporary IDs (of objects not saved yet) are kept aside in an ordinary set; change sets never hold any.
 public struct ObjectIDSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible {
     /// Sorted, disjoint and non-adjacent runs of row ids, by entity name.
     private(set) var runsByEntity: [String: [ClosedRange<Int64>]] = [:]
+    private var temporaryIDs: Set<ObjectID> = []
     /// The number of IDs.
     public private(set) var count = 0
 
@@ -48,10 +49,11 @@ public struct ObjectIDSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
     public var isEmpty: Bool { count == 0 }
 
     /// The entities with at least one ID in the set.
-    public var entityNames: Set<String> { Set(runsByEntity.keys) }
+    public var entityNames: Set<String> { Set(runsByEntity.keys).union(temporaryIDs.map(\.entityName)) }
 
     public func contains(_ id: ObjectID) -> Bool {
-        guard let rowID = id.rowID, let runs = runsByEntity[id.entityName] else { return false }
+        guard let rowID = id.rowID else { return temporaryIDs.contains(id) }
+        guard let runs = runsByEntity[id.entityName] else { return false }
         // The last run whose lower bound is at most `rowID` is the only one that can hold it.
         var low = 0, high = runs.count
         while low < high {
@@ -71,6 +73,8 @@ public struct ObjectIDSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
     }
 
     public mutating func formUnion(_ other: ObjectIDSet) {
+        count += other.temporaryIDs.subtracting(temporaryIDs).count
+        temporaryIDs.formUnion(other.temporaryIDs)
         for (entityName, runs) in other.runsByEntity {
             let merged = Self.union(runsByEntity[entityName] ?? [], runs)
             count += merged.reduce(0) { $0 + $1.count } - (runsByEntity[entityName] ?? []).reduce(0) { $0 + $1.count }
@@ -86,15 +90,16 @@ public struct ObjectIDSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
 
     /// The first ID in iteration order.
     public var first: ObjectID? {
-        var iterator = makeIterator()
-        return iterator.next()
+        makeIterator().next()
     }
 
-    /// The IDs entity by entity (in name order), each entity's in row order.
-    public func makeIterator() -> some IteratorProtocol<ObjectID> {
-        runsByEntity.keys.sorted().lazy.flatMap { entityName in
+    /// The IDs entity by entity (in name order), each entity's in row order; temporary IDs last.
+    public func makeIterator() -> AnyIterator<ObjectID> {
+        var saved = runsByEntity.keys.sorted().lazy.flatMap { entityName in
             runsByEntity[entityName]!.lazy.joined().map { ObjectID(entityName: entityName, rowID: $0) }
         }.makeIterator()
+        var temporary = temporaryIDs.sorted { $0.description < $1.description }.makeIterator()
+        return AnyIterator { saved.next() ?? temporary.next() }
     }
 
     public var description: String {
@@ -102,7 +107,7 @@ public struct ObjectIDSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
             "\(name): " + runsByEntity[name]!.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)...\($0.upperBound)" }
                 .joined(separator: ", ")
         }
-        return "[" + entities.joined(separator: "; ") + "]"
+        return "[" + (entities + temporaryIDs.map(\.description).sorted()).joined(separator: "; ") + "]"
     }
 
     // MARK: Runs
@@ -127,7 +132,7 @@ public struct ObjectIDSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
         guard var start = rowIDs.first else { return runs }
         var end = start
         for rowID in rowIDs.dropFirst() where rowID != end {
-            if rowID == end + 1 {
+            if end < .max, rowID == end + 1 {
                 end = rowID
             } else {
                 runs.append(start...end)
@@ -145,7 +150,7 @@ public struct ObjectIDSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
         var merged: [ClosedRange<Int64>] = [ordered[0]]
         for run in ordered.dropFirst() {
             let last = merged[merged.count - 1]
-            if run.lowerBound <= last.upperBound + 1 {
+            if last.upperBound == .max || run.lowerBound <= last.upperBound + 1 {
                 merged[merged.count - 1] = last.lowerBound...Swift.max(last.upperBound, run.upperBound)
             } else {
                 merged.append(run)
@@ -162,9 +167,12 @@ public struct ObjectIDSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
         private var lastEntityName: String?
         private var lastRowIDs: [Int64] = []
 
+        private var temporaryIDs: Set<ObjectID> = []
+
         mutating func append(_ id: ObjectID) {
             guard let rowID = id.rowID else {
-                preconditionFailure("\(id) is temporary: an ObjectIDSet holds saved objects' IDs only")
+                temporaryIDs.insert(id)
+                return
             }
             if id.entityName != lastEntityName {
                 flush()
@@ -183,6 +191,8 @@ public struct ObjectIDSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
         mutating func build() -> ObjectIDSet {
             flush()
             var set = ObjectIDSet()
+            set.temporaryIDs = temporaryIDs
+            set.count = temporaryIDs.count
             for (entityName, rowIDs) in rowIDs {
                 set.formUnion(ObjectIDSet(entityName: entityName, rowIDs: rowIDs))
             }

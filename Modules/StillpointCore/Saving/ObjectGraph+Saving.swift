@@ -95,8 +95,7 @@ extension ObjectGraph {
             guard let result = results[index] else { continue }
             adopt(result, sentValues: inserts[index].values, by: object)
             if let existing = registered.updateValue(object, forKey: result.id), existing !== object {
-                markGone(existing)  // which unregisters the ID: register the saved object again
-                registered[result.id] = object
+                markGone(existing)  // an object of a row deleted elsewhere, whose row id the store gave again
             }
             if object.hasChangedValues { updated.insert(object) }
         }
