@@ -107,7 +107,7 @@ extension ParentEvent {
         for (insert, result) in zip(transaction.inserts, outcome.inserts) {
             guard let result else { continue }
             permanentIDs[insert.id] = result.id
-            versions[result.id] = result.written.version
+            versions[result.id] = result.version
         }
         for (update, result) in zip(transaction.updates, outcome.updates) {
             switch result {

@@ -119,7 +119,12 @@ extension ObjectGraph {
     /// Brings one saved insert's object up to date under its permanent ID (registering it is the caller's).
     private func adopt(_ result: SaveTransaction.InsertResult, sentValues: ContiguousArray<AttributeValue>, by object: ManagedObject) {
         object.objectID = result.id
-        adopt(result.written, sentValues: sentValues, by: object)
+        guard let merged = result.merged else {
+            object.committedValues = sentValues
+            object.version = 1
+            return
+        }
+        adopt(merged, sentValues: sentValues, by: object)
     }
 
     /// The changes of a child context, as its parent receives them, with the objects they come from.

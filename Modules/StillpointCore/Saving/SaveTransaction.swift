@@ -53,7 +53,11 @@ struct SaveTransaction: Sendable {
     /// the store holds for it.
     struct InsertResult: Sendable {
         let id: ObjectID
-        let written: Written
+        /// What the store holds when an insert merged into an existing row; `nil` for a new row, which holds the
+        /// values sent at version 1 (the common case carries no second reference to them).
+        let merged: Written?
+
+        var version: Int64 { merged?.version ?? 1 }
     }
 
     /// What happened to an object the save updated or deleted.
@@ -108,7 +112,7 @@ struct SaveTransaction: Sendable {
                 let entityRef = inserts[index].entityRef
                 try db.run(try statements.statement(.insert, for: entityRef), values: inserts[index].values)
                 let id = ObjectID(entityName: entityRef.entity.name, rowID: db.lastInsertedRowIDUnchecked)
-                outcome.inserts.append(InsertResult(id: id, written: Written(values: inserts[index].values, version: 1)))
+                outcome.inserts.append(InsertResult(id: id, merged: nil))
                 inserted.append(id)
             } catch let failure as SQLiteFailure where failure.isUniquenessViolation {
                 let insert = inserts[index]
@@ -125,11 +129,11 @@ struct SaveTransaction: Sendable {
                 case .mergeByPropertyObjectTrump, .overwrite:
                     try db.run(try statements.statement(.update, for: insert.entityRef), values: insert.values,
                                rowID: existingID, version: stored.version)
-                    outcome.inserts.append(InsertResult(id: existing, written: Written(values: insert.values, version: stored.version + 1)))
+                    outcome.inserts.append(InsertResult(id: existing, merged: Written(values: insert.values, version: stored.version + 1)))
                     updated.append(existing)
                     changedAttributes[insert.entity.name, default: []].formUnion(insert.entity.attributes.map(\.name))
                 case .mergeByPropertyStoreTrump, .rollback:
-                    outcome.inserts.append(InsertResult(id: existing, written: stored))
+                    outcome.inserts.append(InsertResult(id: existing, merged: stored))
                 }
             }
         }
