@@ -13,7 +13,7 @@ enum ChangeLog {
         """
 
     /// The changes of one entity in one save, row ids stored as ranges since inserts are mostly contiguous.
-    struct EntityChanges: Codable {
+    struct EntityChanges: Codable, Equatable {
         var inserted: [[Int64]] = []
         var updated: [[Int64]] = []
         var deleted: [[Int64]] = []
@@ -35,7 +35,7 @@ enum ChangeLog {
         for (entity, names) in changedAttributes {
             byEntity[entity, default: EntityChanges()].attributes = names.sorted()
         }
-        let payload = String(decoding: try JSONEncoder().encode(byEntity), as: UTF8.self)
+        let payload = Self.payload(byEntity)
         let timestamp = Date()
         try db.run("INSERT INTO \"\(table)\" (\"author\", \"timestamp\", \"changes\", \"origin\") VALUES (?, ?, ?, ?)",
                    [.string(author), .double(timestamp.timeIntervalSince1970), .string(payload), .string(origin.process)])
@@ -43,6 +43,40 @@ enum ChangeLog {
                                   updated: updated, deleted: deleted, changedAttributes: changedAttributes)
         changeSet.originContext = origin.context
         return changeSet
+    }
+
+    /// The `changes` column, written by hand in the form `JSONDecoder` reads back as `[String: EntityChanges]`:
+    /// `{"Item":{"inserted":[[1,5]],"updated":[],"deleted":[[9,9]],"attributes":["title"]}}`. `JSONEncoder`
+    /// costs more than the rest of a small save.
+    static func payload(_ byEntity: [String: EntityChanges]) -> String {
+        func ranges(_ ranges: [[Int64]]) -> String {
+            "[" + ranges.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }.joined(separator: ",") + "]"
+        }
+        let entities = byEntity.sorted { $0.key < $1.key }.map { entity, changes in
+            jsonString(entity) + ":{\"inserted\":" + ranges(changes.inserted) + ",\"updated\":" + ranges(changes.updated)
+                + ",\"deleted\":" + ranges(changes.deleted)
+                + ",\"attributes\":[" + changes.attributes.map(jsonString).joined(separator: ",") + "]}"
+        }
+        return "{" + entities.joined(separator: ",") + "}"
+    }
+
+    /// `text` as a JSON string literal.
+    static func jsonString(_ text: String) -> String {
+        var literal = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": literal += "\\\""
+            case "\\": literal += "\\\\"
+            case "\n": literal += "\\n"
+            case "\r": literal += "\\r"
+            case "\t": literal += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                literal += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: literal.unicodeScalars.append(scalar)
+            }
+        }
+        return literal + "\""
     }
 
     /// The change sets recorded after `sequence`, oldest first; `excludingProcess` leaves out one process's own.
