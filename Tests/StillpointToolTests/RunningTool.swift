@@ -55,6 +55,15 @@ final class RunningTool {
     }
 
     /// Kills the tool if it still runs.
+    /// Sends Ctrl-C and waits for the tool to exit: its status (`nil` if it did not within `timeout`) and how
+    /// long it took.
+    func interruptAndWaitForExit(within timeout: Duration) -> (status: Int32?, took: Duration) {
+        let interrupted = ContinuousClock.now
+        interrupt()
+        let status = waitForExit(within: timeout)
+        return (status, ContinuousClock.now - interrupted)
+    }
+
     func kill() {
         guard process.isRunning else { return }
         _ = Foundation.kill(process.processIdentifier, SIGKILL)

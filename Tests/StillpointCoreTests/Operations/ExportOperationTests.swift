@@ -201,8 +201,10 @@ struct ExportOperationTests {
         queue.addOperation(operation)
         _ = await readEvents(&events) { $0.kindName == "progress" }  // before the file is opened
         // Wait for the gated second row: the temporary file exists beside the destination by then.
+        let deadline = ContinuousClock.now + .seconds(60)
         while try FileManager.default.contentsOfDirectory(atPath: folder.path).count < 2 {
-            await Task.yield()
+            try #require(ContinuousClock.now < deadline, "no temporary file beside the destination")
+            try await Task.sleep(for: .milliseconds(1))
         }
         let partial = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".partial") }
         #expect(partial.count == 1)
