@@ -4,6 +4,28 @@ import Testing
 
 @Suite("Saving")
 struct SaveTests {
+    /// The view context's save suspends while the writer works: a second save meanwhile waits for it, and
+    /// does not send the same inserted objects again.
+    @MainActor
+    @Test func savesThatOverlapWriteEachChangeOnce() async throws {
+        let container = try makeContainer()
+        let view = container.viewContext
+        await view.perform { context in
+            for uid in 1...200 {
+                let item = context.insert(Item.self)
+                item[Item.uid] = Int32(uid)
+                item[Item.title] = "item \(uid)"
+            }
+        }
+        async let first = view.perform { context in try await context.save()?.inserted.count }
+        async let second = view.perform { context in try await context.save()?.inserted.count }
+        let (a, b) = try await (first, second)
+        #expect([a, b].compactMap { $0 } == [200])
+        #expect(try await view.perform { try $0.count(for: FetchRequest(Item.self)) } == 200)
+        let stored = try await container.performBackgroundTask { try $0.count(for: FetchRequest(Item.self)) }
+        #expect(stored == 200)
+    }
+
     @Test func aStaleUpdateFailsWithATypedConflictAndChangesNothing() async throws {
         let container = try makeContainer()
         try await insertItems([1], in: container)

@@ -37,6 +37,10 @@ public actor ObjectContext {
     private nonisolated let graphCustody: GraphCustody
     /// The change set of the latest save to the store, so that an operation that saved can wait for its merge.
     var lastSavedChangeSet: ChangeSet?
+    /// Whether a save is under way, and the saves waiting for it: a save that suspends (the view context's, a
+    /// child's) must not let a second one send the same changes again.
+    var isSaving = false
+    var savesWaiting: [CheckedContinuation<Void, Never>] = []
 
     init(name: String, store: Store, hub: ChangeSetHub, mergeTracker: MergeTracker, onMainActor: Bool,
          parent: ObjectContext? = nil, parentSnapshot: ParentSnapshot? = nil) {

@@ -5,6 +5,15 @@ extension ObjectContext {
     /// leaves the context's changes in place; conflicts are resolved by ``mergePolicy``.
     @discardableResult
     public func save() async throws -> ChangeSet? {
+        // One save at a time: the next starts from what this one left unsaved.
+        while isSaving {
+            await withCheckedContinuation { savesWaiting.append($0) }
+        }
+        isSaving = true
+        defer {
+            isSaving = false
+            if !savesWaiting.isEmpty { savesWaiting.removeFirst().resume() }
+        }
         guard graph.hasChanges else { return nil }
         if let parent {
             let (changes, objects) = try graph.makeChildChanges()
