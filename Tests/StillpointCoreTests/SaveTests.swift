@@ -153,4 +153,31 @@ struct SaveTests {
         }
         #expect(uids == [2, 3])
     }
+
+    /// A child counts its parent's unsaved changes from their values: it makes no object of them, and a row the
+    /// parent deleted is not counted even when nothing else is pending.
+    @Test func aChildCountsItsParentsUnsavedChangesWithoutMakingObjects() async throws {
+        let container = try makeContainer()
+        try await insertItems(1...4, in: container)
+        let parent = container.newBackgroundContext()
+        let children = try await parent.perform { context in
+            let onlyDeleting = context.newChildContext()
+            try context.delete(try context.fetch(FetchRequest(Item.self, predicate: try FetchPredicate("uid == 1")))[0])
+            let deletingOnly = context.newChildContext()
+            for uid: Int32 in 5...7 { context.insert(Item.self)[Item.uid] = uid }
+            try context.fetch(FetchRequest(Item.self, predicate: try FetchPredicate("uid == 2")))[0][Item.uid] = 20
+            return (onlyDeleting, deletingOnly, context.newChildContext())
+        }
+        let beforeDelete = try await children.0.perform { try $0.count(for: FetchRequest(Item.self)) }
+        #expect(beforeDelete == 4)
+        let afterDelete = try await children.1.perform { try $0.count(for: FetchRequest(Item.self)) }
+        #expect(afterDelete == 3)
+        let counts = try await children.2.perform { context in
+            (try context.count(for: FetchRequest(Item.self)),
+             try context.count(for: FetchRequest(Item.self, predicate: try FetchPredicate("uid >= 5"))),
+             try context.count(for: FetchRequest(Item.self, predicate: try FetchPredicate("uid == 2"))),
+             context.registeredObjects.count)
+        }
+        #expect(counts == (6, 4, 0, 0))  // 2..4 stored (2 now 20), 5...7 inserted; uid >= 5: 5, 6, 7 and 20
+    }
 }

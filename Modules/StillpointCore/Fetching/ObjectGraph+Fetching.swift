@@ -31,25 +31,33 @@ extension ObjectGraph {
 
     /// The number of objects a fetch would return, counted in SQL.
     func count(_ request: FetchRequest) throws -> Int {
-        let affected = affectedObjects(for: request)
+        // Decided in memory: the unsaved changes, and a child's view of its parent's, whose entries are counted
+        // from their values rather than made into objects (a child of a context holding 50,000 would make them all).
+        let pending = request.includesPendingChanges ? pendingObjects(of: request.entity) : []
+        var decided = Set(pending.map(\.objectID))
+        var matching = pending.filter { !$0.isDeleted && matches($0, request.predicate) }.count
+        for (id, entry) in parentSnapshot?.entries(of: request.entity) ?? [] where decided.insert(id).inserted {
+            if matches(entry.values, of: request.entity, request.predicate) { matching += 1 }
+        }
+        let deletedByParent = parentSnapshot?.deleted.compactMap(\.rowID) ?? []
         var unwindowed = request
         unwindowed.limit = nil
         unwindowed.offset = nil
         var total = 0
-        if affected.isEmpty {
+        if decided.isEmpty && deletedByParent.isEmpty {
             let query = try selectQuery(unwindowed, columns: "COUNT(*)")
             try withDatabase { db in
                 try db.query(query.sql, query.arguments) { total = Int(sqlite3_column_int64($0, 0)) }
             }
         } else {
-            let affectedIDs = Set(affected.compactMap(\.objectID.rowID)).union(parentSnapshot?.deleted.compactMap(\.rowID) ?? [])
+            let excluded = Set(decided.compactMap(\.rowID)).union(deletedByParent)
             let query = try selectQuery(unwindowed, columns: "\"_id\"")
             try withDatabase { db in
                 try db.query(query.sql, query.arguments) { statement in
-                    if !affectedIDs.contains(sqlite3_column_int64(statement, 0)) { total += 1 }
+                    if !excluded.contains(sqlite3_column_int64(statement, 0)) { total += 1 }
                 }
             }
-            total += affected.filter { !$0.isDeleted && matches($0, request.predicate) }.count
+            total += matching
         }
         let afterOffset = max(0, total - (request.offset ?? 0))
         return request.limit.map { min($0, afterOffset) } ?? afterOffset
@@ -133,10 +141,12 @@ extension ObjectGraph {
     }
 
     func matches(_ object: ManagedObject, _ predicate: FetchPredicate?) -> Bool {
+        matches(object.values, of: object.entity, predicate)
+    }
+
+    func matches(_ values: ContiguousArray<AttributeValue>, of entity: EntityDescription, _ predicate: FetchPredicate?) -> Bool {
         guard let predicate else { return true }
-        return predicate.evaluate { key in
-            object.entity.attributePositions[key].map { object.values[$0] } ?? .null
-        }
+        return predicate.evaluate { key in entity.attributePositions[key].map { values[$0] } ?? .null }
     }
 
     /// Orders objects as the SQL `ORDER BY` does: by the keys, then by row id, unsaved objects last.
