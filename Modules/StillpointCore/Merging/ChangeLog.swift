@@ -53,30 +53,11 @@ enum ChangeLog {
             "[" + ranges.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }.joined(separator: ",") + "]"
         }
         let entities = byEntity.sorted { $0.key < $1.key }.map { entity, changes in
-            jsonString(entity) + ":{\"inserted\":" + ranges(changes.inserted) + ",\"updated\":" + ranges(changes.updated)
+            JSONText.quoted(entity) + ":{\"inserted\":" + ranges(changes.inserted) + ",\"updated\":" + ranges(changes.updated)
                 + ",\"deleted\":" + ranges(changes.deleted)
-                + ",\"attributes\":[" + changes.attributes.map(jsonString).joined(separator: ",") + "]}"
+                + ",\"attributes\":[" + changes.attributes.map(JSONText.quoted).joined(separator: ",") + "]}"
         }
         return "{" + entities.joined(separator: ",") + "}"
-    }
-
-    /// `text` as a JSON string literal.
-    static func jsonString(_ text: String) -> String {
-        var literal = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": literal += "\\\""
-            case "\\": literal += "\\\\"
-            case "\n": literal += "\\n"
-            case "\r": literal += "\\r"
-            case "\t": literal += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                literal += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: literal.unicodeScalars.append(scalar)
-            }
-        }
-        return literal + "\""
     }
 
     /// The change sets recorded after `sequence`, oldest first; `excludingProcess` leaves out one process's own.

@@ -1,3 +1,5 @@
+import StillpointCore
+
 /// A JSON value whose objects keep their members in the order they were written, so that reports are
 /// diffable from one run to the next (`JSONSerialization` and `JSONEncoder` reorder or sort keys).
 ///
@@ -50,7 +52,7 @@ public indirect enum OrderedJSON: Sendable, Hashable {
         case .number(let value):
             output += Self.number(value)
         case .string(let value):
-            output += Self.quoted(value)
+            output += JSONText.quoted(value)
         case .array(let elements):
             guard !elements.isEmpty else { output += "[]"; return }
             let inner = indentation + "  "
@@ -66,7 +68,7 @@ public indirect enum OrderedJSON: Sendable, Hashable {
             let inner = indentation + "  "
             output += "{\n"
             for (offset, member) in members.enumerated() {
-                output += inner + Self.quoted(member.key) + ": "
+                output += inner + JSONText.quoted(member.key) + ": "
                 member.value.write(to: &output, indentation: inner)
                 output += offset == members.count - 1 ? "\n" : ",\n"
             }
@@ -81,28 +83,5 @@ public indirect enum OrderedJSON: Sendable, Hashable {
             return String(Int64(value))
         }
         return "\(value)"
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped, everything else as is.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                // U+2028 and U+2029 are valid JSON but end lines in JavaScript, so they are escaped too.
-                let hex = String(scalar.value, radix: 16, uppercase: false)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }
