@@ -1,4 +1,5 @@
 import Foundation
+import StillpointCore
 
 /// A calendar date without a time or a zone, in the proleptic Gregorian calendar.
 ///
@@ -26,17 +27,10 @@ public struct LocalDay: Sendable, Hashable, Comparable, Strideable, Codable, Los
     /// LocalDay(dayNumber: 0).description   // "1970-01-01"
     /// ```
     public init(dayNumber: Int) {
-        // Howard Hinnant's civil_from_days: years counted from March so the leap day comes last.
-        let shifted = dayNumber + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let marchMonth = (5 * dayOfYear + 2) / 153
-        let month = marchMonth < 10 ? marchMonth + 3 : marchMonth - 9
-        self.year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        self.month = month
-        self.day = dayOfYear - (153 * marchMonth + 2) / 5 + 1
+        let date = CivilDate.of(daysSince1970: Int64(dayNumber))
+        self.year = Int(date.year)
+        self.month = Int(date.month)
+        self.day = Int(date.day)
         self.dayNumber = dayNumber
     }
 

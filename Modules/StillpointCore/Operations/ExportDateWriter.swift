@@ -46,7 +46,7 @@ struct ExportDateWriter {
 
     /// `YYYY-MM-DDT` of a day number.
     private static func datePrefix(daysSince1970 days: Int64) -> [UInt8] {
-        let (year, month, day) = civilDate(daysSince1970: days)
+        let (year, month, day) = CivilDate.of(daysSince1970: days)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16)
         if year < 0 { bytes.append(UInt8(ascii: "-")) }
@@ -68,19 +68,5 @@ struct ExportDateWriter {
     private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
         let remainder = value % divisor
         return remainder < 0 ? (value / divisor - 1, remainder + divisor) : (value / divisor, remainder)
-    }
-
-    /// The proleptic Gregorian date of a day number (days since 1970-01-01), after Howard Hinnant's
-    /// `civil_from_days`.
-    static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
