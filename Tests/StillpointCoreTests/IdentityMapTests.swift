@@ -7,8 +7,7 @@ struct IdentityMapTests {
     private let graph: ObjectGraph
 
     init() throws {
-        let container = try makeContainer()
-        graph = ObjectGraph(store: container.store, hub: ChangeSetHub(), name: "test", interruptFlag: InterruptFlag(), parentSnapshot: nil)
+        graph = try makeGraph()
     }
 
     private func object(_ entity: EntityDescription = Item.entity, rowID: Int64) -> ManagedObject {

@@ -6,8 +6,7 @@ struct PendingObjectsTests {
     private let graph: ObjectGraph
 
     init() throws {
-        let container = try makeContainer()
-        graph = ObjectGraph(store: container.store, hub: ChangeSetHub(), name: "test", interruptFlag: InterruptFlag(), parentSnapshot: nil)
+        graph = try makeGraph()
     }
 
     private func newObject() -> ManagedObject {
