@@ -20,7 +20,7 @@ extension Seed004Suite {
         do {
             let raw = try RawSQLite(benchmarkCase.store, in: benchmarkCase.directory)
             try raw.createItemTable()
-            try BatchDeleteBaseline.insert(stored, into: raw)
+            try Seed004Suite.rawInsert(stored, into: raw)
             let cpu = ResourceUsage.processCPUSeconds()
             baseline = try Stopwatch.seconds { try BatchDeleteBaseline.delete(below: n, in: raw) }
             baselineCPU = ResourceUsage.processCPUSeconds() - cpu
@@ -28,9 +28,9 @@ extension Seed004Suite {
             if Phases.reported {
                 // Where the time goes: the same condition as the SQL Stillpoint runs (`DELETE ... RETURNING`),
                 // and as a `SELECT` of the ids followed by the plain `DELETE`, each on 2N rows again.
-                try BatchDeleteBaseline.insert(n, into: raw)
+                try Seed004Suite.rawInsert(n, into: raw)
                 rawVariants["raw_returning_ms"] = try Stopwatch.seconds { try BatchDeleteBaseline.deleteReturning(below: n, in: raw) } * 1_000
-                try BatchDeleteBaseline.insert(n, into: raw)
+                try Seed004Suite.rawInsert(n, into: raw)
                 rawVariants["raw_select_then_delete_ms"] = try Stopwatch.seconds { try BatchDeleteBaseline.selectThenDelete(below: n, in: raw) } * 1_000
                 try BatchDeleteBaseline.expect(raw, rows: Int64(stored - n), after: "the raw variants")
             }
@@ -69,20 +69,6 @@ extension Seed004Suite {
 
 /// The raw SQLite side of the batch-delete workload.
 private enum BatchDeleteBaseline {
-    /// Stores `count` items (untimed): one prepared INSERT in one transaction.
-    static func insert(_ count: Int32, into raw: RawSQLite) throws {
-        let sql = #"INSERT INTO "Item" ("uid", "title") VALUES (?, ?)"#
-        try raw.execute("BEGIN")
-        let statement = try raw.prepare(sql)
-        defer { sqlite3_finalize(statement) }
-        for uid in 0..<count {
-            sqlite3_bind_int64(statement, 1, Int64(uid))
-            sqlite3_bind_text(statement, 2, Item.title(uid), -1, RawSQLite.transient)
-            try raw.stepDone(statement, sql)
-        }
-        try raw.execute("COMMIT")
-    }
-
     /// The measured baseline: one prepared DELETE with the same condition, in its own transaction.
     static func delete(below n: Int32, in raw: RawSQLite) throws {
         let sql = #"DELETE FROM "Item" WHERE "uid" < ?"#

@@ -142,7 +142,8 @@ struct Seed004Suite: BenchmarkSuite {
 
     // MARK: Baselines
 
-    private static func rawInsert(_ n: Int32, into raw: RawSQLite) throws {
+    /// Items with uids `0..<n`: one prepared INSERT stepped `n` times in one transaction.
+    static func rawInsert(_ n: Int32, into raw: RawSQLite) throws {
         let sql = #"INSERT INTO "Item" ("uid", "title") VALUES (?, ?)"#
         try raw.execute("BEGIN")
         let statement = try raw.prepare(sql)

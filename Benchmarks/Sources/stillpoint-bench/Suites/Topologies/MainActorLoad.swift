@@ -37,14 +37,14 @@ struct MainActorLoad: Sendable {
         var control: TickLog.Summary
     }
 
-    private let main: MainActorTicker
-    private let control: ControlTicker
+    private let main: Ticker
+    private let control: Ticker
     private let idle: Range<ContinuousClock.Instant>
 
     /// Starts both tickers and lets them run idle for ``calibration``.
     static func start() async -> MainActorLoad {
-        let main = await MainActorTicker.start()
-        let control = await ControlTicker.start()
+        let main = await Ticker.start(onMainActor: true)
+        let control = await Ticker.start(onMainActor: false)
         let start = ContinuousClock.now
         try? await Task.sleep(for: calibration)
         return MainActorLoad(main: main, control: control, idle: start..<ContinuousClock.now)
