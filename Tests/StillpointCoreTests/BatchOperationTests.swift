@@ -102,7 +102,8 @@ struct BatchOperationTests {
         try await insertItems(1...3, in: container)
         try await container.performBackgroundTask { context in
             let items = try context.fetch(FetchRequest(Item.self))
-            try await context.batchDelete(FetchRequest(Item.self))
+            let result = try await context.batchDelete(FetchRequest(Item.self))
+            #expect(result.count == 3 && Set(result.objectIDs) == Set(items.map(\.objectID)))
             let allDeleted = items.allSatisfy { $0.isDeleted }
             #expect(allDeleted)
             #expect(context.registeredObjects.isEmpty)

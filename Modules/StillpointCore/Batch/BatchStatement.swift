@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 
 /// A batch operation as one SQL statement, run without loading objects, recorded in the change log.
 enum BatchStatement: Sendable {
@@ -40,24 +39,16 @@ enum BatchStatement: Sendable {
         var changedAttributes: [String: Set<String>] = [:]
         switch self {
         case .delete(let request):
-            // The IDs first, then a plain DELETE: `DELETE ... RETURNING` costs several times a plain one. When the
-            // IDs form a few runs, as they mostly do, deleting the runs by row id spares SQLite a second scan.
             let condition = try Self.whereClause(request)
-            try db.query("SELECT \"_id\" FROM \(table)\(condition.sql)", condition.arguments) { rowIDs.append(sqlite3_column_int64($0, 0)) }
-            let runs = ObjectIDSet.runs(of: rowIDs)
-            if runs.count <= Self.maximumDeletedRuns {
-                for run in runs {
-                    try db.run("DELETE FROM \(table) WHERE \"_id\" BETWEEN ? AND ?", [.integer(run.lowerBound), .integer(run.upperBound)])
-                }
-            } else if !runs.isEmpty {
-                try db.run("DELETE FROM \(table)\(condition.sql)", condition.arguments)
-            }
+            // `WHERE 1` when there is no condition: SQLite would drop the table's pages whole, unseen by the hook.
+            let sql = "DELETE FROM \(table)\(request.predicate == nil ? " WHERE 1" : condition.sql)"
+            rowIDs = try ChangedRowCollector.rowIDs(.delete, in: entity.name, of: db) { try db.run(sql, condition.arguments) }
         case .update(let request, let values):
             let names = values.keys.sorted()
             let condition = try Self.whereClause(request)
             let assignments = names.map { "\(Store.quote($0)) = ?" } + ["\"_version\" = \"_version\" + 1"]
-            try db.query("UPDATE \(table) SET \(assignments.joined(separator: ", "))\(condition.sql) RETURNING \"_id\"",
-                         names.map { values[$0]! } + condition.arguments) { rowIDs.append(sqlite3_column_int64($0, 0)) }
+            let sql = "UPDATE \(table) SET \(assignments.joined(separator: ", "))\(condition.sql)"
+            rowIDs = try ChangedRowCollector.rowIDs(.update, in: entity.name, of: db) { try db.run(sql, names.map { values[$0]! } + condition.arguments) }
             if !names.isEmpty { changedAttributes[entity.name] = Set(names) }
         case .insert(let entity, let rows):
             let sql = SaveTransaction.insertSQL(entity)
@@ -85,9 +76,6 @@ enum BatchStatement: Sendable {
         db.afterNextTransaction(onCommit: { _ in hub.publish(changeSet) })
         return BatchResult(count: ids.count, objectIDs: ids, changeSet: changeSet)
     }
-
-    /// Up to this many runs of row ids, a batch delete removes the runs by row id rather than by its condition.
-    private static let maximumDeletedRuns = 16
 
     private static func whereClause(_ request: FetchRequest) throws -> SQLFragment {
         guard let predicate = request.predicate else { return SQLFragment(sql: "") }
