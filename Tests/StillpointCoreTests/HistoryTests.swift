@@ -38,7 +38,36 @@ struct HistoryTests {
         #expect(secondIsDeleted == true)
 
         try reporter.purgeHistory(through: newToken)
-        #expect(try reporter.history(after: HistoryToken(sequence: 0)).isEmpty)
+        #expect(try reporter.history(after: newToken).isEmpty)
+    }
+
+    @Test func aPurgedHistoryRefusesOlderTokensAndNeverReusesNumbers() async throws {
+        try await eachLocation { location in
+            let container = try makeContainer(location)
+            let start = try container.currentHistoryToken()
+            for uid: Int32 in 1...3 { try await insertItems([uid], in: container) }
+            let saved = try container.history(after: start).map { HistoryToken(sequence: $0.sequence) }
+            #expect(saved.count == 3)
+
+            try container.purgeHistory(through: saved[1])
+            #expect(try container.history(after: saved[1]).map(\.sequence) == [saved[2].sequence])
+            let refused = #expect(throws: StoreError.self) { try container.history(after: start) }
+            guard case .historyPurged(_, let token, let purgedThrough)? = refused else {
+                Issue.record("expected historyPurged, got \(String(describing: refused))")
+                return
+            }
+            #expect(token == start && purgedThrough == saved[1])
+            await #expect(throws: StoreError.self) {
+                try await container.newBackgroundContext().perform { context in _ = try context.mergeHistory(after: start) }
+            }
+
+            // Purging everything, and past the end, keeps the numbering and the latest token usable.
+            try container.purgeHistory(through: HistoryToken(sequence: saved[2].sequence + 100))
+            #expect(try container.currentHistoryToken() == saved[2])
+            try await insertItems([4], in: container)
+            let next = try container.history(after: saved[2])
+            #expect(next.count == 1 && next[0].sequence > saved[2].sequence)
+        }
     }
 
     @Test func observingOtherProcessesFeedsAutomaticMerges() async throws {

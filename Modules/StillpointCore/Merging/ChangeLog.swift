@@ -9,8 +9,12 @@ enum ChangeLog {
     static let createTable = """
         CREATE TABLE IF NOT EXISTS "\(table)" (
             "sequence" INTEGER PRIMARY KEY AUTOINCREMENT, "author" TEXT NOT NULL,
-            "timestamp" REAL NOT NULL, "changes" TEXT NOT NULL, "origin" TEXT NOT NULL DEFAULT '')
+            "timestamp" REAL NOT NULL, "changes" TEXT NOT NULL, "origin" TEXT NOT NULL DEFAULT '');
+        CREATE TABLE IF NOT EXISTS "\(purgeTable)" ("id" INTEGER PRIMARY KEY CHECK ("id" = 1), "through" INTEGER NOT NULL)
         """
+    /// One row: the sequence number the history has been purged through, so that a token from before it is
+    /// refused rather than answered with part of the history.
+    static let purgeTable = "_stillpoint_history_purge"
 
     /// The changes of one entity in one save, row ids stored as ranges since inserts are mostly contiguous.
     struct EntityChanges: Codable, Equatable {
@@ -84,16 +88,33 @@ enum ChangeLog {
         return changeSets
     }
 
-    /// The sequence number of the latest recorded change, or 0.
+    /// The sequence number of the latest recorded change, or 0; purged changes still count (`AUTOINCREMENT`
+    /// never hands out a number twice, and SQLite keeps the largest in `sqlite_sequence`).
     static func lastSequence(in db: Database) throws -> Int64 {
         var last: Int64 = 0
-        try db.query("SELECT MAX(\"sequence\") FROM \"\(table)\"") { last = sqlite3_column_int64($0, 0) }
+        try db.query("SELECT \"seq\" FROM sqlite_sequence WHERE \"name\" = ?", [.string(table)]) { last = sqlite3_column_int64($0, 0) }
         return last
     }
 
-    /// Deletes the history up to and including `sequence`.
+    /// Deletes the history up to and including `sequence`, and remembers how far it went.
     static func purge(through sequence: Int64, in db: Database) throws {
-        try db.run("DELETE FROM \"\(table)\" WHERE \"sequence\" <= ?", [.integer(sequence)])
+        let through = min(sequence, try lastSequence(in: db))
+        guard through > 0 else { return }
+        try db.run("DELETE FROM \"\(table)\" WHERE \"sequence\" <= ?", [.integer(through)])
+        try db.run("""
+            INSERT INTO "\(purgeTable)" ("id", "through") VALUES (1, ?)
+            ON CONFLICT ("id") DO UPDATE SET "through" = max("through", excluded."through")
+            """, [.integer(through)])
+    }
+
+    /// Throws ``StoreError/historyPurged(path:token:purgedThrough:)`` when the changes after `sequence` are no
+    /// longer all in the history.
+    static func checkAvailable(after sequence: Int64, in db: Database, path: String) throws {
+        var purged: Int64 = 0
+        try db.query("SELECT \"through\" FROM \"\(purgeTable)\"") { purged = sqlite3_column_int64($0, 0) }
+        guard sequence >= purged else {
+            throw StoreError.historyPurged(path: path, token: HistoryToken(sequence: sequence), purgedThrough: HistoryToken(sequence: purged))
+        }
     }
 
     private static func ids(_ runs: [[Int64]], _ entity: String) -> ObjectIDSet {

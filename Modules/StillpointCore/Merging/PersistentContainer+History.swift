@@ -8,15 +8,23 @@ extension PersistentContainer {
 
     /// The change sets saved after `token` by any process, oldest first (Core Data's persistent history).
     ///
+    /// Throws ``StoreError/historyPurged(path:token:purgedThrough:)`` when the history after `token` has been
+    /// purged in part: a partial history would leave the caller's objects silently stale.
+    ///
     /// ```swift
     /// let changes = try container.history(after: token)
     /// token = changes.last.map { HistoryToken(sequence: $0.sequence) } ?? token
     /// ```
     public func history(after token: HistoryToken) throws -> [ChangeSet] {
-        try store.read { db in try ChangeLog.changeSets(after: token.sequence, in: db) }
+        let path = store.location.displayPath
+        return try store.read { db in
+            try ChangeLog.checkAvailable(after: token.sequence, in: db, path: path)
+            return try ChangeLog.changeSets(after: token.sequence, in: db)
+        }
     }
 
-    /// Deletes the change log up to and including `token`; contexts behind it can no longer catch up from it.
+    /// Deletes the change log up to and including `token`; a token from before it can no longer catch up, and
+    /// ``history(after:)`` says so.
     public func purgeHistory(through token: HistoryToken) throws {
         try store.write { db in try ChangeLog.purge(through: token.sequence, in: db) }
     }
@@ -37,13 +45,12 @@ extension PersistentContainer {
         return Task.detached {
             var seen = start
             while !Task.isCancelled {
-                if let changes = try? store.read({ db in
-                    try ChangeLog.changeSets(after: seen, excludingProcess: store.processToken, in: db)
+                // The last sequence read with them, so that this process's own entries are not read again.
+                if let (changes, last) = try? store.read({ db in
+                    (try ChangeLog.changeSets(after: seen, excludingProcess: store.processToken, in: db), try ChangeLog.lastSequence(in: db))
                 }) {
-                    for changeSet in changes {
-                        hub.publish(changeSet)
-                        seen = changeSet.sequence
-                    }
+                    for changeSet in changes { hub.publish(changeSet) }
+                    seen = last
                 }
                 try? await Task.sleep(for: interval)
             }
@@ -54,11 +61,18 @@ extension PersistentContainer {
 extension ObjectContext {
     /// Merges every change saved after `token` (by this process or another) and returns the new token.
     ///
+    /// Throws ``StoreError/historyPurged(path:token:purgedThrough:)`` when the history after `token` has been
+    /// purged in part.
+    ///
     /// ```swift
     /// token = try await context.perform { [token] context in try context.mergeHistory(after: token) }
     /// ```
     public func mergeHistory(after token: HistoryToken) throws -> HistoryToken {
-        let changes = try graph.withDatabase { db in try ChangeLog.changeSets(after: token.sequence, in: db) }
+        let path = graph.store.location.displayPath
+        let changes = try graph.withDatabase { db in
+            try ChangeLog.checkAvailable(after: token.sequence, in: db, path: path)
+            return try ChangeLog.changeSets(after: token.sequence, in: db)
+        }
         for changeSet in changes { try graph.merge(changeSet) }
         return changes.last.map { HistoryToken(sequence: $0.sequence) } ?? token
     }

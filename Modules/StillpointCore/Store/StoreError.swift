@@ -14,6 +14,8 @@ public enum StoreError: Error, Sendable, Equatable {
     case incompatibleSchema(path: String, entity: String, reason: String)
     /// SQLite reported an error.
     case sqlite(path: String, code: Int32, message: String)
+    /// The change log no longer holds every change after `token`: it was purged through `purgedThrough`.
+    case historyPurged(path: String, token: HistoryToken, purgedThrough: HistoryToken)
 }
 
 extension StoreError: LocalizedError, CustomStringConvertible {
@@ -33,6 +35,9 @@ extension StoreError: LocalizedError, CustomStringConvertible {
             return "\(path): the table of \(entity) cannot be upgraded in place: \(reason); migrate the data to a new store"
         case .sqlite(let path, let code, let message):
             return "\(path): SQLite error \(code): \(message)"
+        case .historyPurged(let path, let token, let purgedThrough):
+            return "\(path): the change log was purged through \(purgedThrough.sequence), so the changes after \(token.sequence) are "
+                + "no longer all in it; fetch again what you show, then continue from currentHistoryToken()"
         }
     }
 }
