@@ -119,4 +119,27 @@ struct MergePolicyTests {
         #expect(stored[0].1 == (upserts ? "from the second insert" : "item 1"))
         #expect(title == stored[0].1)
     }
+
+    /// The context already holds the row the insert merges into: that object stays registered and alive, and
+    /// shows what the row holds now.
+    @Test(arguments: [MergePolicy.mergeByPropertyObjectTrump, .overwrite, .mergeByPropertyStoreTrump, .rollback])
+    func anInsertMergingIntoAHeldRowKeepsTheHeldObject(policy: MergePolicy) async throws {
+        let container = try makeContainer()
+        try await insertItems([1], in: container)
+        let upserts = policy == .mergeByPropertyObjectTrump || policy == .overwrite
+        try await container.performBackgroundTask { context in
+            context.setMergePolicy(policy)
+            let held = try context.fetch(FetchRequest(Item.self))[0]
+            let item = context.insert(Item.self)
+            item[Item.uid] = 1
+            item[Item.title] = "from the second insert"
+            try await context.save()
+            let expected = upserts ? "from the second insert" : "item 1"
+            #expect(!held.isDeleted && context.registeredObject(for: held.objectID) === held)
+            #expect(item.objectID == held.objectID)
+            #expect(held[Item.title] == expected && item[Item.title] == expected)
+            let (hasChanges, registered) = (context.hasChanges, context.registeredObjects.count)
+            #expect(!hasChanges && registered == 1)
+        }
+    }
 }

@@ -1,6 +1,11 @@
 /// How a save resolves a conflict: a row changed in the store since the context read it, or an inserted
 /// object whose unique key is already taken.
 ///
+/// An inserted object whose unique key is taken becomes the existing row: `mergeByPropertyObjectTrump` and
+/// `overwrite` write its values there (an upsert), `mergeByPropertyStoreTrump` and `rollback` give it the row's
+/// values. It takes the row's ``ObjectID`` either way. When the context already holds an object for that row,
+/// that object stays the one the context registers for it, and shows the row's new values.
+///
 /// ```swift
 /// await context.setMergePolicy(.mergeByPropertyObjectTrump)
 /// await context.setMergePolicy(.mergeByPropertyStoreTrump, for: Session.entity)

@@ -94,7 +94,11 @@ extension ObjectGraph {
             }
             guard let result = results[index] else { continue }
             adopt(result, sentValues: inserts[index].values, by: object)
-            if let existing = registered.updateValue(object, forKey: result.id), existing !== object {
+            if let merged = result.merged, let held = registered[result.id], held !== object {
+                // The insert merged into a row this context already holds: the held object stays the row's object
+                // and is brought up to date as a merge would; the inserted one now describes the same row.
+                apply(storedValues: merged.values, version: merged.version, to: held, keepingChanges: true)
+            } else if let existing = registered.updateValue(object, forKey: result.id), existing !== object {
                 markGone(existing)  // an object of a row deleted elsewhere, whose row id the store gave again
             }
             if object.hasChangedValues { updated.insert(object) }
