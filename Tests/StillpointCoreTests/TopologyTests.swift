@@ -90,6 +90,16 @@ struct TopologyTests {
         let id = try await observer.perform { try $0.fetch(FetchRequest(Item.self))[0].objectID }
         let sequences = container.changeSets
         let writes = 40
+        // What the observer shows while the writers write: its object's version may only move forward.
+        let sampler = Task {
+            var versions: [Int64] = []
+            while !Task.isCancelled {
+                // A read cut short by the cancel at the end is simply not counted.
+                if let version = try? await observer.perform({ try $0.existingObject(with: id).version }) { versions.append(version) }
+                await Task.yield()
+            }
+            return versions
+        }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for writer in 0..<4 {
                 group.addTask {
@@ -106,6 +116,9 @@ struct TopologyTests {
             }
             try await group.waitForAll()
         }
+        sampler.cancel()
+        let versions = await sampler.value
+        #expect(!versions.isEmpty && versions == versions.sorted(), "the observer showed an older state after a newer one")
         var seen: [Int64] = []
         for await changeSet in sequences {
             seen.append(changeSet.sequence)
@@ -114,11 +127,13 @@ struct TopologyTests {
         #expect(seen == seen.sorted() && Set(seen).count == writes)
         let last = try #require(seen.last)
         await container.waitUntilMerged(ChangeSet(sequence: last, author: "", timestamp: Date(), inserted: [], updated: [], deleted: [], changedAttributes: [:]))
-        let (merged, stored) = try await observer.perform { context in
-            (try context.existingObject(with: id)[Item.title],
+        let (merged, version, stored) = try await observer.perform { context in
+            (try context.existingObject(with: id)[Item.title], try context.existingObject(with: id).version,
              try context.fetchDictionaries(FetchRequest(Item.self))[0]["title"])
         }
+        let storedVersion = try await container.newBackgroundContext().perform { try $0.existingObject(with: id).version }
         #expect(.string(merged) == stored)
+        #expect(version == storedVersion && version == Int64(writes) + 1)
     }
 }
 
