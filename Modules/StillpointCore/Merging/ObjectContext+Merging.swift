@@ -58,11 +58,17 @@ extension ObjectContext {
 
     private func autoMerge(_ changeSet: ChangeSet) async {
         if changeSet.originContext != graph.origin.context {
+            unmergedChangeSets.append(changeSet)
+        }
+        // A failed read leaves the objects as they were: that change set and the ones after it wait for the next
+        // merge, in save order.
+        while let next = unmergedChangeSets.first {
             do {
-                try graph.merge(changeSet)
+                try graph.merge(next)
+                unmergedChangeSets.removeFirst()
             } catch {
-                // A failed read leaves the objects as they were; the next merge or refresh catches up.
                 lastMergeError = error
+                break
             }
         }
         await mergeTracker.didMerge(ObjectIdentifier(self), through: changeSet.sequence)

@@ -2,7 +2,9 @@ extension PersistentContainer {
     /// Returns once every context that merges automatically has merged `changeSet`.
     ///
     /// An operation that saves awaits this before it reports that it finished, so that whoever sees it finish
-    /// also sees its changes in those contexts.
+    /// also sees its changes in those contexts. A merge whose read failed (the context was interrupted) counts as
+    /// made: the context's ``ObjectContext/lastMergeError`` says so, and it merges that change set again before
+    /// its next one.
     public func waitUntilMerged(_ changeSet: ChangeSet) async {
         await mergeTracker.waitUntilMerged(through: changeSet.sequence)
     }
