@@ -97,23 +97,34 @@ struct SaveTests {
         #expect(count == 0)
     }
 
-    @Test func savesPublishChangeSetsInOrder() async throws {
+    @Test func savesAndBatchesPublishChangeSetsInOrderToEveryObserver() async throws {
         let container = try makeContainer()
-        let changes = container.changeSets
+        let changes = container.changeSets, otherObserver = container.changeSets
+        let start = Date()
         try await insertItems(1...3, in: container)
-        try await container.performBackgroundTask { context in
+        let editor = container.newBackgroundContext(name: "editor")
+        try await editor.perform { context in
             let items = try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)]))
             items[0][Item.title] = "renamed"
             try context.delete(items[2])
             try await context.save()
+            try await context.batchInsert(Item.entity, rows: [["uid": .integer(4)]])
         }
-        var iterator = changes.makeAsyncIterator()
-        let first = try #require(await iterator.next())
-        let second = try #require(await iterator.next())
-        #expect(first.inserted.count == 3 && first.updated.isEmpty)
-        #expect(second.sequence > first.sequence)
-        #expect(second.updated.count == 1 && second.deleted.count == 1)
-        #expect(second.changedAttributes == ["Item": ["title"]])
+        let end = Date()
+        var iterator = changes.makeAsyncIterator(), otherIterator = otherObserver.makeAsyncIterator()
+        var received: [ChangeSet] = [], receivedByTheOther: [Int64] = []
+        for _ in 0..<3 {
+            received.append(try #require(await iterator.next()))
+            receivedByTheOther.append(try #require(await otherIterator.next()).sequence)
+        }
+        #expect(received.map(\.sequence) == receivedByTheOther)
+        #expect(received[0].sequence < received[1].sequence && received[1].sequence < received[2].sequence)
+        #expect(received[0].inserted.count == 3 && received[0].updated.isEmpty)
+        #expect(received[1].updated.count == 1 && received[1].deleted.count == 1)
+        #expect(received[1].changedAttributes == ["Item": ["title"]])
+        #expect(received[2].inserted.count == 1)
+        #expect(received[1].author == "editor" && received[2].author == "editor")
+        #expect(received.allSatisfy { start <= $0.timestamp && $0.timestamp <= end })
     }
 
     @Test func childContextSavesReachTheParentOnly() async throws {
