@@ -142,4 +142,78 @@ struct MergePolicyTests {
             #expect(!hasChanges && registered == 1)
         }
     }
+
+    /// X edits a row that Y deleted: `error` reports a conflict with no store version; every other policy lets
+    /// the deletion stand, and X's object is marked deleted.
+    @Test(arguments: MergePolicy.allCases)
+    func anEditOfARowDeletedElsewhere(policy: MergePolicy) async throws {
+        let container = try makeContainer()
+        try await insertItems([1], in: container)
+        let x = container.newBackgroundContext(name: "X")
+        await x.setMergePolicy(policy)
+        let id = try await x.perform { try $0.fetch(FetchRequest(Item.self))[0].objectID }
+        try await container.performBackgroundTask { context in
+            try context.delete(try context.existingObject(with: id))
+            try await context.save()
+        }
+        let outcome: Result<Bool, any Error> = await x.perform { context in
+            do {
+                let item = try context.existingObject(with: id)
+                item[Item.title] = "edited"
+                try await context.save()
+                return .success(item.isDeleted)
+            } catch {
+                return .failure(error)
+            }
+        }
+        let rows = try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Item.self)) }
+        #expect(rows == 0)
+        switch outcome {
+        case .failure(SaveError.conflicts(let conflicts)) where policy == .error:
+            #expect(conflicts.map(\.objectID) == [id] && conflicts[0].storeVersion == nil)
+        case .success(let isDeleted) where policy != .error:
+            #expect(isDeleted)
+        default:
+            Issue.record("\(policy): \(outcome)")
+        }
+    }
+
+    /// X deletes a row that Y changed: `error` reports a conflict, `rollback` keeps the row and shows Y's values
+    /// in X's object, the other policies delete it.
+    @Test(arguments: MergePolicy.allCases)
+    func aDeleteOfARowChangedElsewhere(policy: MergePolicy) async throws {
+        let container = try makeContainer()
+        try await insertItems([1], in: container)
+        let x = container.newBackgroundContext(name: "X")
+        await x.setMergePolicy(policy)
+        let id = try await x.perform { try $0.fetch(FetchRequest(Item.self))[0].objectID }
+        try await container.performBackgroundTask { context in
+            try context.existingObject(with: id)[Item.title] = "changed by Y"
+            try await context.save()
+        }
+        let outcome: Result<(Bool, String), any Error> = await x.perform { context in
+            do {
+                let item = try context.existingObject(with: id)
+                try context.delete(item)
+                try await context.save()
+                return .success((item.isDeleted, item.isDeleted ? "" : item[Item.title]))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let titles = try await container.newBackgroundContext().perform { try $0.fetch(FetchRequest(Item.self)).map { $0[Item.title] } }
+        switch (policy, outcome) {
+        case (.error, .failure(SaveError.conflicts(let conflicts))):
+            #expect(conflicts.map(\.objectID) == [id] && conflicts[0].storeVersion == 2)
+            #expect(titles == ["changed by Y"])
+        case (.rollback, .success(let (isDeleted, title))):
+            #expect(!isDeleted && title == "changed by Y")
+            #expect(titles == ["changed by Y"])
+        case (.mergeByPropertyStoreTrump, .success(let (isDeleted, _))), (.mergeByPropertyObjectTrump, .success(let (isDeleted, _))),
+             (.overwrite, .success(let (isDeleted, _))):
+            #expect(isDeleted && titles.isEmpty)
+        default:
+            Issue.record("\(policy): \(outcome)")
+        }
+    }
 }

@@ -111,9 +111,9 @@ extension ObjectGraph {
         for (index, result) in results.enumerated() {
             let object = objects[index]
             guard deleted.remove(object) else { continue }
-            if case .written(let written) = result {  // the rollback policy revived it
+            if case .written(let written) = result {  // the rollback policy revived it, with the store's values
                 object.isDeleted = false
-                adopt(written, sentValues: written.values, by: object)
+                apply(storedValues: written.values, version: written.version, to: object, keepingChanges: false)
             } else if registered[deletes[index].id] === object {
                 registered.removeValue(forKey: deletes[index].id)
             }
