@@ -62,6 +62,10 @@ public final class PersistentContainer: Sendable {
         try store.close()
     }
 
-    /// Every change set saved to the store from now on, in commit order.
+    /// Every change set saved to the store through this container from now on, in commit order.
+    ///
+    /// With ``observeOtherProcesses(every:)`` running, other processes' change sets come too, in their commit
+    /// order, as the watcher finds them: possibly after later ones of this process. A merge re-reads the rows it
+    /// refreshes, so a context never goes back to an older state for it.
     public var changeSets: AsyncStream<ChangeSet> { hub.subscribe() }
 }
