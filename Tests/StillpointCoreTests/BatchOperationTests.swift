@@ -50,26 +50,28 @@ struct BatchOperationTests {
 
     @MainActor
     @Test func batchUpdateRefreshesHeldObjectsAndKeepsTheirUnsavedChanges() async throws {
-        let container = try makeContainer()
-        try await insertItems(1...5, in: container)
-        let view = container.viewContext
-        await view.setAutomaticallyMergesChangesFromParent(true)
-        try await view.perform { context in
-            let items = try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)]))
-            items[0][Item.score] = 7   // unsaved, must survive the merge
+        try await eachLocation { location in
+            let container = try makeContainer(location)
+            try await insertItems(1...5, in: container)
+            let view = container.viewContext
+            await view.setAutomaticallyMergesChangesFromParent(true)
+            try await view.perform { context in
+                let items = try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)]))
+                items[0][Item.score] = 7   // unsaved, must survive the merge
+            }
+            let result = try await container.performBackgroundTask { context in
+                try await context.batchUpdate(FetchRequest(Item.self, predicate: try FetchPredicate("uid IN %@", [1, 2])),
+                                              set: ["title": .string("renamed")])
+            }
+            #expect(result.count == 2)
+            await container.waitUntilMerged(try #require(result.changeSet))
+            let state = try await view.perform { context in
+                try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)])).prefix(3).map { ($0[Item.title], $0[Item.score]) }
+            }
+            #expect(state.map(\.0) == ["renamed", "renamed", "item 3"])
+            #expect(state.map(\.1) == [7, nil, nil])
+            #expect(result.changeSet?.changedAttributes == ["Item": ["title"]])
         }
-        let result = try await container.performBackgroundTask { context in
-            try await context.batchUpdate(FetchRequest(Item.self, predicate: try FetchPredicate("uid IN %@", [1, 2])),
-                                          set: ["title": .string("renamed")])
-        }
-        #expect(result.count == 2)
-        await container.waitUntilMerged(try #require(result.changeSet))
-        let state = try await view.perform { context in
-            try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)])).prefix(3).map { ($0[Item.title], $0[Item.score]) }
-        }
-        #expect(state.map(\.0) == ["renamed", "renamed", "item 3"])
-        #expect(state.map(\.1) == [7, nil, nil])
-        #expect(result.changeSet?.changedAttributes == ["Item": ["title"]])
     }
 
     @Test func batchInsertFillsDefaultsAndValidates() async throws {
@@ -107,6 +109,51 @@ struct BatchOperationTests {
             let allDeleted = items.allSatisfy { $0.isDeleted }
             #expect(allDeleted)
             #expect(context.registeredObjects.isEmpty)
+        }
+    }
+
+    /// A batch-inserted row whose key is taken follows the merge policy, and a live context holding that row
+    /// shows the result.
+    @Test(arguments: MergePolicy.allCases)
+    func batchInsertResolvesTakenKeysByThePolicy(policy: MergePolicy) async throws {
+        let container = try makeContainer()
+        try await insertItems([1], in: container)
+        let observer = container.newBackgroundContext(name: "observer")
+        await observer.setAutomaticallyMergesChangesFromParent(true)
+        let id = try await observer.perform { context in
+            let item = try context.fetch(FetchRequest(Item.self))[0]
+            item[Item.score] = 2.5
+            try await context.save()
+            return item.objectID
+        }
+        let outcome: Result<BatchResult, any Error> = await container.newBackgroundContext(name: "importer").perform { context in
+            context.setMergePolicy(policy)
+            do {
+                return .success(try await context.batchInsert(Item.entity, rows: [["uid": .integer(1), "title": .string("new")], ["uid": .integer(5)]]))
+            } catch {
+                return .failure(error)
+            }
+        }
+        if case .success(let result) = outcome, let changeSet = result.changeSet { await container.waitUntilMerged(changeSet) }
+        let held = try await observer.perform { context in
+            let item = try context.existingObject(with: id)
+            return (item[Item.title], item[Item.score], try context.count(for: FetchRequest(Item.self)))
+        }
+        switch (policy, outcome) {
+        case (.error, .failure(SaveError.validation(let failures))):
+            #expect(failures.map(\.objectID) == [id])
+            #expect(held == ("item 1", 2.5, 1), "a failed batch insert writes nothing")
+        case (.mergeByPropertyObjectTrump, .success(let result)):
+            #expect(result.count == 2 && result.changeSet?.updated == [id] && result.changeSet?.inserted.count == 1)
+            #expect(held == ("new", 2.5, 2), "only the attributes the row names are written")
+        case (.overwrite, .success(let result)):
+            #expect(result.count == 2 && result.changeSet?.updated == [id])
+            #expect(held == ("new", nil, 2), "the whole row is written, defaults included")
+        case (.mergeByPropertyStoreTrump, .success(let result)), (.rollback, .success(let result)):
+            #expect(result.count == 1 && result.changeSet?.updated.isEmpty == true && result.changeSet?.inserted.count == 1)
+            #expect(held == ("item 1", 2.5, 2))
+        default:
+            Issue.record("\(policy): \(outcome)")
         }
     }
 }

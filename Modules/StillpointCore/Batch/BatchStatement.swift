@@ -32,23 +32,23 @@ enum BatchStatement: Sendable {
         }
     }
 
-    /// Runs the statement inside the caller's write transaction and records its change set.
-    func run(in db: Database, author: String, origin: StoreOrigin, hub: ChangeSetHub) throws -> BatchResult {
+    /// Runs the statement inside the caller's write transaction and records its change set. `policy` decides
+    /// what an inserted row whose unique key is taken does, as it does for a save.
+    func run(in db: Database, author: String, origin: StoreOrigin, policy: MergePolicy, hub: ChangeSetHub) throws -> BatchResult {
         let table = Store.quote(entity.name)
-        var rowIDs: [Int64] = []
+        var inserted: [Int64] = [], updated: [Int64] = [], deleted: [Int64] = []
         var changedAttributes: [String: Set<String>] = [:]
         switch self {
         case .delete(let request):
             let condition = try Self.whereClause(request)
             // `WHERE 1` when there is no condition: SQLite would drop the table's pages whole, unseen by the hook.
             let sql = "DELETE FROM \(table)\(request.predicate == nil ? " WHERE 1" : condition.sql)"
-            rowIDs = try ChangedRowCollector.rowIDs(.delete, in: entity.name, of: db) { try db.run(sql, condition.arguments) }
+            deleted = try ChangedRowCollector.rowIDs(.delete, in: entity.name, of: db) { try db.run(sql, condition.arguments) }
         case .update(let request, let values):
             let names = values.keys.sorted()
             let condition = try Self.whereClause(request)
-            let assignments = names.map { "\(Store.quote($0)) = ?" } + ["\"_version\" = \"_version\" + 1"]
-            let sql = "UPDATE \(table) SET \(assignments.joined(separator: ", "))\(condition.sql)"
-            rowIDs = try ChangedRowCollector.rowIDs(.update, in: entity.name, of: db) { try db.run(sql, names.map { values[$0]! } + condition.arguments) }
+            let sql = "UPDATE \(table) SET \(Self.assignments(names))\(condition.sql)"
+            updated = try ChangedRowCollector.rowIDs(.update, in: entity.name, of: db) { try db.run(sql, names.map { values[$0]! } + condition.arguments) }
             if !names.isEmpty { changedAttributes[entity.name] = Set(names) }
         case .insert(let entity, let rows):
             let sql = SaveTransaction.insertSQL(entity)
@@ -58,23 +58,44 @@ enum BatchStatement: Sendable {
                 for attribute in entity.attributes { values.append(row[attribute.name] ?? attribute.initialValue) }
                 do {
                     try db.run(sql, values)
+                    inserted.append(db.lastInsertedRowID)
                 } catch let failure as SQLiteFailure where failure.isUniquenessViolation {
-                    throw SaveError.validation([ValidationFailure(objectID: .temporary(entityName: entity.name), reason: .uniquenessViolation(
-                        attributes: entity.uniquenessConstraints.first ?? [], values: (entity.uniquenessConstraints.first ?? []).map { row[$0] ?? .null }))])
+                    guard let clash = try StoreRows.row(clashingWith: values, entity: entity, in: db) else { throw failure }
+                    switch policy {
+                    case .error:
+                        let constraint = entity.uniquenessConstraints.first { names in
+                            names.allSatisfy { values[entity.attributePositions[$0]!] == clash.values[entity.attributePositions[$0]!] }
+                        } ?? []
+                        throw SaveError.validation([ValidationFailure(objectID: ObjectID(entityName: entity.name, rowID: clash.id), reason: .uniquenessViolation(
+                            attributes: constraint, values: constraint.map { values[entity.attributePositions[$0]!] }))])
+                    case .mergeByPropertyStoreTrump, .rollback:
+                        continue  // the stored row stays as it is
+                    case .mergeByPropertyObjectTrump, .overwrite:
+                        // Object-trump writes the attributes the row names; overwrite the whole row, defaults included.
+                        let names = entity.attributes.map(\.name).filter { policy == .overwrite || row[$0] != nil }
+                        try db.run("UPDATE \(table) SET \(Self.assignments(names)) WHERE \"_id\" = ?",
+                                   names.map { values[entity.attributePositions[$0]!] } + [.integer(clash.id)])
+                        updated.append(clash.id)
+                        changedAttributes[entity.name, default: []].formUnion(names)
+                    }
                 }
-                rowIDs.append(db.lastInsertedRowID)
             }
         }
-        let ids = ObjectIDSet(entityName: entity.name, rowIDs: rowIDs)
+        let (insertedIDs, updatedIDs, deletedIDs) = (ObjectIDSet(entityName: entity.name, rowIDs: inserted),
+                                                     ObjectIDSet(entityName: entity.name, rowIDs: updated),
+                                                     ObjectIDSet(entityName: entity.name, rowIDs: deleted))
+        let ids = insertedIDs.union(updatedIDs).union(deletedIDs)
         guard !ids.isEmpty else { return BatchResult(count: 0, objectIDs: [], changeSet: nil) }
-        let changeSet = try ChangeLog.record(
-            author: author, origin: origin,
-            inserted: { if case .insert = self { return ids }; return [] }(),
-            updated: { if case .update = self { return ids }; return [] }(),
-            deleted: { if case .delete = self { return ids }; return [] }(),
-            changedAttributes: changedAttributes, in: db)
+        let changeSet = try ChangeLog.record(author: author, origin: origin, inserted: insertedIDs, updated: updatedIDs,
+                                             deleted: deletedIDs, changedAttributes: changedAttributes, in: db)
         db.afterNextTransaction(onCommit: { _ in hub.publish(changeSet) })
         return BatchResult(count: ids.count, objectIDs: ids, changeSet: changeSet)
+    }
+
+    /// `"a" = ?, "b" = ?, "_version" = "_version" + 1`: every batch write moves the rows' versions on, so that a
+    /// context's save over an older read is a conflict.
+    private static func assignments(_ names: [String]) -> String {
+        (names.map { "\(Store.quote($0)) = ?" } + ["\"_version\" = \"_version\" + 1"]).joined(separator: ", ")
     }
 
     private static func whereClause(_ request: FetchRequest) throws -> SQLFragment {

@@ -26,6 +26,17 @@ extension ObjectContext {
 
     /// Inserts rows from dictionaries in one transaction, without making objects. Missing attributes take
     /// their defaults.
+    ///
+    /// A row whose unique key is already stored follows the context's merge policy for the entity, as an
+    /// inserted object does at save: `error` fails the whole batch, `mergeByPropertyObjectTrump` writes the
+    /// attributes the row names into the stored row, `overwrite` writes the whole row, and
+    /// `mergeByPropertyStoreTrump` and `rollback` leave the stored row as it is. Updated rows are in the change
+    /// set's `updated`, and in the result.
+    ///
+    /// ```swift
+    /// await context.setMergePolicy(.mergeByPropertyObjectTrump)
+    /// try await context.batchInsert(Session.entity, rows: [["id": .string("abc"), "duration": .double(600)]])
+    /// ```
     @discardableResult
     public func batchInsert(_ entity: EntityDescription, rows: [[String: AttributeValue]]) async throws -> BatchResult {
         try await runBatch(.insert(entity, rows: rows))
@@ -37,11 +48,12 @@ extension ObjectContext {
         let flag = interruptFlag
         let author = name
         let origin = graph.origin
+        let policy = graph.policy(for: statement.entity)
         let result: BatchResult
         if isViewContext {
-            result = try await store.writeAsync { db in try flag.watching(db) { try statement.run(in: db, author: author, origin: origin, hub: hub) } }
+            result = try await store.writeAsync { db in try flag.watching(db) { try statement.run(in: db, author: author, origin: origin, policy: policy, hub: hub) } }
         } else {
-            result = try store.write { db in try flag.watching(db) { try statement.run(in: db, author: author, origin: origin, hub: hub) } }
+            result = try store.write { db in try flag.watching(db) { try statement.run(in: db, author: author, origin: origin, policy: policy, hub: hub) } }
         }
         if let changeSet = result.changeSet { try graph.merge(changeSet) }
         return result

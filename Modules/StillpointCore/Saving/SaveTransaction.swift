@@ -116,7 +116,8 @@ struct SaveTransaction: Sendable {
                 inserted.append(id)
             } catch let failure as SQLiteFailure where failure.isUniquenessViolation {
                 let insert = inserts[index]
-                guard let (existingID, stored) = try existingRow(clashingWith: insert, in: db) else { throw failure }
+                guard let clash = try StoreRows.row(clashingWith: insert.values, entity: insert.entity, in: db) else { throw failure }
+                let (existingID, stored) = (clash.id, Written(values: clash.values, version: clash.version))
                 let existing = ObjectID(entityName: insert.entity.name, rowID: existingID)
                 switch policy(insert.entity) {
                 case .error:
@@ -247,21 +248,6 @@ struct SaveTransaction: Sendable {
     }
 
     /// The existing row that holds the unique values an insert tried to take.
-    private func existingRow(clashingWith insert: Insert, in db: Database) throws -> (Int64, Written)? {
-        let entity = insert.entity
-        for constraint in entity.uniquenessConstraints {
-            let condition = constraint.map { "\(Store.quote($0)) IS ?" }.joined(separator: " AND ")
-            let arguments = constraint.map { insert.values[entity.attributePositions[$0]!] }
-            var found: (Int64, Written)?
-            try db.query("SELECT \(StoreRows.objectColumns(of: entity)) FROM \(Store.quote(entity.name)) WHERE \(condition)", arguments) { statement in
-                found = (sqlite3_column_int64(statement, 0),
-                         Written(values: StoreRows.values(of: entity, from: statement), version: sqlite3_column_int64(statement, 1)))
-            }
-            if let found { return found }
-        }
-        return nil
-    }
-
     private static func conflict(_ id: ObjectID, _ entity: EntityDescription, read: ContiguousArray<AttributeValue>,
                                  object: ContiguousArray<AttributeValue>, readVersion: Int64,
                                  stored: (ContiguousArray<AttributeValue>, Int64)?) -> MergeConflict {
