@@ -1,5 +1,6 @@
 extension PersistentContainer {
-    /// Returns once every context that merges automatically has merged `changeSet`.
+    /// Returns once every context on the store that merges automatically has merged `changeSet`. Child contexts
+    /// merge what their parent announces instead, and are not waited for.
     ///
     /// An operation that saves awaits this before it reports that it finished, so that whoever sees it finish
     /// also sees its changes in those contexts. A merge whose read failed (the context was interrupted) counts as
