@@ -10,8 +10,12 @@ import StillpointCore
 /// run's time is the median of its merges. Every held object is in the change set when C ≥ N; for N = 10,000
 /// and C = 5,000 half of them are.
 ///
-/// `n` is the number of objects held; extra metrics: `changes` (C), `stale_objects` (held objects in the change
-/// set), `per_held_object_us`. There is no baseline, hence no ratio: the table compares the workloads.
+/// The `scattered-50000` workload updates every other row instead, among the first 2C: the change set then has
+/// 50,000 runs of one row each rather than one run, and half the held objects are in it.
+///
+/// `n` is the number of objects held; extra metrics: `changes` (C), `runs` (runs of row ids in the change set),
+/// `stale_objects` (held objects in the change set), `per_held_object_us`. There is no baseline, hence no ratio:
+/// the table compares the workloads.
 struct MergeSuite: BenchmarkSuite {
     let name = "merge"
     let summary = "merging a change set of C updates into a view context holding N objects (n = N)"
@@ -20,15 +24,19 @@ struct MergeSuite: BenchmarkSuite {
     static let changeSetSizes = [5_000, 50_000]
     static let mergesPerRun = 5
 
+    static let scatteredChanges = 50_000
+
     var workloads: [Workload] {
         Self.changeSetSizes.map { changes in
-            Workload(name: "changes-\(changes)") { benchmarkCase in try await Self.merge(benchmarkCase, changes: changes) }
-        }
+            Workload(name: "changes-\(changes)") { benchmarkCase in try await Self.merge(benchmarkCase, changes: changes, scattered: false) }
+        } + [Workload(name: "scattered-\(Self.scatteredChanges)") { benchmarkCase in
+            try await Self.merge(benchmarkCase, changes: Self.scatteredChanges, scattered: true)
+        }]
     }
 
-    static func merge(_ benchmarkCase: BenchmarkCase, changes: Int) async throws -> Sample {
+    static func merge(_ benchmarkCase: BenchmarkCase, changes: Int, scattered: Bool) async throws -> Sample {
         let held = benchmarkCase.n
-        let rows = max(held, changes)
+        let rows = max(held, scattered ? 2 * changes : changes)
         let container = try PersistentContainer(schema: Sitting.schema, location: benchmarkCase.store.location(in: benchmarkCase.directory))
         try await container.performBackgroundTask { context in
             for uid in 0..<Int32(rows) {
@@ -45,13 +53,18 @@ struct MergeSuite: BenchmarkSuite {
         guard fetched == held else { throw Failure("the view context fetched \(fetched) sittings, not \(held)") }
 
         let writer = container.newBackgroundContext(name: "writer")
-        let changed = FetchRequest(Sitting.self, predicate: try FetchPredicate("uid < %@", Int32(changes)))
+        // Scattered: the even uids, which are the ones with an odd number of minutes (5 + uid % 40).
+        let changed = scattered
+            ? FetchRequest(Sitting.self, predicate: try FetchPredicate("uid < %@ AND minutes IN %@", Int32(2 * changes), Array(stride(from: Int32(5), to: 45, by: 2))))
+            : FetchRequest(Sitting.self, predicate: try FetchPredicate("uid < %@", Int32(changes)))
+        var runs = 0
         var times: [Double] = []
         for round in 0..<mergesPerRun {
             let result = try await writer.batchUpdate(changed, set: ["title": .string("round \(round)")])
             guard let changeSet = result.changeSet, changeSet.updated.count == changes else {
                 throw Failure("the batch update changed \(result.count) sittings, not \(changes)")
             }
+            runs = Self.runCount(of: changeSet.updated)
             times.append(try await view.perform { context in
                 let start = ContinuousClock.now
                 try context.mergeChanges(from: changeSet)
@@ -61,11 +74,10 @@ struct MergeSuite: BenchmarkSuite {
 
         // Checks (untimed): the held objects took the last values, and no other object was loaded.
         let lastTitle = "round \(mergesPerRun - 1)"
-        let stale = min(held, changes)
-        let staleRequest = FetchRequest(Sitting.self, predicate: try FetchPredicate("uid < %@", Int32(stale)))
+        let stale = scattered ? min(held, 2 * changes) / 2 : min(held, changes)
         let (count, titles) = try await view.perform { context in
-            let count = context.registeredObjects.count
-            return (count, try context.fetch(staleRequest).map { $0[Sitting.title] })
+            (context.registeredObjects.count,
+             try context.fetch(changed).filter { $0[Sitting.uid] < Int32(held) }.map { $0[Sitting.title] })
         }
         guard count == held else { throw Failure("the view context holds \(count) objects after the merges, not \(held)") }
         guard titles.count == stale, titles.allSatisfy({ $0 == lastTitle }) else {
@@ -75,9 +87,20 @@ struct MergeSuite: BenchmarkSuite {
         let seconds = BenchmarkRunner.median(times)
         return Sample(seconds: seconds, baselineSeconds: nil, metrics: [
             "changes": Double(changes),
+            "runs": Double(runs),
             "stale_objects": Double(stale),
             "per_held_object_us": seconds / Double(held) * 1e6,
         ])
+    }
+
+    /// The runs of consecutive row ids among `ids` (sorted, as an `ObjectIDSet` lists them).
+    static func runCount(of ids: ObjectIDSet) -> Int {
+        var runs = 0, previous: Int64?
+        for rowID in ids.compactMap(\.rowID) {
+            if rowID != previous.map({ $0 + 1 }) { runs += 1 }
+            previous = rowID
+        }
+        return runs
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -95,16 +118,17 @@ struct MergeSuite: BenchmarkSuite {
         for store in StoreKind.allCases {
             let rows = measurements.filter { $0.store == store }
             guard !rows.isEmpty else { continue }
-            let header = ["objects held (n)", "changes", "stale held objects", "merge", "per held object", "ratio"]
+            let header = ["objects held (n)", "changes", "runs", "stale held objects", "merge", "per held object", "ratio"]
             let cells = rows.map { measurement in
                 [String(measurement.n), measurement.metric("changes").map { String(Int($0)) } ?? "-",
+                 measurement.metric("runs").map { String(Int($0)) } ?? "-",
                  measurement.metric("stale_objects").map { String(Int($0)) } ?? "-",
                  String(format: "%.2f ms", measurement.seconds * 1_000),
                  measurement.metric("per_held_object_us").map { String(format: "%.2f µs", $0) } ?? "-", "n/a"]
             }
             var lines: [String] = []
-            func time(held: Int, changes: Int) -> Double? {
-                rows.first { $0.n == held && $0.metric("changes") == Double(changes) }?.seconds
+            func time(held: Int, changes: Int, scattered: Bool = false) -> Double? {
+                rows.first { $0.n == held && $0.metric("changes") == Double(changes) && $0.workload.hasPrefix("scattered") == scattered }?.seconds
             }
             let (fewHeld, manyHeld) = (sizes.min() ?? 0, sizes.max() ?? 0)
             let (fewChanges, manyChanges) = (Self.changeSetSizes.min() ?? 0, Self.changeSetSizes.max() ?? 0)
@@ -115,6 +139,11 @@ struct MergeSuite: BenchmarkSuite {
             if let small = time(held: fewHeld, changes: manyChanges), let large = time(held: manyHeld, changes: manyChanges) {
                 lines.append("- \(manyHeld / max(1, fewHeld))x the objects held (\(fewHeld) → \(manyHeld)), "
                              + "\(manyChanges) changes: time x\(String(format: "%.2f", large / small))")
+            }
+            if let oneRun = time(held: fewHeld, changes: Self.scatteredChanges),
+               let scattered = time(held: fewHeld, changes: Self.scatteredChanges, scattered: true) {
+                lines.append("- the \(Self.scatteredChanges) changes scattered (\(Self.scatteredChanges) runs instead of 1), "
+                             + "\(fewHeld) objects held: time x\(String(format: "%.2f", scattered / oneRun))")
             }
             sections.append("**\(store.title)**\n\n" + ResultTable.render(header: header, rows: cells)
                             + (lines.isEmpty ? "" : "\n\n" + lines.joined(separator: "\n")))
