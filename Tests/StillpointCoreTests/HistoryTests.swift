@@ -70,6 +70,27 @@ struct HistoryTests {
         }
     }
 
+    @Test func aDamagedEntryIsReportedNotSkipped() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("store.sqlite")
+        let container = try makeContainer(.file(url))
+        let start = try container.currentHistoryToken()
+        try await insertItems([1], in: container)
+        try await insertItems([2], in: container)
+        let damaged = try container.history(after: start)[0].sequence
+        try await DatabaseQueue(path: url.path).write { db in
+            try db.execute(sql: "UPDATE \(ChangeLog.table) SET changes = '{not json' WHERE sequence = ?", arguments: [damaged])
+        }
+        let error = #expect(throws: StoreError.self) { try container.history(after: start) }
+        guard case .corrupt(let path, let detail)? = error else {
+            Issue.record("expected corrupt, got \(String(describing: error))")
+            return
+        }
+        #expect(path == url.path && detail.contains("entry \(damaged)"))
+        #expect(try container.history(after: HistoryToken(sequence: damaged)).count == 1, "the entries after it still read")
+    }
+
     @Test func observingOtherProcessesFeedsAutomaticMerges() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

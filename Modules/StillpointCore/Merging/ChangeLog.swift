@@ -65,13 +65,18 @@ enum ChangeLog {
     }
 
     /// The change sets recorded after `sequence`, oldest first; `excludingProcess` leaves out one process's own.
-    static func changeSets(after sequence: Int64, excludingProcess process: String? = nil, in db: Database) throws -> [ChangeSet] {
+    /// An entry whose changes cannot be read goes to `damaged` with its sequence number, which throws or skips it.
+    static func changeSets(after sequence: Int64, excludingProcess process: String? = nil, in db: Database,
+                           damaged: (Int64) throws -> Void) throws -> [ChangeSet] {
         var changeSets: [ChangeSet] = []
         try db.query("SELECT \"sequence\", \"author\", \"timestamp\", \"changes\" FROM \"\(table)\" WHERE \"sequence\" > ? AND \"origin\" IS NOT ? ORDER BY \"sequence\"",
                      [.integer(sequence), process.map(AttributeValue.string) ?? .null]) { statement in
             guard case .string(let author) = AttributeValue(column: 1, of: statement, as: .string),
                   case .string(let payload) = AttributeValue(column: 3, of: statement, as: .string),
-                  let byEntity = try? JSONDecoder().decode([String: EntityChanges].self, from: Data(payload.utf8)) else { return }
+                  let byEntity = try? JSONDecoder().decode([String: EntityChanges].self, from: Data(payload.utf8)) else {
+                try damaged(sqlite3_column_int64(statement, 0))
+                return
+            }
             var inserted = ObjectIDSet(), updated = ObjectIDSet(), deleted = ObjectIDSet()
             var attributes: [String: Set<String>] = [:]
             for (entity, changes) in byEntity {
@@ -107,13 +112,17 @@ enum ChangeLog {
             """, [.integer(through)])
     }
 
-    /// Throws ``StoreError/historyPurged(path:token:purgedThrough:)`` when the changes after `sequence` are no
-    /// longer all in the history.
-    static func checkAvailable(after sequence: Int64, in db: Database, path: String) throws {
+    /// Every change set recorded after `sequence`, oldest first, or an error: ``StoreError/historyPurged(path:token:purgedThrough:)``
+    /// when some of them were purged, ``StoreError/corrupt(path:detail:)`` when one cannot be read. A partial
+    /// history would leave the caller's objects silently stale.
+    static func completeHistory(after sequence: Int64, in db: Database, path: String) throws -> [ChangeSet] {
         var purged: Int64 = 0
         try db.query("SELECT \"through\" FROM \"\(purgeTable)\"") { purged = sqlite3_column_int64($0, 0) }
         guard sequence >= purged else {
             throw StoreError.historyPurged(path: path, token: HistoryToken(sequence: sequence), purgedThrough: HistoryToken(sequence: purged))
+        }
+        return try changeSets(after: sequence, in: db) { damaged in
+            throw StoreError.corrupt(path: path, detail: "the change log's entry \(damaged) in \(table) cannot be read")
         }
     }
 

@@ -9,7 +9,8 @@ extension PersistentContainer {
     /// The change sets saved after `token` by any process, oldest first (Core Data's persistent history).
     ///
     /// Throws ``StoreError/historyPurged(path:token:purgedThrough:)`` when the history after `token` has been
-    /// purged in part: a partial history would leave the caller's objects silently stale.
+    /// purged in part, and ``StoreError/corrupt(path:detail:)`` when an entry of it cannot be read: a partial
+    /// history would leave the caller's objects silently stale.
     ///
     /// ```swift
     /// let changes = try container.history(after: token)
@@ -17,10 +18,7 @@ extension PersistentContainer {
     /// ```
     public func history(after token: HistoryToken) throws -> [ChangeSet] {
         let path = store.location.displayPath
-        return try store.read { db in
-            try ChangeLog.checkAvailable(after: token.sequence, in: db, path: path)
-            return try ChangeLog.changeSets(after: token.sequence, in: db)
-        }
+        return try store.read { db in try ChangeLog.completeHistory(after: token.sequence, in: db, path: path) }
     }
 
     /// Deletes the change log up to and including `token`; a token from before it can no longer catch up, and
@@ -47,7 +45,9 @@ extension PersistentContainer {
             while !Task.isCancelled {
                 // The last sequence read with them, so that this process's own entries are not read again.
                 if let (changes, last) = try? store.read({ db in
-                    (try ChangeLog.changeSets(after: seen, excludingProcess: store.processToken, in: db), try ChangeLog.lastSequence(in: db))
+                    // A damaged entry is passed over: the watcher has no one to tell, and must not stop at it.
+                    (try ChangeLog.changeSets(after: seen, excludingProcess: store.processToken, in: db) { _ in },
+                     try ChangeLog.lastSequence(in: db))
                 }) {
                     for changeSet in changes { hub.publish(changeSet) }
                     seen = last
@@ -61,18 +61,14 @@ extension PersistentContainer {
 extension ObjectContext {
     /// Merges every change saved after `token` (by this process or another) and returns the new token.
     ///
-    /// Throws ``StoreError/historyPurged(path:token:purgedThrough:)`` when the history after `token` has been
-    /// purged in part.
+    /// Throws as ``PersistentContainer/history(after:)`` does when the history after `token` is not complete.
     ///
     /// ```swift
     /// token = try await context.perform { [token] context in try context.mergeHistory(after: token) }
     /// ```
     public func mergeHistory(after token: HistoryToken) throws -> HistoryToken {
         let path = graph.store.location.displayPath
-        let changes = try graph.withDatabase { db in
-            try ChangeLog.checkAvailable(after: token.sequence, in: db, path: path)
-            return try ChangeLog.changeSets(after: token.sequence, in: db)
-        }
+        let changes = try graph.withDatabase { db in try ChangeLog.completeHistory(after: token.sequence, in: db, path: path) }
         for changeSet in changes { try graph.merge(changeSet) }
         return changes.last.map { HistoryToken(sequence: $0.sequence) } ?? token
     }
