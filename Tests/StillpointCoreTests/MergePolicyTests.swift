@@ -147,11 +147,7 @@ struct MergePolicyTests {
     /// the deletion stand, and X's object is marked deleted.
     @Test(arguments: MergePolicy.allCases)
     func anEditOfARowDeletedElsewhere(policy: MergePolicy) async throws {
-        let container = try makeContainer()
-        try await insertItems([1], in: container)
-        let x = container.newBackgroundContext(name: "X")
-        await x.setMergePolicy(policy)
-        let id = try await x.perform { try $0.fetch(FetchRequest(Item.self))[0].objectID }
+        let (container, x, id) = try await storeReadByX(under: policy)
         try await container.performBackgroundTask { context in
             try context.delete(try context.existingObject(with: id))
             try await context.save()
@@ -182,11 +178,7 @@ struct MergePolicyTests {
     /// in X's object, the other policies delete it.
     @Test(arguments: MergePolicy.allCases)
     func aDeleteOfARowChangedElsewhere(policy: MergePolicy) async throws {
-        let container = try makeContainer()
-        try await insertItems([1], in: container)
-        let x = container.newBackgroundContext(name: "X")
-        await x.setMergePolicy(policy)
-        let id = try await x.perform { try $0.fetch(FetchRequest(Item.self))[0].objectID }
+        let (container, x, id) = try await storeReadByX(under: policy)
         try await container.performBackgroundTask { context in
             try context.existingObject(with: id)[Item.title] = "changed by Y"
             try await context.save()
@@ -215,5 +207,15 @@ struct MergePolicyTests {
         default:
             Issue.record("\(policy): \(outcome)")
         }
+    }
+
+    /// A store with item 1, and a context X under `policy` that has read it.
+    private func storeReadByX(under policy: MergePolicy) async throws -> (PersistentContainer, ObjectContext, ObjectID) {
+        let container = try makeContainer()
+        try await insertItems([1], in: container)
+        let x = container.newBackgroundContext(name: "X")
+        await x.setMergePolicy(policy)
+        let id = try await x.perform { try $0.fetch(FetchRequest(Item.self))[0].objectID }
+        return (container, x, id)
     }
 }
