@@ -57,6 +57,7 @@ struct HistoryTests {
                 return
             }
             #expect(token == start && purgedThrough == saved[1])
+            #expect(refused?.description.contains("purged through \(saved[1].sequence)") == true)
             await #expect(throws: StoreError.self) {
                 try await container.newBackgroundContext().perform { context in _ = try context.mergeHistory(after: start) }
             }

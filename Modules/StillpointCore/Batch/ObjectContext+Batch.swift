@@ -28,10 +28,10 @@ extension ObjectContext {
     /// their defaults.
     ///
     /// A row whose unique key is already stored follows the context's merge policy for the entity, as an
-    /// inserted object does at save: `error` fails the whole batch, `mergeByPropertyObjectTrump` writes the
-    /// attributes the row names into the stored row, `overwrite` writes the whole row, and
-    /// `mergeByPropertyStoreTrump` and `rollback` leave the stored row as it is. Updated rows are in the change
-    /// set's `updated`, and in the result.
+    /// inserted object does at save: `error` fails the whole batch with a ``SaveError/validation(_:)`` that names
+    /// the stored row, and writes nothing; `mergeByPropertyObjectTrump` writes the attributes the row names into
+    /// the stored row, `overwrite` writes the whole row, and `mergeByPropertyStoreTrump` and `rollback` leave the
+    /// stored row as it is. Updated rows are in the change set's `updated`, and in the result.
     ///
     /// ```swift
     /// await context.setMergePolicy(.mergeByPropertyObjectTrump)
