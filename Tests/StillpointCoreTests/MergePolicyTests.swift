@@ -121,7 +121,7 @@ struct MergePolicyTests {
     }
 
     /// The context already holds the row the insert merges into: that object stays registered and alive, and
-    /// shows what the row holds now.
+    /// shows what the row holds now; the inserted duplicate is marked deleted, and nothing saves through it.
     @Test(arguments: [MergePolicy.mergeByPropertyObjectTrump, .overwrite, .mergeByPropertyStoreTrump, .rollback])
     func anInsertMergingIntoAHeldRowKeepsTheHeldObject(policy: MergePolicy) async throws {
         let container = try makeContainer()
@@ -136,10 +136,18 @@ struct MergePolicyTests {
             try await context.save()
             let expected = upserts ? "from the second insert" : "item 1"
             #expect(!held.isDeleted && context.registeredObject(for: held.objectID) === held)
-            #expect(item.objectID == held.objectID)
+            #expect(item.objectID == held.objectID && item.isDeleted)
             #expect(held[Item.title] == expected && item[Item.title] == expected)
             let (hasChanges, registered) = (context.hasChanges, context.registeredObjects.count)
             #expect(!hasChanges && registered == 1)
+
+            item[Item.title] = "edited through the duplicate"
+            let unchanged = !context.hasChanges
+            #expect(unchanged)
+            #expect(throws: ContextError.self) { try context.delete(item) }
+            held[Item.title] = "edited"
+            try await context.save()
+            #expect(held[Item.title] == "edited")
         }
     }
 

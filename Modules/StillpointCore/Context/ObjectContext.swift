@@ -31,7 +31,7 @@ public actor ObjectContext {
     var mergeTask: Task<Void, Never>?
     /// The error of the latest automatic merge that failed, if any.
     public internal(set) var lastMergeError: (any Error)?
-    /// Change sets whose automatic merge failed (an interrupted read), merged again before the next one.
+    /// Change sets whose automatic merge was interrupted, merged again before the next one.
     var unmergedChangeSets: [ChangeSet] = []
     /// Owned by ``graphCustody``, which outlives the context to free it on the context's queue.
     unowned(unsafe) let graph: ObjectGraph

@@ -27,6 +27,7 @@ extension ObjectContext {
     public func setAutomaticallyMergesChangesFromParent(_ enabled: Bool) async {
         mergeTask?.cancel()
         mergeTask = nil
+        unmergedChangeSets.removeAll()
         let identity = ObjectIdentifier(self)
         guard enabled else {
             await mergeTracker.unregister(identity)
@@ -60,17 +61,21 @@ extension ObjectContext {
         if changeSet.originContext != graph.origin.context {
             unmergedChangeSets.append(changeSet)
         }
-        // A failed read leaves the objects as they were: that change set and the ones after it wait for the next
-        // merge, in save order.
-        while let next = unmergedChangeSets.first {
+        var merged = 0
+        for waiting in unmergedChangeSets {
             do {
-                try graph.merge(next)
-                unmergedChangeSets.removeFirst()
-            } catch {
-                lastMergeError = error
+                try graph.merge(waiting)
+            } catch is CancellationError {
+                // The context is interrupted: this change set and the ones after it wait for the next merge, in
+                // save order.
+                lastMergeError = CancellationError()
                 break
+            } catch {
+                lastMergeError = error  // a read that failed otherwise is not retried
             }
+            merged += 1
         }
+        unmergedChangeSets.removeFirst(merged)
         await mergeTracker.didMerge(ObjectIdentifier(self), through: changeSet.sequence)
     }
 

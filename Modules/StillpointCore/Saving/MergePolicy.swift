@@ -4,7 +4,8 @@
 /// An inserted object whose unique key is taken becomes the existing row: `mergeByPropertyObjectTrump` and
 /// `overwrite` write its values there (an upsert), `mergeByPropertyStoreTrump` and `rollback` give it the row's
 /// values. It takes the row's ``ObjectID`` either way. When the context already holds an object for that row,
-/// that object stays the one the context registers for it, and shows the row's new values.
+/// that object stays the row's object and shows its new values, and the inserted one, a duplicate, is marked
+/// deleted (as in Core Data): `context.existingObject(with: inserted.objectID)` gives the held one.
 ///
 /// ```swift
 /// await context.setMergePolicy(.mergeByPropertyObjectTrump)

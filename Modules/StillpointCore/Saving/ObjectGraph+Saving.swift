@@ -96,9 +96,18 @@ extension ObjectGraph {
             adopt(result, sentValues: inserts[index].values, by: object)
             if let merged = result.merged, let held = registered[result.id], held !== object {
                 // The insert merged into a row this context already holds: the held object stays the row's object
-                // and is brought up to date as a merge would; the inserted one now describes the same row.
+                // and takes the row's values, and the edits made to the inserted one while the save ran. The
+                // inserted one, a duplicate now, is marked deleted (as Core Data does with the object that loses a
+                // uniqueness conflict), so that nothing saves the row twice through it.
                 apply(storedValues: merged.values, version: merged.version, to: held, keepingChanges: true)
-            } else if let existing = registered.updateValue(object, forKey: result.id), existing !== object {
+                for position in object.values.indices where object.values[position] != merged.values[position] {
+                    held.values[position] = object.values[position]
+                }
+                if held.hasChangedValues { updated.insert(held) }
+                object.isDeleted = true
+                continue
+            }
+            if let existing = registered.updateValue(object, forKey: result.id), existing !== object {
                 markGone(existing)  // an object of a row deleted elsewhere, whose row id the store gave again
             }
             if object.hasChangedValues { updated.insert(object) }
