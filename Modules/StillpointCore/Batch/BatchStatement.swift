@@ -60,21 +60,25 @@ enum BatchStatement: Sendable {
                     try db.run(sql, values)
                     inserted.append(db.lastInsertedRowID)
                 } catch let failure as SQLiteFailure where failure.isUniquenessViolation {
-                    guard let clash = try StoreRows.row(clashingWith: values, entity: entity, in: db) else { throw failure }
+                    guard let clash = try UniqueKeyClash(values: values, entity: entity, in: db) else { throw failure }
                     switch policy {
                     case .error:
-                        let constraint = entity.uniquenessConstraints.first { names in
-                            names.allSatisfy { values[entity.attributePositions[$0]!] == clash.values[entity.attributePositions[$0]!] }
-                        } ?? []
-                        throw SaveError.validation([ValidationFailure(objectID: ObjectID(entityName: entity.name, rowID: clash.id), reason: .uniquenessViolation(
-                            attributes: constraint, values: constraint.map { values[entity.attributePositions[$0]!] }))])
+                        // The stored row, or a temporary ID when the clash is with an earlier row of this batch.
+                        let clashingID = inserted.contains(clash.id) ? .temporary(entityName: entity.name) : ObjectID(entityName: entity.name, rowID: clash.id)
+                        throw SaveError.validation([clash.failure(of: clashingID)])
                     case .mergeByPropertyStoreTrump, .rollback:
                         continue  // the stored row stays as it is
                     case .mergeByPropertyObjectTrump, .overwrite:
                         // Object-trump writes the attributes the row names; overwrite the whole row, defaults included.
                         let names = entity.attributes.map(\.name).filter { policy == .overwrite || row[$0] != nil }
-                        try db.run("UPDATE \(table) SET \(Self.assignments(names)) WHERE \"_id\" = ?",
-                                   names.map { values[entity.attributePositions[$0]!] } + [.integer(clash.id)])
+                        do {
+                            try db.run("UPDATE \(table) SET \(Self.assignments(names)) WHERE \"_id\" = ?",
+                                       names.map { values[entity.attributePositions[$0]!] } + [.integer(clash.id)])
+                        } catch let failure as SQLiteFailure where failure.isUniquenessViolation {
+                            // The row's values also repeat another row's key: two rows cannot become one.
+                            guard let other = try UniqueKeyClash(values: values, entity: entity, in: db, excluding: clash.id) else { throw failure }
+                            throw SaveError.validation([other.failure(of: ObjectID(entityName: entity.name, rowID: other.id))])
+                        }
                         updated.append(clash.id)
                         changedAttributes[entity.name, default: []].formUnion(names)
                     }

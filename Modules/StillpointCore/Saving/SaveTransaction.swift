@@ -116,20 +116,24 @@ struct SaveTransaction: Sendable {
                 inserted.append(id)
             } catch let failure as SQLiteFailure where failure.isUniquenessViolation {
                 let insert = inserts[index]
-                guard let clash = try StoreRows.row(clashingWith: insert.values, entity: insert.entity, in: db) else { throw failure }
+                guard let clash = try UniqueKeyClash(values: insert.values, entity: insert.entity, in: db) else { throw failure }
                 let (existingID, stored) = (clash.id, Written(values: clash.values, version: clash.version))
                 let existing = ObjectID(entityName: insert.entity.name, rowID: existingID)
                 switch policy(insert.entity) {
                 case .error:
-                    let constraint = insert.entity.uniquenessConstraints.first { names in
-                        names.allSatisfy { insert.values[insert.entity.attributePositions[$0]!] == stored.values[insert.entity.attributePositions[$0]!] }
-                    } ?? []
-                    failures.append(ValidationFailure(objectID: insert.id, reason: .uniquenessViolation(
-                        attributes: constraint, values: constraint.map { insert.values[insert.entity.attributePositions[$0]!] })))
+                    failures.append(clash.failure(of: insert.id))
                     outcome.inserts.append(nil)
                 case .mergeByPropertyObjectTrump, .overwrite:
-                    try db.run(try statements.statement(.update, for: insert.entityRef), values: insert.values,
-                               rowID: existingID, version: stored.version)
+                    do {
+                        try db.run(try statements.statement(.update, for: insert.entityRef), values: insert.values,
+                                   rowID: existingID, version: stored.version)
+                    } catch let failure as SQLiteFailure where failure.isUniquenessViolation {
+                        // Its values also repeat another row's key: two rows cannot become one.
+                        guard let other = try UniqueKeyClash(values: insert.values, entity: insert.entity, in: db, excluding: existingID) else { throw failure }
+                        failures.append(other.failure(of: insert.id))
+                        outcome.inserts.append(nil)
+                        continue
+                    }
                     outcome.inserts.append(InsertResult(id: existing, merged: Written(values: insert.values, version: stored.version + 1)))
                     updated.append(existing)
                     changedAttributes[insert.entity.name, default: []].formUnion(insert.entity.attributes.map(\.name))

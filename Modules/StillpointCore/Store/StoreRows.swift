@@ -26,19 +26,4 @@ enum StoreRows {
         }
         return result
     }
-
-    /// The id, values and version of the row whose unique key `values` (in attribute order) would repeat, or `nil`.
-    static func row(clashingWith values: ContiguousArray<AttributeValue>, entity: EntityDescription,
-                    in db: Database) throws -> (id: Int64, values: ContiguousArray<AttributeValue>, version: Int64)? {
-        for constraint in entity.uniquenessConstraints {
-            let condition = constraint.map { "\(Store.quote($0)) IS ?" }.joined(separator: " AND ")
-            var found: (Int64, ContiguousArray<AttributeValue>, Int64)?
-            try db.query("SELECT \(objectColumns(of: entity)) FROM \(Store.quote(entity.name)) WHERE \(condition)",
-                         constraint.map { values[entity.attributePositions[$0]!] }) { statement in
-                found = (sqlite3_column_int64(statement, 0), Self.values(of: entity, from: statement), sqlite3_column_int64(statement, 1))
-            }
-            if let found { return found }
-        }
-        return nil
-    }
 }

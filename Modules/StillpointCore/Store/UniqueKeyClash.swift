@@ -1,0 +1,39 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// The stored row whose unique key a new row would repeat, found after SQLite refused the insert.
+struct UniqueKeyClash {
+    let id: Int64
+    let values: ContiguousArray<AttributeValue>
+    let version: Int64
+    /// The uniqueness constraint the two rows share values for.
+    let constraint: [String]
+    let entity: EntityDescription
+
+    /// The row `values` (in attribute order) clashes with, other than the row `excluded`, or `nil`. A constraint
+    /// with a null among the values cannot clash: SQLite's unique indexes hold any number of nulls.
+    init?(values: ContiguousArray<AttributeValue>, entity: EntityDescription, in db: Database, excluding excluded: Int64? = nil) throws {
+        for constraint in entity.uniquenessConstraints {
+            let key = constraint.map { values[entity.attributePositions[$0]!] }
+            guard !key.contains(where: \.isNull) else { continue }
+            let condition = (constraint.map { "\(Store.quote($0)) = ?" } + ["\"_id\" IS NOT ?"]).joined(separator: " AND ")
+            var found: (Int64, ContiguousArray<AttributeValue>, Int64)?
+            let sql = "SELECT \(StoreRows.objectColumns(of: entity)) FROM \(Store.quote(entity.name)) WHERE \(condition)"
+            try db.query(sql, key + [excluded.map(AttributeValue.integer) ?? .null]) { statement in
+                found = (sqlite3_column_int64(statement, 0), StoreRows.values(of: entity, from: statement), sqlite3_column_int64(statement, 1))
+            }
+            if let (id, values, version) = found {
+                (self.id, self.values, self.version, self.constraint, self.entity) = (id, values, version, constraint, entity)
+                return
+            }
+        }
+        return nil
+    }
+
+    /// The validation failure that names the constraint and the taken values.
+    func failure(of objectID: ObjectID) -> ValidationFailure {
+        ValidationFailure(objectID: objectID, reason: .uniquenessViolation(
+            attributes: constraint, values: constraint.map { values[entity.attributePositions[$0]!] }))
+    }
+}
