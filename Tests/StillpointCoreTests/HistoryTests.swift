@@ -71,6 +71,23 @@ struct HistoryTests {
         }
     }
 
+    /// A store whose history was purged before the purge point was recorded gets it from what its history shows.
+    @Test func aStorePurgedByAnEarlierVersionRefusesOlderTokens() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("store.sqlite")
+        let container = try makeContainer(.file(url))
+        for uid: Int32 in 1...3 { try await insertItems([uid], in: container) }
+        let saved = try container.history(after: HistoryToken(sequence: 0)).map(\.sequence)
+        try container.close()
+        try await DatabaseQueue(path: url.path).write { db in
+            try db.execute(sql: "DELETE FROM \(ChangeLog.table) WHERE sequence <= ?; DROP TABLE \(ChangeLog.purgeTable)", arguments: [saved[1]])
+        }
+        let reopened = try makeContainer(.file(url))
+        #expect(throws: StoreError.self) { try reopened.history(after: HistoryToken(sequence: 0)) }
+        #expect(try reopened.history(after: HistoryToken(sequence: saved[1])).map(\.sequence) == [saved[2]])
+    }
+
     @Test func aDamagedEntryIsReportedNotSkipped() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -10,10 +10,12 @@ enum ChangeLog {
         CREATE TABLE IF NOT EXISTS "\(table)" (
             "sequence" INTEGER PRIMARY KEY AUTOINCREMENT, "author" TEXT NOT NULL,
             "timestamp" REAL NOT NULL, "changes" TEXT NOT NULL, "origin" TEXT NOT NULL DEFAULT '');
-        CREATE TABLE IF NOT EXISTS "\(purgeTable)" ("id" INTEGER PRIMARY KEY CHECK ("id" = 1), "through" INTEGER NOT NULL)
+        CREATE TABLE IF NOT EXISTS "\(purgeTable)" ("id" INTEGER PRIMARY KEY CHECK ("id" = 1), "through" INTEGER NOT NULL);
+        INSERT OR IGNORE INTO "\(purgeTable)" ("id", "through") SELECT 1, coalesce(
+            (SELECT min("sequence") - 1 FROM "\(table)"), (SELECT "seq" FROM sqlite_sequence WHERE "name" = '\(table)'), 0)
         """
     /// One row: the sequence number the history has been purged through, so that a token from before it is
-    /// refused rather than answered with part of the history.
+    /// refused rather than answered with part of the history. A store made before it gets what its history shows.
     static let purgeTable = "_stillpoint_history_purge"
 
     /// The changes of one entity in one save, row ids stored as ranges since inserts are mostly contiguous.

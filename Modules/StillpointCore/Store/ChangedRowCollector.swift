@@ -15,7 +15,7 @@ struct ChangedRowCollector {
     }
 
     private let change: Int32
-    private let table: UnsafeMutablePointer<CChar>
+    private let table: UnsafePointer<CChar>
     /// The name pointer SQLite last passed for `table`: it passes the same one for every row of a statement.
     private var matchedTable: UnsafePointer<CChar>?
     private var rowIDs: [Int64] = []
@@ -26,22 +26,21 @@ struct ChangedRowCollector {
     /// Rows SQLite removes without visiting them are not seen: a `DELETE` without `WHERE` must say `WHERE 1`, or
     /// SQLite drops the table's pages whole.
     static func rowIDs(_ change: Change, in table: String, of db: Database, by body: () throws -> Void) throws -> [Int64] {
-        // A pointer, not a class: the hook runs once per row, and a class's property would be retained and checked
-        // for exclusive access each time.
-        let collector = UnsafeMutablePointer<ChangedRowCollector>.allocate(capacity: 1)
-        collector.initialize(to: ChangedRowCollector(change: change.code, table: strdup(table)))
-        defer {
-            free(collector.pointee.table)
-            collector.deinitialize(count: 1)
-            collector.deallocate()
+        try table.withCString { table in
+            var collector = ChangedRowCollector(change: change.code, table: table)
+            // A pointer to a struct, not a class: the hook runs once per row, and a class's property would be
+            // retained and checked for exclusive access each time.
+            try withUnsafeMutablePointer(to: &collector) { collector in
+                let previous = sqlite3_update_hook(db.sqliteConnection, { context, change, _, table, rowID in
+                    guard let table else { return }
+                    context!.assumingMemoryBound(to: ChangedRowCollector.self).pointee.record(change, of: rowID, in: table)
+                }, collector)
+                assert(previous == nil, "another update hook was installed: its rows would go unseen")
+                defer { sqlite3_update_hook(db.sqliteConnection, nil, nil) }
+                try body()
+            }
+            return collector.rowIDs
         }
-        sqlite3_update_hook(db.sqliteConnection, { context, change, _, table, rowID in
-            guard let table else { return }
-            context!.assumingMemoryBound(to: ChangedRowCollector.self).pointee.record(change, of: rowID, in: table)
-        }, collector)
-        defer { sqlite3_update_hook(db.sqliteConnection, nil, nil) }
-        try body()
-        return collector.pointee.rowIDs
     }
 
     private mutating func record(_ rowChange: Int32, of rowID: Int64, in changedTable: UnsafePointer<CChar>) {
