@@ -24,27 +24,20 @@ extension Seed004Suite {
             let cpu = ResourceUsage.processCPUSeconds()
             baseline = try Stopwatch.seconds { try BatchDeleteBaseline.delete(below: n, in: raw) }
             baselineCPU = ResourceUsage.processCPUSeconds() - cpu
-            try BatchDeleteBaseline.expect(raw, rows: Int64(stored - n), after: "the raw batch delete")
+            try Seed004Suite.expect(raw, rows: stored - n, after: "the raw batch delete")
             if Phases.reported {
-                // Where the time goes: the same condition as the SQL Stillpoint runs (`DELETE ... RETURNING`),
-                // and as a `SELECT` of the ids followed by the plain `DELETE`, each on 2N rows again.
+                // The two designs measured and dropped, for comparison: `DELETE ... RETURNING`, and a `SELECT`
+                // of the ids followed by the plain `DELETE`, each on 2N rows again.
                 try Seed004Suite.rawInsert(n, into: raw)
                 rawVariants["raw_returning_ms"] = try Stopwatch.seconds { try BatchDeleteBaseline.deleteReturning(below: n, in: raw) } * 1_000
                 try Seed004Suite.rawInsert(n, into: raw)
                 rawVariants["raw_select_then_delete_ms"] = try Stopwatch.seconds { try BatchDeleteBaseline.selectThenDelete(below: n, in: raw) } * 1_000
-                try BatchDeleteBaseline.expect(raw, rows: Int64(stored - n), after: "the raw variants")
+                try Seed004Suite.expect(raw, rows: stored - n, after: "the raw variants")
             }
         }
 
         let container = try PersistentContainer(schema: Item.schema, location: benchmarkCase.store.location(in: benchmarkCase.directory))
-        try await container.performBackgroundTask { context in
-            for uid in 0..<stored {
-                let item = context.insert(Item.self)
-                item[Item.uid] = uid
-                item[Item.title] = Item.title(uid)
-            }
-            try await context.save()
-        }
+        try await Seed004Suite.storeItems(stored, in: container)
         try await benchmarkCase.settle()
         // Parsed before the clock starts, as an app parses a predicate once.
         let request = FetchRequest(Item.self, predicate: try FetchPredicate("uid < %@", n))
@@ -111,13 +104,6 @@ private enum BatchDeleteBaseline {
             if code == SQLITE_DONE { break }
             guard code == SQLITE_ROW else { throw raw.failure(sql) }
             ids.append(sqlite3_column_int64(statement, 0))
-        }
-    }
-
-    static func expect(_ raw: RawSQLite, rows expected: Int64, after step: String) throws {
-        let count = try raw.integer(#"SELECT COUNT(*) FROM "Item""#)
-        guard count == expected else {
-            throw Seed004Suite.WrongRowCount(description: "\(step) left \(count) rows, not \(expected)")
         }
     }
 }

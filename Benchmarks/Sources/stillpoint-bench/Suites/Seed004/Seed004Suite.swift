@@ -81,14 +81,7 @@ struct Seed004Suite: BenchmarkSuite {
         }
 
         let container = try PersistentContainer(schema: Item.schema, location: benchmarkCase.store.location(in: benchmarkCase.directory))
-        try await container.performBackgroundTask { context in
-            for uid in 0..<n {
-                let item = context.insert(Item.self)
-                item[Item.uid] = uid
-                item[Item.title] = Item.title(uid)
-            }
-            try await context.save()
-        }
+        try await storeItems(n, in: container)
         try await expect(container, rows: n, after: "storing the items to delete")
         try await benchmarkCase.settle()
         var phases = Phases()
@@ -156,6 +149,18 @@ struct Seed004Suite: BenchmarkSuite {
         try raw.execute("COMMIT")
     }
 
+    /// Items with uids `0..<n`, saved once through a background context (the untimed set-up of the delete workloads).
+    static func storeItems(_ n: Int32, in container: PersistentContainer) async throws {
+        try await container.performBackgroundTask { context in
+            for uid in 0..<n {
+                let item = context.insert(Item.self)
+                item[Item.uid] = uid
+                item[Item.title] = Item.title(uid)
+            }
+            try await context.save()
+        }
+    }
+
     /// A row as the baseline reads it: every column, as a fetch of objects does.
     private struct RawItem {
         let id: Int64
@@ -195,7 +200,7 @@ struct Seed004Suite: BenchmarkSuite {
         let description: String
     }
 
-    private static func expect(_ raw: RawSQLite, rows expected: Int32, after step: String) throws {
+    static func expect(_ raw: RawSQLite, rows expected: Int32, after step: String) throws {
         let count = try raw.integer(#"SELECT COUNT(*) FROM "Item""#)
         guard count == expected else { throw WrongRowCount(description: "\(step) left \(count) rows, not \(expected)") }
     }
