@@ -188,10 +188,8 @@ struct ImportBatch: Sendable {
         do {
             return try db.run(statement, values: values, rowID: rowID, version: version)
         } catch let failure as SQLiteFailure where failure.isUniquenessViolation {
-            let constraint = entity.uniquenessConstraints.first { !Set($0).isSubset(of: plan.key) } ?? plan.key
-            throw SaveError.validation([ValidationFailure(
-                objectID: rowID.map { ObjectID(entityName: entity.name, rowID: $0) } ?? .temporary(entityName: entity.name),
-                reason: .uniquenessViolation(attributes: constraint, values: constraint.map { values[entity.attributePositions[$0]!] }))])
+            guard let clash = try UniqueKeyClash(values: values, entity: entity, in: db, excluding: rowID) else { throw failure }
+            throw SaveError.validation([clash.failure(of: rowID.map { ObjectID(entityName: entity.name, rowID: $0) } ?? .temporary(entityName: entity.name))])
         }
     }
 }

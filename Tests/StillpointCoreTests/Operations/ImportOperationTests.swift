@@ -219,6 +219,7 @@ struct ImportOperationTests {
             return
         }
         #expect(failures.count == 1)
+        #expect(failures.first?.reason == .uniquenessViolation(attributes: ["code"], values: [.string("code 1")]))
         #expect(error.summary.batchesSaved == 1)
         #expect(error.summary.inserted == 3)
         let count = try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Badge.self)) }
