@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `stillpoint`: reports over a yoga and meditation practice log, and the tools around them.
 @main
@@ -9,6 +10,10 @@ struct Stillpoint: AsyncParsableCommand {
         discussion: """
             With no store named, commands use a default store that is created on first use from a demo history, \
             so `stillpoint report` prints a real report straight away.
+
+            Exit status: 0 success, 1 a statistic, import or export failed, 64 a wrong command line, 65 bad \
+            data (a manifest, an import file or a damaged store), 66 a missing input, 73 an output that cannot be \
+            created, 74 an I/O error, 130 stopped by Ctrl-C.
 
             Examples:
               stillpoint report
@@ -21,4 +26,20 @@ struct Stillpoint: AsyncParsableCommand {
             ValidateCommand.self, DemoCommand.self,
         ],
         defaultSubcommand: ReportCommand.self)
+
+    /// Runs the command; a failure is one line on standard error and a `sysexits.h` status (``ExitStatus``).
+    static func main() async {
+        do {
+            var command = try await asyncParseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard let failure = ToolFailure(error) else { exit(withError: error) }
+            Output.printError("Error: \(failure.description)")
+            exit(withError: failure.status.exitCode)
+        }
+    }
 }
