@@ -68,6 +68,7 @@ struct ExportCommand: AsyncParsableCommand {
         for name in (names ?? []) + request.sortKeys.map(\.attribute) {
             _ = try entity.checkedAttribute(named: name)
         }
+        try storeOption.refuse(output: output)
         let container = try await storeOption.open(logger: logger)
         let url = URL(fileURLWithPath: (output as NSString).expandingTildeInPath)
         let operation: ExportOperation = format == "csv"

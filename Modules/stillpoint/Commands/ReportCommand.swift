@@ -60,6 +60,7 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = global.bootstrapLogging()
         var manifest = try loadManifest()
+        if let output { try storeOption.refuse(output: output, fallback: manifest.storeURL?.path) }
         if let asOf, let instant = SessionInstant.parse(asOf) { manifest.environment.asOf = instant }
         let format = format.flatMap(ReportFormat.init(argument:)) ?? manifest.output.formats.first.map(ReportFormat.init) ?? .text
         let entries = try manifest.prepare(catalog: try BuiltInStatistics.catalog())

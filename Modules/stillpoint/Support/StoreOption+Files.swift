@@ -1,0 +1,16 @@
+import Foundation
+import StillpointReport
+
+extension StoreOption {
+    /// The file of the store the command uses: `--store`, else `fallback` (a manifest's `store`), else the
+    /// default store.
+    func storeURL(fallback: String? = nil) -> URL {
+        guard let path = store ?? fallback else { return DefaultStore.url() }
+        return URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+    }
+
+    /// Refuses an output that would overwrite the store or one of its companion files, before anything is read.
+    func refuse(output: String, option: String = "--output", fallback: String? = nil) throws {
+        try StoreFiles(store: storeURL(fallback: fallback)).refuse(output: output, option: option)
+    }
+}
