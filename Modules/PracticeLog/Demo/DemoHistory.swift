@@ -45,7 +45,7 @@ public struct DemoHistory: Sequence, Sendable {
             self.history = history
             var random = SeededGenerator(seed: history.seed)
             let dayCount = history.years * 365
-            firstDay = Int((history.endingAt.timeIntervalSince1970 / 86_400).rounded(.down)) - dayCount + 1
+            firstDay = Int((history.endingAt.timeIntervalSince1970 / 86_400).rounded(.down)) - dayCount + 1  // swiftlint:disable:this trapping_conversion: an ISO 8601 instant of years 1 to 9999
             // Phases of regular practice alternate with lapses; trips move the days to other zones.
             var weights: [Double] = []
             var zones: [String] = []
@@ -61,7 +61,7 @@ public struct DemoHistory: Sequence, Sendable {
                 if let current = trip {
                     trip = current.daysLeft > 1 ? (current.zone, current.daysLeft - 1) : nil
                 } else if Double.random(in: 0..<1, using: &random) < 0.006 {
-                    trip = (Self.travelZones.randomElement(using: &random)!, Int.random(in: 4...16, using: &random))
+                    trip = (Self.travelZones.randomElement(using: &random)!, Int.random(in: 4...16, using: &random))  // swiftlint:disable:this force_unwrapping: a constant list
                 }
                 zones.append(trip?.zone ?? Self.home)
                 weights.append(practising ? Double.random(in: 0.6...1.4, using: &random) : Double.random(in: 0...0.12, using: &random))
@@ -97,7 +97,7 @@ public struct DemoHistory: Sequence, Sendable {
             guard count > 0 else { return [] }
             let day = firstDay + index
             let zoneName = zones[index]
-            let zone = TimeZone(identifier: zoneName)!
+            let zone = TimeZone(identifier: zoneName)!  // swiftlint:disable:this force_unwrapping: names from travelZones
             let weekend = [5, 6].contains(((day % 7) + 7 + 3) % 7)  // 1970-01-01 was a Thursday (3, Monday = 0)
             var records: [SessionRecord] = []
             var usedSeconds: Set<Int> = []
@@ -137,8 +137,8 @@ public struct DemoHistory: Sequence, Sendable {
             if roll < 0.0045 { return Double(Int.random(in: 10...90, using: &random)) * 3_600 }  // left running
             let minutes: Double
             switch kind {
-            case "yoga": minutes = [20, 30, 45, 60, 75].randomElement(using: &random)! + Double.random(in: -3...3, using: &random)
-            case "meditation": minutes = [5, 10, 10, 15, 20, 20, 30, 45].randomElement(using: &random)!
+            case "yoga": minutes = [20, 30, 45, 60, 75].randomElement(using: &random)! + Double.random(in: -3...3, using: &random)  // swiftlint:disable:this force_unwrapping: a constant list
+            case "meditation": minutes = [5, 10, 10, 15, 20, 20, 30, 45].randomElement(using: &random)!  // swiftlint:disable:this force_unwrapping: a constant list
             default: minutes = Double.random(in: 15...50, using: &random)
             }
             return (minutes * 60).rounded()

@@ -45,10 +45,11 @@ enum BatchStatement: Sendable {
             let sql = "DELETE FROM \(table)\(request.predicate == nil ? " WHERE 1" : condition.sql)"
             deleted = try ChangedRowCollector.rowIDs(.delete, in: entity.name, of: db) { try db.run(sql, condition.arguments) }
         case .update(let request, let values):
-            let names = values.keys.sorted()
+            let assigned = values.sorted { $0.key < $1.key }
+            let names = assigned.map(\.key)
             let condition = try Self.whereClause(request)
             let sql = "UPDATE \(table) SET \(Self.assignments(names))\(condition.sql)"
-            updated = try ChangedRowCollector.rowIDs(.update, in: entity.name, of: db) { try db.run(sql, names.map { values[$0]! } + condition.arguments) }
+            updated = try ChangedRowCollector.rowIDs(.update, in: entity.name, of: db) { try db.run(sql, assigned.map(\.value) + condition.arguments) }
             if !names.isEmpty { changedAttributes[entity.name] = Set(names) }
         case .insert(let entity, let rows):
             let sql = SaveTransaction.insertSQL(entity)
@@ -73,7 +74,7 @@ enum BatchStatement: Sendable {
                         let names = entity.attributes.map(\.name).filter { policy == .overwrite || row[$0] != nil }
                         do {
                             try db.run("UPDATE \(table) SET \(Self.assignments(names)) WHERE \"_id\" = ?",
-                                       names.map { values[entity.attributePositions[$0]!] } + [.integer(clash.id)])
+                                       names.map { values[entity.attributePositions[$0]!] } + [.integer(clash.id)])  // swiftlint:disable:this force_unwrapping: names from the schema
                         } catch let failure as SQLiteFailure where failure.isUniquenessViolation {
                             // The row's values also repeat another row's key: two rows cannot become one.
                             guard let other = try UniqueKeyClash(values: values, entity: entity, in: db, excluding: clash.id) else { throw failure }

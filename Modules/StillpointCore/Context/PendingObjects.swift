@@ -23,7 +23,7 @@ struct PendingObjects {
 
     /// The objects in the order they joined.
     var objects: [ManagedObject] {
-        guard count < slots.count else { return slots.map { $0! } }
+        guard count < slots.count else { return slots.map { $0! } }  // swiftlint:disable:this force_unwrapping: a full set has no empty slot
         return slots.compactMap { $0 }
     }
 
@@ -85,14 +85,14 @@ struct PendingObjects {
             for case let (slot, object?) in slots.enumerated() { built[object.objectID] = slot }
             index = built
         }
-        return index![id].flatMap { slots[$0] }
+        return index![id].flatMap { slots[$0] }  // swiftlint:disable:this force_unwrapping: built above
     }
 
     /// Tells the set that an object it holds changed ID (a save made it permanent).
     mutating func objectDidChangeID(_ object: ManagedObject, from oldID: ObjectID) {
         guard contains(object), index != nil else { return }
-        index!.removeValue(forKey: oldID)
-        index![object.objectID] = object.pendingSlots[kind]
+        index!.removeValue(forKey: oldID)  // swiftlint:disable:this force_unwrapping: checked by the guard
+        index![object.objectID] = object.pendingSlots[kind]  // swiftlint:disable:this force_unwrapping: checked by the guard
     }
 
     /// Closes the gaps left by objects that left, keeping the order.

@@ -31,7 +31,7 @@ extension ObjectGraph {
                 for chunk in stride(from: 0, to: objects.count, by: 500).map({ objects[$0..<min($0 + 500, objects.count)] }) {
                     let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
                     let sql = "SELECT \(StoreRows.objectColumns(of: entity)) FROM \(Store.quote(entityName)) WHERE \"_id\" IN (\(placeholders))"
-                    try db.query(sql, chunk.map { .integer($0.objectID.rowID!) }) { statement in
+                    try db.query(sql, chunk.map { .integer($0.objectID.rowID!) }) { statement in  // swiftlint:disable:this force_unwrapping: held objects are saved
                         let id = ObjectID(entityName: entityName, rowID: sqlite3_column_int64(statement, 0))
                         guard let object = registered[id] else { return }
                         found.insert(id)

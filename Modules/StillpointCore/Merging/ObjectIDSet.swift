@@ -95,16 +95,16 @@ public struct ObjectIDSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
 
     /// The IDs entity by entity (in name order), each entity's in row order; temporary IDs last.
     public func makeIterator() -> AnyIterator<ObjectID> {
-        var saved = runsByEntity.keys.sorted().lazy.flatMap { entityName in
-            runsByEntity[entityName]!.lazy.joined().map { ObjectID(entityName: entityName, rowID: $0) }
+        var saved = runsByEntity.sorted { $0.key < $1.key }.lazy.flatMap { entityName, runs in
+            runs.lazy.joined().map { ObjectID(entityName: entityName, rowID: $0) }
         }.makeIterator()
         var temporary = temporaryIDs.sorted { $0.description < $1.description }.makeIterator()
         return AnyIterator { saved.next() ?? temporary.next() }
     }
 
     public var description: String {
-        let entities = runsByEntity.keys.sorted().map { name in
-            "\(name): " + runsByEntity[name]!.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)...\($0.upperBound)" }
+        let entities = runsByEntity.sorted { $0.key < $1.key }.map { name, runs in
+            "\(name): " + runs.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)...\($0.upperBound)" }
                 .joined(separator: ", ")
         }
         return "[" + (entities + temporaryIDs.map(\.description).sorted()).joined(separator: "; ") + "]"

@@ -52,7 +52,7 @@ final class ExportFile {
         try bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)  // swiftlint:disable:this force_unwrapping: not empty here
                 if written < 0 {
                     if errno == EINTR { continue }
                     throw Self.failure(errno, temporaryURL)

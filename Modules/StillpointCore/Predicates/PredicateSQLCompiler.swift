@@ -73,7 +73,7 @@ struct PredicateSQLCompiler {
     private func term(_ operand: PredicateOperand) -> Term {
         switch operand {
         case .key(let name):
-            let resolution = keys[name]!
+            let resolution = keys[name]!  // swiftlint:disable:this force_unwrapping: every key was resolved before compiling
             return .expression(resolution.sql, isUUID: resolution.type == .uuid)
         case .value(let value):
             return .parameter(value)

@@ -212,7 +212,7 @@ struct SaveTransaction: Sendable {
                 return try db.run(statement, values: values, rowID: rowID, version: version) == 1
             } catch let failure as SQLiteFailure where failure.isUniquenessViolation {
                 failures.append(ValidationFailure(objectID: update.id, reason: .uniquenessViolation(
-                    attributes: changedNames, values: changedNames.map { values[entity.attributePositions[$0]!] })))
+                    attributes: changedNames, values: changedNames.map { values[entity.attributePositions[$0]!] })))  // swiftlint:disable:this force_unwrapping: names from the schema
                 return true
             }
         }

@@ -33,7 +33,7 @@ struct ChangedRowCollector {
             try withUnsafeMutablePointer(to: &collector) { collector in
                 let previous = sqlite3_update_hook(db.sqliteConnection, { context, change, _, table, rowID in
                     guard let table else { return }
-                    context!.assumingMemoryBound(to: ChangedRowCollector.self).pointee.record(change, of: rowID, in: table)
+                    context!.assumingMemoryBound(to: ChangedRowCollector.self).pointee.record(change, of: rowID, in: table)  // swiftlint:disable:this force_unwrapping: the pointer passed below
                 }, collector)
                 assert(previous == nil, "another update hook was installed: its rows would go unseen")
                 defer { sqlite3_update_hook(db.sqliteConnection, nil, nil) }

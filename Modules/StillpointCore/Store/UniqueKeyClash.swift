@@ -15,7 +15,7 @@ struct UniqueKeyClash {
     /// with a null among the values cannot clash: SQLite's unique indexes hold any number of nulls.
     init?(values: ContiguousArray<AttributeValue>, entity: EntityDescription, in db: Database, excluding excluded: Int64? = nil) throws {
         for constraint in entity.uniquenessConstraints {
-            let key = constraint.map { values[entity.attributePositions[$0]!] }
+            let key = constraint.map { values[entity.attributePositions[$0]!] }  // swiftlint:disable:this force_unwrapping: names from the schema
             guard !key.contains(where: \.isNull) else { continue }
             let condition = (constraint.map { "\(Store.quote($0)) = ?" } + ["\"_id\" IS NOT ?"]).joined(separator: " AND ")
             var found: (Int64, ContiguousArray<AttributeValue>, Int64)?
@@ -34,6 +34,6 @@ struct UniqueKeyClash {
     /// The validation failure that names the constraint and the taken values.
     func failure(of objectID: ObjectID) -> ValidationFailure {
         ValidationFailure(objectID: objectID, reason: .uniquenessViolation(
-            attributes: constraint, values: constraint.map { values[entity.attributePositions[$0]!] }))
+            attributes: constraint, values: constraint.map { values[entity.attributePositions[$0]!] }))  // swiftlint:disable:this force_unwrapping: names from the schema
     }
 }

@@ -33,9 +33,17 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var storeOption: StoreOption
     @OptionGroup var global: GlobalOptions
 
+    /// The largest history the demo writes: ten million sessions over at most a century.
+    static let maximumSessions = 10_000_000
+    static let maximumYears = 100
+
     func validate() throws {
-        guard sessions >= 0 else { throw ValidationError("--sessions must be 0 or more") }
-        guard years >= 1 else { throw ValidationError("--years must be 1 or more") }
+        guard (0...Self.maximumSessions).contains(sessions) else {
+            throw ValidationError("--sessions \(sessions) is out of range; give 0 to \(Self.maximumSessions.formatted())")
+        }
+        guard (1...Self.maximumYears).contains(years) else {
+            throw ValidationError("--years \(years) is out of range; give 1 to \(Self.maximumYears)")
+        }
         if let endingAt, SessionInstant.parse(endingAt) == nil {
             throw ValidationError("'\(endingAt)' is not an ISO 8601 instant; write it like 2024-03-15T12:00:00Z")
         }
