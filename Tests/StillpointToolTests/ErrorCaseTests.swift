@@ -80,7 +80,7 @@ struct ErrorCaseTests {
         defer { tool.cleanUp() }
         let store = try ReportCommandTests.makeStore(tool)
         let output = tool.path("out.csv")
-        try expectFailure(["export", "--store", store, "--where", "kind == ", "--output", output], saying: ["kind == ", "^"],
+        try expectFailure(["export", "--store", store, "--where", "kind == ", "--output", output], saying: ["--where \"kind == \"", "after '=='", "column 9"],
                           leaving: [store], in: tool)
         #expect(!FileManager.default.fileExists(atPath: output))
     }

@@ -26,7 +26,7 @@ final class ExportFile {
         let folder = destination.deletingLastPathComponent()
         temporaryURL = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).partial")
         descriptor = open(temporaryURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Self.failure(errno, temporaryURL) }
+        guard descriptor >= 0 else { throw Self.failure(errno, destination) }
     }
 
     deinit {
@@ -55,7 +55,7 @@ final class ExportFile {
                 let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)  // swiftlint:disable:this force_unwrapping: not empty here
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw Self.failure(errno, temporaryURL)
+                    throw Self.failure(errno, destination)
                 }
                 offset += written
             }
@@ -66,12 +66,12 @@ final class ExportFile {
     /// Writes what is left and moves the file over the destination (replacing it) in one rename.
     func commit(_ bytes: inout [UInt8]) throws {
         try write(&bytes)
-        guard fsync(descriptor) == 0 else { throw Self.failure(errno, temporaryURL) }
+        guard fsync(descriptor) == 0 else { throw Self.failure(errno, destination) }
         isClosed = true
         guard close(descriptor) == 0 else {
             let code = errno
             unlink(temporaryURL.path)
-            throw Self.failure(code, temporaryURL)
+            throw Self.failure(code, destination)
         }
         guard rename(temporaryURL.path, destination.path) == 0 else {
             let code = errno
@@ -88,6 +88,7 @@ final class ExportFile {
         unlink(temporaryURL.path)
     }
 
+    /// The error names the destination: the temporary file is not the person's business.
     private static func failure(_ code: Int32, _ url: URL) -> CocoaError {
         CocoaError(.fileWriteUnknown, userInfo: [
             NSFilePathErrorKey: url.path,

@@ -57,8 +57,9 @@ struct ExportCommand: AsyncParsableCommand {
                 _ = try request.predicate?.sqlFragment { key in
                     PredicateKeyResolution.column(key, type: try entity.checkedAttribute(named: key).type)
                 }
-            } catch {
-                throw ValidationError("--where: \(error)")
+            } catch let error as FetchPredicateError {
+                throw ToolFailure("--where \"\(predicate)\": \(error.message)\(error.offset.map { " at column \($0 + 1)" } ?? "")",
+                                  status: .usage)
             }
         }
         request.sortKeys = sort.split(separator: ",").map { key in
@@ -83,8 +84,8 @@ struct ExportCommand: AsyncParsableCommand {
         case .finished(let rows)?:
             Output.printError("exported \(rows) rows to \(url.path)")
         case .failed(let error)?:
-            Output.printError("the export failed and wrote nothing: \(error)")
-            throw ExitCode(1)
+            let failure = ToolFailure(error) ?? ToolFailure("\(error)", status: .failure)
+            throw ToolFailure("the export failed and wrote nothing: \(failure.description)", status: failure.status)
         default:
             Output.printError("the export was cancelled and wrote nothing")
             throw ExitCode(130)

@@ -9,8 +9,10 @@ extension StoreOption {
         return URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
     }
 
-    /// Refuses an output that would overwrite the store or one of its companion files, before anything is read.
+    /// Refuses, before anything is read, an output that would overwrite the store or one of its companion
+    /// files, or that cannot be created.
     func refuse(output: String, option: String = "--output", fallback: String? = nil) throws {
         try StoreFiles(store: storeURL(fallback: fallback)).refuse(output: output, option: option)
+        try Output.refuseUnwritable(output, option: option)
     }
 }

@@ -25,8 +25,7 @@ extension ToolFailure {
         case let error as CocoaError:
             self.init(Self.message(of: error), status: Self.status(of: error))
         case let error as POSIXError:
-            self.init("\(error.code.rawValue == 0 ? "a system call failed" : String(cString: strerror(error.code.rawValue)))",
-                      status: .ioError)
+            self.init(String(cString: strerror(error.code.rawValue)), status: .ioError)
         case let error as any LocalizedError:
             self.init(error.errorDescription ?? "\(type(of: error)) failed", status: .failure)
         default:
@@ -44,8 +43,16 @@ extension ToolFailure {
         }
     }
 
+    /// The system's error number behind a file error, when there is one.
+    private static func posixCode(of error: CocoaError) -> Int32? {
+        guard let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError,
+              underlying.domain == NSPOSIXErrorDomain else { return nil }
+        return Int32(exactly: underlying.code)
+    }
+
     private static func status(of error: CocoaError) -> ExitStatus {
-        switch error.code {
+        if posixCode(of: error) == ENOSPC { return .ioError }
+        return switch error.code {
         case .fileNoSuchFile, .fileReadNoSuchFile: .noInput
         case .fileReadNoPermission, .fileReadCorruptFile, .fileReadUnknown, .fileReadInvalidFileName,
              .fileReadTooLarge, .fileReadUnknownStringEncoding, .fileReadInapplicableStringEncoding:
@@ -66,11 +73,12 @@ extension ToolFailure {
         case .fileReadNoPermission: what = "permission to read it is denied"
         case .fileWriteNoPermission: what = "permission to write it is denied"
         case .fileWriteOutOfSpace: what = "the disk is full"
+        case _ where posixCode(of: error) == ENOSPC: what = "the disk is full; free some space and try again"
         case .fileWriteVolumeReadOnly: what = "the volume is read-only"
         case .fileWriteFileExists: what = "a file of that name already exists"
         default:
-            let underlying = (error.userInfo[NSUnderlyingErrorKey] as? NSError).map { ": \($0.localizedDescription)" } ?? ""
-            what = "it could not be \(error.isFileError && error.code.rawValue >= 512 ? "written" : "read")\(underlying)"
+            let verb = error.code.rawValue >= CocoaError.fileWriteUnknown.rawValue ? "written" : "read"
+            what = "it could not be \(verb)" + (posixCode(of: error).map { ": " + String(cString: strerror($0)) } ?? "")
         }
         return path.map { "\($0): \(what)" } ?? what
     }

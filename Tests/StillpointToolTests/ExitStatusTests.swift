@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// Every failure is one line a person can act on, with the `sysexits.h` status that fits it.
+@Suite("exit statuses and messages", .serialized)
+struct ExitStatusTests {
+    /// What no message may show: Foundation's error dumps, Swift type descriptions, backtraces.
+    static let internals = ["Error Domain=", "NSCocoaErrorDomain", "UserInfo=", "Swift.", "(path:", "Fatal error", "Stack dump"]
+
+    func expect(_ arguments: [String], status: Int32, saying expected: String, in tool: ToolRunner,
+                sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try tool.run(arguments)
+        #expect(result.status == status, "\(arguments): \(result.standardError)", sourceLocation: sourceLocation)
+        #expect(result.standardError.contains(expected), "\(result.standardError)", sourceLocation: sourceLocation)
+        for text in Self.internals {
+            #expect(!result.standardError.contains(text), "\(result.standardError)", sourceLocation: sourceLocation)
+        }
+        let lines = result.standardError.split(separator: "\n").filter { !$0.hasPrefix("Usage:") && !$0.hasPrefix("  See ") }
+        #expect(lines.count == 1, "more than one line: \(result.standardError)", sourceLocation: sourceLocation)
+    }
+
+    @Test func usageMistakesExit64() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let store = try ReportCommandTests.makeStore(tool)
+        try expect(["report", "--store", store, "--format", "pdf"], status: 64, saying: "'pdf' is not a report format", in: tool)
+        try expect(["export", "--store", store, "--where", "kind ==", "--output", "out.csv"], status: 64,
+                   saying: "--where \"kind ==\": expected a value after '==' at column 8", in: tool)
+        try expect(["demo", "--years", "9223372036854775807", "--store", store], status: 64, saying: "--years", in: tool)
+    }
+
+    @Test func badDataExits65() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let notAStore = tool.path("notes.sqlite")
+        try "not a database\n".write(toFile: notAStore, atomically: true, encoding: .utf8)
+        try expect(["report", "--store", notAStore], status: 65, saying: "\(notAStore) is not a SQLite database", in: tool)
+    }
+
+    @Test func missingInputExits66() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let missing = tool.path("nowhere.csv")
+        try expect(["import", missing, "--format", "csv", "--store", tool.path("s.sqlite")], status: 66, saying: missing, in: tool)
+    }
+
+    @Test func outputsThatCannotBeCreatedExit73() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let store = try ReportCommandTests.makeStore(tool)
+        let folder = tool.path("missing")
+        try expect(["export", "--store", store, "--output", folder + "/out.csv"], status: 73,
+                   saying: "the folder \(folder) does not exist", in: tool)
+        try expect(["report", "--store", store, "--output", folder + "/report.txt"], status: 73,
+                   saying: "the folder \(folder) does not exist", in: tool)
+        try expect(["report", "--store", store, "--output", tool.directory.path], status: 73, saying: "is a folder", in: tool)
+        try expect(["export", "--store", store, "--output", store], status: 73, saying: "is the store", in: tool)
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+
+    @Test func theStatusesAreListedInTheReadmeAndTheHelp() throws {
+        let readme = try String(contentsOfFile: ToolRunner.repositoryPath("README.md"), encoding: .utf8)
+        let help = try ToolRunner().run(["--help"]).standardOutput
+        for (status, meaning) in [(64, "usage"), (65, "data"), (66, "input"), (73, "output"), (74, "I/O")] {
+            let inReadme = readme.contains("| \(status) |"), inHelp = help.contains("\(status)")
+            #expect(inReadme, "README lacks exit status \(status) (\(meaning))")
+            #expect(inHelp, "--help lacks exit status \(status) (\(meaning))")
+        }
+    }
+}
