@@ -16,6 +16,15 @@ struct DemoHistoryTests {
         #expect(Set(first.map(\.key)).count == first.count)
     }
 
+    /// Hundreds of sessions a day, with trips across zones: two days' sessions must never share a start, or
+    /// their keys would clash and the store would refuse the history part-way.
+    @Test func keysAndStartsStayUniqueInADenseHistory() {
+        let records = Array(DemoHistory(sessions: 400_000, years: 4, endingAt: Self.end))
+        #expect(records.count == 400_000)
+        #expect(Set(records.map(\.key)).count == records.count)
+        #expect(Set(records.map(\.start)).count == records.count)
+    }
+
     @Test func looksLikeARealPractice() throws {
         let records = Array(DemoHistory(sessions: 3_000, years: 4, endingAt: Self.end))
         let span = try #require(records.last).start.timeIntervalSince(try #require(records.first).start)

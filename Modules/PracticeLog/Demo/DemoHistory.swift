@@ -32,6 +32,9 @@ public struct DemoHistory: Sequence, Sendable {
         private var day = 0
         private var produced = 0
         private var pending: [SessionRecord] = []
+        /// The start seconds of the last few days: a trip across zones can put two days' sessions at one instant,
+        /// and distinct starts keep the keys unique.
+        private var recentStarts: Set<Int> = []
         /// How many sessions each day of the history has, worked out up front so the total is exact.
         private let counts: [Int]
         /// The zone each day is lived in: home, or a trip.
@@ -100,18 +103,19 @@ public struct DemoHistory: Sequence, Sendable {
             let zone = TimeZone(identifier: zoneName)!  // swiftlint:disable:this force_unwrapping: names from travelZones
             let weekend = [5, 6].contains(((day % 7) + 7 + 3) % 7)  // 1970-01-01 was a Thursday (3, Monday = 0)
             var records: [SessionRecord] = []
-            var usedSeconds: Set<Int> = []
+            let noon = Date(timeIntervalSince1970: Double(day) * 86_400 + 43_200)
+            let localMidnight = day * 86_400 - zone.secondsFromGMT(for: noon)
+            // Zones lie within a day of UTC, so only the starts of the two days before can collide with today's.
+            recentStarts = recentStarts.filter { $0 >= localMidnight - 2 * 86_400 }
             for _ in 0..<count {
                 let kind = pickKind(weekend: weekend)
                 let minuteOfDay = Double.random(in: 0..<1, using: &random) < 0.6
                     ? Int.random(in: (6 * 60)...(8 * 60 + 30), using: &random)
                     : Int.random(in: (18 * 60 + 30)...(22 * 60 + 30), using: &random)
-                var secondOfDay = minuteOfDay * 60 + Int.random(in: 0..<60, using: &random)
-                while usedSeconds.contains(secondOfDay) { secondOfDay += 1 }  // distinct starts keep keys unique
-                usedSeconds.insert(secondOfDay)
-                let noon = Date(timeIntervalSince1970: Double(day) * 86_400 + 43_200)
-                let localMidnight = Double(day) * 86_400 - Double(zone.secondsFromGMT(for: noon))
-                let start = Date(timeIntervalSince1970: localMidnight + Double(secondOfDay))
+                var startSecond = localMidnight + minuteOfDay * 60 + Int.random(in: 0..<60, using: &random)
+                while recentStarts.contains(startSecond) { startSecond += 1 }
+                recentStarts.insert(startSecond)
+                let start = Date(timeIntervalSince1970: Double(startSecond))
                 // Real exports hold a timer left running for days: make sure the demo has one too.
                 let leftRunning = produced + records.count == history.sessions / 3
                 let duration = leftRunning ? 87 * 3_600 + 21 * 60 + 41 : pickDuration(kind: kind)
@@ -119,7 +123,7 @@ public struct DemoHistory: Sequence, Sendable {
                 let recordedZone: String? = Double.random(in: 0..<1, using: &random) < 0.15 ? nil : zoneName
                 records.append(SessionRecord(
                     start: start, duration: duration, kind: kind, source: "demo", timeZone: recordedZone, note: nil,
-                    key: "demo|\(history.seed)|\(Int(start.timeIntervalSince1970))|\(kind)"))
+                    key: "demo|\(history.seed)|\(startSecond)|\(kind)"))
             }
             return records.sorted { $0.start < $1.start }
         }
