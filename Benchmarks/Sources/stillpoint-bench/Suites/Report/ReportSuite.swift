@@ -6,9 +6,10 @@ import StillpointReport
 import StillpointStatistics
 import Synchronization
 
-/// Issue 5's report benchmark: the default manifest over N demo sessions (ten years, ending today) through
+/// The report benchmark: the default manifest over N demo sessions (ten years, ending today) through
 /// ``ReportRunner``, every statistic at once, against hand-written raw SQLite computing the same numbers in the
-/// same run (see ``RawStatistics``).
+/// same run (see ``RawStatistics``), and against DuckDB computing them in SQL over the same rows (see
+/// ``DuckDBPeer``; when the Python module `duckdb` is installed).
 ///
 /// Both sides run the statistics concurrently on the same number of threads: the runner's queue runs
 /// `activeProcessorCount` statistics at a time (its default), each in its own background context and read
@@ -26,11 +27,13 @@ import Synchronization
 /// one side.
 struct ReportSuite: BenchmarkSuite {
     let name = "report"
-    let summary = "the default manifest over N demo sessions through ReportRunner vs hand-written raw SQLite (issue 5)"
+    let summary = "the default manifest over N demo sessions through ReportRunner vs hand-written raw SQLite and DuckDB"
     let sizes = [1_000_000]
     let stores: [StoreKind] = [.file]
 
     static let maxRatio = 1.5
+    /// The bar that counts: DuckDB over the same rows, in the same run.
+    static let maxDuckDBRatio = 1.5
     /// The statistics the issue asks to check; every other one is compared as well.
     static let checked = ["session_count", "total_time", "active_days", "current_streak", "longest_streak"]
     static let reportsPhases = ProcessInfo.processInfo.environment["STILLPOINT_BENCH_PHASES"] == "1"
@@ -102,12 +105,23 @@ struct ReportSuite: BenchmarkSuite {
             guard let report else { throw SessionBench.Failure("the runner returned no report") }
             try compare(report, raw)
         }
+        var peer: DuckDBPeer.Outcome?
+        if side == nil, DuckDBPeer.unavailable == nil, let report {
+            peer = try await DuckDBPeer.run(store: fixture.url, environment: try manifest().environment, threads: threads,
+                                            scratch: benchmarkCase.directory)
+            try DuckDBPeer.compare(report, peer?.values ?? [:])
+        }
 
         var metrics: [String: Double] = [
             "cpu_ms": cpuSeconds * 1_000, "baseline_cpu_ms": baselineCPUSeconds * 1_000, "threads": Double(threads),
             "statistics": Double(entryCount), "fixture_build_seconds": fixture.buildSeconds,
             "fixture_duplicate_keys": Double(fixture.duplicateKeys),
         ]
+        if let peer {
+            metrics["duckdb_ms"] = peer.seconds * 1_000
+            metrics["duckdb_load_ms"] = peer.loadSeconds * 1_000
+            metrics["duckdb_ratio"] = seconds / peer.seconds
+        }
         for name in checked {
             metrics[name] = report?.value(of: name).map(numbers)?.first ?? raw[name]?.first
         }
@@ -232,7 +246,16 @@ struct ReportSuite: BenchmarkSuite {
                                 + (ratio <= Self.maxRatio ? "met" : "MISSED"))
             }
         }
-        verdicts.append("- values: every statistic equal on both sides (checked after each run; a difference fails the run)")
+        for measurement in measurements where measurement.n == 1_000_000 {
+            if let ratio = measurement.metric("duckdb_ratio") {
+                verdicts.append("- time: \(ResultTable.ratio(ratio)) of DuckDB's for the same statistics (target within "
+                                + "\(ResultTable.ratio(Self.maxDuckDBRatio))): " + (ratio <= Self.maxDuckDBRatio ? "met" : "MISSED"))
+            } else {
+                verdicts.append("- DuckDB: not measured: \(DuckDBPeer.unavailable ?? "the peer did not run")")
+            }
+        }
+        verdicts.append("- values: every statistic equal on both sides, and every statistic DuckDB computes equal to "
+                        + "Stillpoint's (checked after each run; a difference fails the run)")
         sections.append("Targets:\n" + verdicts.joined(separator: "\n"))
         return sections.joined(separator: "\n\n")
     }
