@@ -1,7 +1,8 @@
 import Foundation
 
-/// The file an export writes: a temporary file beside the destination, written in large chunks, renamed over
-/// the destination only once everything is written, and removed otherwise.
+/// The file an export writes, in large chunks: for a regular file, a temporary file beside the destination that
+/// is renamed over it only once everything is written, and removed otherwise; for standard output, a device or
+/// a pipe, the destination itself (see ``OutputDestination``).
 ///
 /// ```swift
 /// let file = try ExportFile(destination: url)
@@ -13,20 +14,19 @@ import Foundation
 ///
 /// Used on one context's executor only, so it is not `Sendable`.
 final class ExportFile {
-    let destination: URL
-    let temporaryURL: URL
+    let destination: OutputDestination
+    /// The file renamed over the destination at the end, if the destination is a regular file.
+    let temporaryURL: URL?
     private let descriptor: Int32
     private var isClosed = false
     /// Large enough that the system call cost vanishes, small enough that memory stays flat.
     static let flushThreshold = 1 << 18
 
-    /// Creates the temporary file in the destination's folder, so that the final rename stays on one volume.
-    init(destination: URL) throws {
-        self.destination = destination
-        let folder = destination.deletingLastPathComponent()
-        temporaryURL = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).partial")
-        descriptor = open(temporaryURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Self.failure(errno, destination) }
+    /// Opens the destination; a temporary file goes in the destination's folder, so that the rename stays on one
+    /// volume.
+    init(destination url: URL) throws {
+        destination = OutputDestination(path: url.path)
+        (descriptor, temporaryURL) = try destination.open()
     }
 
     deinit {
@@ -50,12 +50,13 @@ final class ExportFile {
     /// Writes `bytes` to the file, straight from the array's storage, and empties them.
     func write(_ bytes: inout [UInt8]) throws {
         try bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
             var offset = 0
             while offset < raw.count {
-                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)  // swiftlint:disable:this force_unwrapping: not empty here
+                let written = Foundation.write(descriptor, base + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw Self.failure(errno, destination)
+                    throw OutputDestination.failure(errno, destination.displayPath)
                 }
                 offset += written
             }
@@ -63,36 +64,32 @@ final class ExportFile {
         bytes.removeAll(keepingCapacity: true)
     }
 
-    /// Writes what is left and moves the file over the destination (replacing it) in one rename.
+    /// Writes what is left and, for a regular file, moves it over the destination (replacing it) in one rename.
     func commit(_ bytes: inout [UInt8]) throws {
         try write(&bytes)
-        guard fsync(descriptor) == 0 else { throw Self.failure(errno, destination) }
         isClosed = true
-        guard close(descriptor) == 0 else {
-            let code = errno
-            unlink(temporaryURL.path)
-            throw Self.failure(code, destination)
+        guard let temporaryURL, case .replace(let target) = destination else {
+            close(descriptor)
+            return
         }
-        guard rename(temporaryURL.path, destination.path) == 0 else {
+        let syncFailure = fsync(descriptor) == 0 ? 0 : errno
+        let closeFailure = close(descriptor) == 0 ? 0 : errno
+        if let code = [syncFailure, closeFailure].first(where: { $0 != 0 }) {
+            unlink(temporaryURL.path)
+            throw OutputDestination.failure(code, target.path)
+        }
+        guard rename(temporaryURL.path, target.path) == 0 else {
             let code = errno
             unlink(temporaryURL.path)
-            throw Self.failure(code, destination)
+            throw OutputDestination.failure(code, target.path)
         }
     }
 
-    /// Closes and removes the temporary file, unless it was committed.
+    /// Closes the file and removes the temporary one, unless it was committed.
     func discard() {
         guard !isClosed else { return }
         isClosed = true
         close(descriptor)
-        unlink(temporaryURL.path)
-    }
-
-    /// The error names the destination: the temporary file is not the person's business.
-    private static func failure(_ code: Int32, _ url: URL) -> CocoaError {
-        CocoaError(.fileWriteUnknown, userInfo: [
-            NSFilePathErrorKey: url.path,
-            NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(code)),
-        ])
+        if let temporaryURL { unlink(temporaryURL.path) }
     }
 }

@@ -34,7 +34,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "csv or jsonl.")
     var format = "csv"
 
-    @Option(help: ArgumentHelp("The file to write.", valueName: "file"))
+    @Option(help: ArgumentHelp("The file to write, or - for standard output.", valueName: "file"))
     var output: String
 
     @OptionGroup var storeOption: StoreOption
@@ -71,7 +71,8 @@ struct ExportCommand: AsyncParsableCommand {
         }
         try storeOption.refuse(output: output)
         let container = try await storeOption.open(logger: logger)
-        let url = URL(fileURLWithPath: (output as NSString).expandingTildeInPath)
+        // `-` is standard output; the export writes through links and into devices (see OutputDestination).
+        let url = URL(fileURLWithPath: output == "-" ? "/dev/stdout" : (output as NSString).expandingTildeInPath)
         let operation: ExportOperation = format == "csv"
             ? ExportOperation(request, columns: names, format: .csv, to: url)
             : ExportOperation(request, columns: names, format: .jsonLines, to: url)
@@ -82,7 +83,7 @@ struct ExportCommand: AsyncParsableCommand {
         await operation.waitUntilFinished()
         switch operation.outcome {
         case .finished(let rows)?:
-            Output.printError("exported \(rows) rows to \(url.path)")
+            Output.printError("exported \(rows) row\(rows == 1 ? "" : "s") to \(OutputDestination(path: url.path).displayPath)")
         case .failed(let error)?:
             let failure = ToolFailure(error) ?? ToolFailure("\(error)", status: .failure)
             throw ToolFailure("the export failed and wrote nothing: \(failure.description)", status: failure.status)

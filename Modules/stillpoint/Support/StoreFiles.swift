@@ -1,4 +1,5 @@
 import Foundation
+import StillpointCore
 
 /// The files that make up a SQLite store (the database and its `-wal`, `-shm` and `-journal` companions), so
 /// that no output is ever written over one of them.
@@ -26,7 +27,13 @@ struct StoreFiles {
     /// Throws a ``ToolFailure`` (cannot create output) when `output` is the store or one of its companions.
     func refuse(output: String, option: String) throws {
         let outputURL = URL(fileURLWithPath: (output as NSString).expandingTildeInPath)
-        let outputIdentity = FileIdentity(path: outputURL.path)
+        let outputIdentity: FileIdentity?
+        if case .stream(let descriptor) = OutputDestination(path: output) {
+            // Standard output redirected to the store (`>> practice.sqlite`) is the store too.
+            outputIdentity = FileIdentity(descriptor: descriptor)
+        } else {
+            outputIdentity = FileIdentity(path: outputURL.path)
+        }
         let outputName = Self.canonicalPath(outputURL)
         for (suffix, name) in Self.companions {
             let companion = URL(fileURLWithPath: store.path + suffix)
@@ -68,6 +75,17 @@ struct FileIdentity: Equatable {
     init?(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    /// The identity of the file open as `descriptor`.
+    init?(descriptor: Int32) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    private init(_ status: stat) {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }
