@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StillpointCore
 
 /// `stillpoint`: reports over a yoga and meditation practice log, and the tools around them.
 @main
@@ -21,6 +22,7 @@ struct Stillpoint: AsyncParsableCommand {
               stillpoint import export.csv --format insight-timer --store my.sqlite
               stillpoint report --store my.sqlite --config my-report.yaml
             """,
+        version: "stillpoint \(Stillpoint.version)",
         subcommands: [
             ReportCommand.self, ImportCommand.self, ExportCommand.self, StatisticsCommand.self,
             ValidateCommand.self, DemoCommand.self,
@@ -30,6 +32,7 @@ struct Stillpoint: AsyncParsableCommand {
     /// Runs the command; a failure is one line on standard error and a `sysexits.h` status (``ExitStatus``).
     static func main() async {
         do {
+            try refuseUnknownCommand(Array(CommandLine.arguments.dropFirst()))
             var command = try await asyncParseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -41,5 +44,19 @@ struct Stillpoint: AsyncParsableCommand {
             Output.printError("Error: \(failure.description)")
             exit(withError: failure.status.exitCode)
         }
+    }
+
+    /// The tool's version, printed by `--version`.
+    static let version = "0.1.0"
+
+    /// `report` is the default command, so a mistyped command would otherwise be taken as an argument of
+    /// `report` and answered with its usage: name the commands instead.
+    static func refuseUnknownCommand(_ arguments: [String]) throws {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return }
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        guard !names.contains(first) else { return }
+        let suggestion = NameSuggestion.nearestName(to: first, in: names).map { "did you mean '\($0)'? " } ?? ""
+        throw ToolFailure("'\(first)' is not a stillpoint command; \(suggestion)the commands are "
+                          + names.joined(separator: ", ") + " (stillpoint --help)", status: .usage)
     }
 }

@@ -27,6 +27,16 @@ struct ExitStatusTests {
         try expect(["export", "--store", store, "--where", "kind ==", "--output", "out.csv"], status: 64,
                    saying: "--where \"kind ==\": expected a value after '==' at column 8", in: tool)
         try expect(["demo", "--years", "9223372036854775807", "--store", store], status: 64, saying: "--years", in: tool)
+        try expect(["bogus"], status: 64, saying: "'bogus' is not a stillpoint command; the commands are report, import", in: tool)
+        try expect(["reprot", "--store", store], status: 64, saying: "did you mean 'report'?", in: tool)
+    }
+
+    @Test func theVersionIsPrinted() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let result = try tool.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.hasPrefix("stillpoint 0."), "\(result.standardOutput)")
     }
 
     @Test func badDataExits65() throws {
