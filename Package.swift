@@ -43,6 +43,17 @@ let package = Package(
             dependencies: [grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")],
             path: "Modules/StillpointCore",
             swiftSettings: strictSettings),
+        // libpq, the PostgreSQL project's C client (Debian's libpq-dev), and the PostgreSQL store built on it.
+        .systemLibrary(
+            name: "CLibPQ",
+            path: "Modules/CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
+        .target(
+            name: "StillpointPostgres",
+            dependencies: ["CLibPQ"],
+            path: "Modules/StillpointPostgres",
+            swiftSettings: strictSettings),
         .target(
             name: "PracticeLog",
             dependencies: ["StillpointCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
@@ -82,6 +93,11 @@ let package = Package(
             name: "StillpointCoreTests",
             dependencies: ["StillpointCore", grdb],
             path: "Tests/StillpointCoreTests",
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "StillpointPostgresTests",
+            dependencies: ["StillpointPostgres"],
+            path: "Tests/StillpointPostgresTests",
             swiftSettings: strictSettings),
         .testTarget(
             name: "PracticeLogTests",

@@ -1,0 +1,169 @@
+import CLibPQ
+import Foundation
+
+/// One connection to a PostgreSQL server through libpq: statements with text parameters, transactions, `COPY`
+/// in, `LISTEN` and notifications, and cancellation from another thread.
+///
+/// Calls block, as a context's `perform` does on its own executor: use a connection from one thread at a time
+/// (it is not `Sendable`); only its ``cancelToken`` crosses threads.
+///
+/// ```swift
+/// let connection = try PostgresConnection(uri: "postgresql:///practice?host=/run/postgresql")
+/// try connection.execute("CREATE TABLE t (id bigserial PRIMARY KEY, note text)")
+/// let result = try connection.execute("INSERT INTO t (note) VALUES ($1) RETURNING id", ["first"])
+/// print(result.integer(row: 0, column: 0) ?? 0)   // 1
+/// ```
+package final class PostgresConnection {
+    private let handle: OpaquePointer
+    /// Where the connection goes, for messages.
+    package let target: PostgresTarget
+    /// Cancels the running statement from any thread.
+    package let cancelToken: PostgresCancelToken
+
+    /// Connects to the server `uri` names (`postgresql://user@host:port/database?...`, or libpq's `key=value`
+    /// pairs; libpq's environment variables fill in what it leaves out).
+    package init(uri: String) throws(PostgresError) {
+        target = PostgresTarget(uri: uri)
+        guard let handle = PQconnectdb(uri) else {
+            throw PostgresError(message: "libpq could not allocate a connection", target: target.description)
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = Self.message(PQerrorMessage(handle))
+            PQfinish(handle)
+            throw PostgresError(message: "cannot connect: \(message); check that the server runs and the URI's host, "
+                                + "port, database and user", target: target.description)
+        }
+        self.handle = handle
+        cancelToken = PostgresCancelToken(handle)
+        // Notices (such as "relation already exists, skipping") would go to standard error.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// Runs one statement with `parameters` bound to `$1`, `$2`, ... as text (`nil` is `NULL`), and returns its rows.
+    @discardableResult
+    package func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresResult {
+        let result: OpaquePointer? = parameters.isEmpty
+            ? PQexec(handle, sql)
+            : Self.withCStrings(parameters) { values in
+                PQexecParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
+            }
+        return try check(result)
+    }
+
+    /// Runs `body` in a transaction (`BEGIN` with `mode`, for example `ISOLATION LEVEL REPEATABLE READ`), committed
+    /// when it returns and rolled back when it throws.
+    package func transaction<T>(_ mode: String = "", _ body: () throws -> T) throws -> T {
+        try execute("BEGIN" + (mode.isEmpty ? "" : " " + mode))
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            _ = try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Streams rows into `COPY ... FROM STDIN` (text format): `rows` yields each row's fields; `nil` is `NULL`.
+    /// Returns how many rows were copied.
+    @discardableResult
+    package func copy<Rows: Sequence>(_ sql: String, rows: Rows) throws(PostgresError) -> Int where Rows.Element == [String?] {
+        _ = try check(PQexec(handle, sql), expecting: PGRES_COPY_IN)
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 16)
+        func flush() throws(PostgresError) {
+            let sent = buffer.withUnsafeBufferPointer { bytes in
+                bytes.baseAddress.map { PQputCopyData(handle, UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self), Int32(bytes.count)) } ?? 1
+            }
+            buffer.removeAll(keepingCapacity: true)
+            if sent != 1 { throw error(PQerrorMessage(handle)) }
+        }
+        var count = 0
+        for row in rows {
+            for (index, field) in row.enumerated() {
+                if index > 0 { buffer.append(0x09) }
+                if let field { Self.appendCopyText(field, to: &buffer) } else { buffer += Array(#"\N"#.utf8) }
+            }
+            buffer.append(0x0A)
+            count += 1
+            if buffer.count >= 1 << 16 { try flush() }
+        }
+        try flush()
+        guard PQputCopyEnd(handle, nil) == 1 else { throw error(PQerrorMessage(handle)) }
+        _ = try check(PQgetResult(handle))
+        while let extra = PQgetResult(handle) { PQclear(extra) }
+        return count
+    }
+
+    /// The notifications that arrived for channels this connection `LISTEN`s on, waiting up to `timeout` for the
+    /// first one when none is waiting.
+    package func notifications(waitingUpTo timeout: Duration = .zero) throws(PostgresError) -> [(channel: String, payload: String)] {
+        var found = try pendingNotifications()
+        if found.isEmpty, timeout > .zero {
+            var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(clamping: timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+            if poll(&descriptor, 1, milliseconds) > 0 { found = try pendingNotifications() }
+        }
+        return found
+    }
+
+    /// The descriptor of the connection's socket, to wait on with `poll` for notifications.
+    package var socket: Int32 { PQsocket(handle) }
+
+    private func pendingNotifications() throws(PostgresError) -> [(channel: String, payload: String)] {
+        guard PQconsumeInput(handle) == 1 else { throw error(PQerrorMessage(handle)) }
+        var found: [(channel: String, payload: String)] = []
+        while let notification = PQnotifies(handle) {
+            found.append((String(cString: notification.pointee.relname), String(cString: notification.pointee.extra)))
+            PQfreemem(notification)
+        }
+        return found
+    }
+
+    // MARK: Results and errors
+
+    private func check(_ result: OpaquePointer?, expecting expected: ExecStatusType? = nil) throws(PostgresError) -> PostgresResult {
+        guard let result else { throw error(PQerrorMessage(handle)) }
+        let status = PQresultStatus(result)
+        let succeeded = expected.map { status == $0 } ?? (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
+        guard succeeded else {
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let message = Self.message(PQresultErrorMessage(result))
+            PQclear(result)
+            throw PostgresError(sqlState: state, message: message, target: target.description)
+        }
+        return PostgresResult(result)
+    }
+
+    private func error(_ message: UnsafePointer<CChar>?) -> PostgresError {
+        PostgresError(message: Self.message(message), target: target.description)
+    }
+
+    private static func message(_ text: UnsafePointer<CChar>?) -> String {
+        text.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown error"
+    }
+
+    /// Calls `body` with the parameters as C strings that live until it returns.
+    private static func withCStrings<T>(_ values: [String?], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
+        let copies = values.map { $0.map { strdup($0) } ?? nil }
+        defer { copies.forEach { free($0) } }
+        return body(copies.map { $0.map { UnsafePointer($0) } })
+    }
+
+    /// `COPY`'s text format: backslash, tab, newline and carriage return escaped.
+    private static func appendCopyText(_ text: String, to buffer: inout [UInt8]) {
+        for byte in text.utf8 {
+            switch byte {
+            case 0x5C: buffer += [0x5C, 0x5C]
+            case 0x09: buffer += [0x5C, 0x74]
+            case 0x0A: buffer += [0x5C, 0x6E]
+            case 0x0D: buffer += [0x5C, 0x72]
+            default: buffer.append(byte)
+            }
+        }
+    }
+}

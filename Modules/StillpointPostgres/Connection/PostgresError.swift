@@ -1,0 +1,33 @@
+/// A failure of the PostgreSQL server or of the connection to it, in one line that names where, never with a
+/// password.
+///
+/// ```swift
+/// do { _ = try PostgresConnection(uri: "postgresql://app@db.example:5433/practice") }
+/// catch let error as PostgresError { print(error) }
+/// // cannot reach PostgreSQL at db.example:5433 (database practice, user app): could not translate host name ...;
+/// // check that the server runs and the URI's host, port and database
+/// ```
+package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The server's five-character SQLSTATE (`40001` for a serialization failure), when the server sent one.
+    package var sqlState: String?
+    /// libpq's or the server's message, trimmed to one line.
+    package var message: String
+    /// The server and database the error concerns (see ``PostgresTarget``).
+    package var target: String
+
+    package init(sqlState: String? = nil, message: String, target: String) {
+        self.sqlState = sqlState
+        self.message = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: "; ")
+        self.target = target
+    }
+
+    package var description: String {
+        "PostgreSQL at \(target): \(message)" + (sqlState.map { " (SQLSTATE \($0))" } ?? "")
+    }
+
+    /// The statement was cancelled (`PQcancel`, a statement timeout).
+    package var isCancellation: Bool { sqlState == "57014" }
+    /// A unique constraint was violated.
+    package var isUniqueViolation: Bool { sqlState == "23505" }
+}

@@ -1,0 +1,99 @@
+import Foundation
+@testable import StillpointPostgres
+import Testing
+
+@Suite("PostgresConnection", .enabled(if: PostgresTestServer.isWanted))
+struct PostgresConnectionTests {
+    let uri: String
+
+    init() throws {
+        uri = try PostgresTestServer.shared().makeDatabase("connection")
+    }
+
+    @Test func runsStatementsWithTextParameters() throws {
+        let connection = try PostgresConnection(uri: uri)
+        try connection.execute("CREATE TABLE note (id bigserial PRIMARY KEY, body text, weight double precision)")
+        let inserted = try connection.execute("INSERT INTO note (body, weight) VALUES ($1, $2), ($3, $4) RETURNING id",
+                                              ["tab\there, quote ' and ünïcode", "1.5", nil, "2"])
+        #expect(inserted.rowCount == 2)
+        #expect(inserted.affectedRows == 2)
+        let rows = try connection.execute("SELECT id, body, weight FROM note ORDER BY id")
+        #expect(rows.columnName(1) == "body")
+        #expect(rows.integer(row: 0, column: 0) == 1)
+        #expect(rows.text(row: 0, column: 1) == "tab\there, quote ' and ünïcode")
+        #expect(rows.text(row: 1, column: 1) == nil)
+        #expect(rows.double(row: 1, column: 2) == 2)
+    }
+
+    @Test func aFailedTransactionRollsBackAndNamesTheSQLState() throws {
+        let connection = try PostgresConnection(uri: uri)
+        try connection.execute("CREATE TABLE keyed (key text UNIQUE)")
+        #expect(throws: PostgresError.self) {
+            try connection.transaction {
+                try connection.execute("INSERT INTO keyed VALUES ('a')")
+                try connection.execute("INSERT INTO keyed VALUES ('a')")
+            }
+        }
+        do {
+            try connection.execute("INSERT INTO keyed VALUES ('b'), ('b')")
+            Issue.record("a duplicate key was accepted")
+        } catch {
+            #expect(error.isUniqueViolation)
+            #expect(error.description.contains("SQLSTATE 23505"))
+        }
+        #expect(try connection.execute("SELECT count(*) FROM keyed").integer(row: 0, column: 0) == 0)
+    }
+
+    @Test func copiesRowsInWithEscapes() throws {
+        let connection = try PostgresConnection(uri: uri)
+        try connection.execute("CREATE TABLE copied (n bigint, body text)")
+        let rows = (0..<10_000).lazy.map { [String($0), $0 % 3 == 0 ? nil : "line\\\($0)\nnext\ttab"] }
+        #expect(try connection.copy("COPY copied (n, body) FROM STDIN", rows: rows) == 10_000)
+        let check = try connection.execute("SELECT count(*), count(body), max(n) FROM copied")
+        #expect(check.integer(row: 0, column: 0) == 10_000)
+        #expect(check.integer(row: 0, column: 1) == 6_666)
+        #expect(try connection.execute("SELECT body FROM copied WHERE n = 1").text(row: 0, column: 0) == "line\\1\nnext\ttab")
+    }
+
+    @Test func aRunningStatementIsCancelledFromAnotherThread() throws {
+        let connection = try PostgresConnection(uri: uri)
+        let token = connection.cancelToken
+        let canceller = Thread {
+            Thread.sleep(forTimeInterval: 0.3)
+            token.cancel()
+        }
+        canceller.start()
+        let start = Date()
+        do {
+            try connection.execute("SELECT pg_sleep(30)")
+            Issue.record("the statement was not cancelled")
+        } catch {
+            #expect(error.isCancellation, "\(error)")
+        }
+        #expect(Date().timeIntervalSince(start) < 10)
+        #expect(try connection.execute("SELECT 1").integer(row: 0, column: 0) == 1)
+    }
+
+    @Test func notificationsArriveOnListeningConnections() throws {
+        let listener = try PostgresConnection(uri: uri)
+        try listener.execute("LISTEN stillpoint_changes")
+        let sender = try PostgresConnection(uri: uri)
+        try sender.execute("SELECT pg_notify('stillpoint_changes', '42')")
+        let received = try listener.notifications(waitingUpTo: .seconds(5))
+        #expect(received.map(\.channel) == ["stillpoint_changes"])
+        #expect(received.map(\.payload) == ["42"])
+        #expect(try listener.notifications().isEmpty)
+    }
+
+    @Test func anUnreachableServerIsNamedWithoutThePassword() throws {
+        do {
+            _ = try PostgresConnection(uri: "postgresql://someone:s3cret@127.0.0.1:1/practice?connect_timeout=2")
+            Issue.record("connected to nothing")
+        } catch {
+            #expect(error.description.contains("127.0.0.1:1 (database practice, user someone)"), "\(error)")
+            #expect(error.description.contains("check that the server runs"))
+            #expect(!error.description.contains("s3cret"))
+            #expect(!error.description.contains("\n"))
+        }
+    }
+}

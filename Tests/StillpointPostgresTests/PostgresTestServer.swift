@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// A throwaway PostgreSQL server for the tests: `initdb` in a temporary folder, listening on a Unix socket in
+/// that folder only (no TCP), started once per test process and stopped when it exits.
+///
+/// When running as root, the server runs as the `postgres` user (`initdb` refuses root). With
+/// `STILLPOINT_TEST_POSTGRES=skip` set on purpose, the PostgreSQL tests are skipped; otherwise a server that
+/// cannot start fails them with what to install.
+///
+/// ```swift
+/// @Test(.enabled(if: PostgresTestServer.isWanted)) func roundTrip() throws {
+///     let uri = try PostgresTestServer.shared().makeDatabase()
+///     let connection = try PostgresConnection(uri: uri)
+/// }
+/// ```
+final class PostgresTestServer: Sendable {
+    let directory: URL
+
+    /// Whether the PostgreSQL tests run: unless `STILLPOINT_TEST_POSTGRES=skip`.
+    static let isWanted = ProcessInfo.processInfo.environment["STILLPOINT_TEST_POSTGRES"] != "skip"
+
+    /// The server of this test process, started on first use.
+    static func shared() throws -> PostgresTestServer {
+        try started.get()
+    }
+
+    private static let started: Result<PostgresTestServer, ServerFailure> = Result { try PostgresTestServer() }
+        .mapError { $0 as? ServerFailure ?? ServerFailure(description: "\($0)") }
+
+    struct ServerFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The URI of `database` on this server.
+    func uri(database: String = "postgres") -> String {
+        "postgresql:///\(database)?host=\(directory.path)&user=postgres"
+    }
+
+    /// A new empty database of its own for a suite or test, and its URI.
+    func makeDatabase(_ prefix: String = "test") throws -> String {
+        let name = "\(prefix)_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased())"
+        try Self.run(Self.binary("psql"), ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", uri(), "-c", "CREATE DATABASE \(name) TEMPLATE template0"])
+        return uri(database: name)
+    }
+
+    private init() throws {
+        directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("stillpoint-pg-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if getuid() == 0 {
+            try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: directory.path)
+        }
+        let data = directory.appendingPathComponent("data").path
+        do {
+            try Self.run(Self.binary("initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"])
+            try Self.run(Self.binary("pg_ctl"), [
+                "-D", data, "-l", directory.appendingPathComponent("server.log").path, "-w", "-t", "30",
+                "-o", "-k \(directory.path) -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off",
+                "start",
+            ])
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw ServerFailure(description: "cannot start a PostgreSQL server for the tests (\(error)); install it with "
+                                + "`apt-get install postgresql libpq-dev`, or set STILLPOINT_TEST_POSTGRES=skip to skip these tests")
+        }
+        Self.running.withLock { $0 = directory.path }
+        atexit {
+            guard let path = PostgresTestServer.running.withLock({ $0 }) else { return }
+            try? PostgresTestServer.run(PostgresTestServer.binary("pg_ctl"), ["-D", path + "/data", "-m", "immediate", "-w", "stop"])
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
+    /// The folder of the server to stop at exit.
+    private static let running = LockedPath()
+
+    final class LockedPath: @unchecked Sendable {
+        private let lock = NSLock()
+        private var path: String?
+        func withLock<T>(_ body: (inout String?) -> T) -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&path)
+        }
+    }
+
+    /// A PostgreSQL server program: from `pg_config --bindir`'s usual place on Debian, else the `PATH`.
+    static func binary(_ name: String) -> String {
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        for version in versions.sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }) {
+            let path = "/usr/lib/postgresql/\(version)/bin/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return name
+    }
+
+    /// Runs a server program, as the `postgres` user when this process is root, and fails with its output.
+    ///
+    /// `posix_spawn` and `waitpid` rather than `Process`: this runs inside a static initializer, and the output
+    /// goes to a file, since the server that `pg_ctl start` leaves running would hold a pipe open for ever.
+    static func run(_ program: String, _ arguments: [String]) throws {
+        let command = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--", program] + arguments : [program] + arguments
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("stillpoint-pg-\(UUID().uuidString).log").path
+        defer { unlink(log) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let arguments = command.map { strdup($0) } + [nil]
+        defer { arguments.forEach { free($0) } }
+        var child: pid_t = 0
+        let spawned = posix_spawnp(&child, command[0], &actions, nil, arguments, environ)
+        guard spawned == 0 else {
+            throw ServerFailure(description: "cannot run \(command[0]): \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        let exited = status & 0x7f == 0 && (status >> 8) & 0xff == 0
+        guard exited else {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            throw ServerFailure(description: "\((program as NSString).lastPathComponent) failed: "
+                                + text.split(whereSeparator: \.isNewline).suffix(3).joined(separator: " "))
+        }
+    }
+}
