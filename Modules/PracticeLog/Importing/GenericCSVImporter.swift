@@ -91,7 +91,7 @@ public struct GenericCSVImporter: SessionImporter {
         do {
             header = try rows.nextRow()
         } catch {
-            throw ImportReadError(path: url.path, line: rows.line, underlying: error)
+            throw ImportReadError.wrapping(error, path: url.path, line: rows.line)
         }
         guard let header else {
             throw formatError(url, found: "an empty file")

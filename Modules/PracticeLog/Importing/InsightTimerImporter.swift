@@ -35,7 +35,7 @@ public struct InsightTimerImporter: SessionImporter {
         do {
             header = try rows.nextRow()
         } catch {
-            throw ImportReadError(path: url.path, line: rows.line, underlying: error)
+            throw ImportReadError.wrapping(error, path: url.path, line: rows.line)
         }
         let fields = header?.fields.map { $0.trimmed() }
         guard let fields, fields == Self.header || fields == [Self.olderFirstColumn] + Self.header.dropFirst() else {
