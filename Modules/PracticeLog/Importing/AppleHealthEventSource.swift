@@ -10,7 +10,7 @@ final class AppleHealthEventSource: ImportEventSource {
     /// Open elements at most; an export nests four deep, so deeper is broken (or hostile) input.
     static let maxDepth = 256
     private static let exportAgain = "Export the data from Apple Health again (Health → profile → Export All Health Data) "
-        + "and import the new export; sessions already imported are matched and not doubled."
+        + "and import the new export."
 
     private let tokenizer: XMLTokenizer
     private let workoutKinds: [String: String]
@@ -93,6 +93,10 @@ final class AppleHealthEventSource: ImportEventSource {
     /// Markup that can't be trusted: nothing after it is read.
     private func stop(line: Int, reason: String) -> MalformedInput {
         done = true
+        if reason.hasPrefix("the file ends inside") {
+            return MalformedInput(line: line, reason: "\(reason): the export is cut short, and any session after this line is missing",
+                                  suggestion: Self.exportAgain)
+        }
         return MalformedInput(line: line, reason: "malformed XML (\(reason)); the rest of the file was not read",
                               suggestion: Self.exportAgain)
     }

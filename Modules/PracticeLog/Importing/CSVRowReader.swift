@@ -91,7 +91,7 @@ final class CSVRowReader {
                         line: quoteLine,
                         reason: "the quoted field opened on this line is never closed, so no row from here on could be read",
                         suggestion: "Close the quote (a quote inside a quoted field is written twice: \"\") "
-                            + "and import the file again; the rows before this line are read as usual.")
+                            + "and import the file again.")
                 }
                 endField()
                 return CSVRow(fields: fields, line: rowLine, problem: problem)
