@@ -12,6 +12,7 @@ final class AppleHealthEventSource: ImportEventSource {
     private static let exportAgain = "Export the data from Apple Health again (Health → profile → Export All Health Data) "
         + "and import the new export."
 
+    private let cursor: ByteCursor
     private let tokenizer: XMLTokenizer
     private let workoutKinds: [String: String]
     /// Names of the open elements; the export nests only a few levels deep.
@@ -31,6 +32,7 @@ final class AppleHealthEventSource: ImportEventSource {
 
     /// Checks that the input, from the cursor's position on, is XML with a `HealthData` root.
     init(cursor: ByteCursor, path: String, workoutKinds: [String: String]) throws {
+        self.cursor = cursor
         tokenizer = XMLTokenizer(cursor: cursor)
         self.workoutKinds = workoutKinds
         func formatError(_ found: String) -> ImportFormatError {
@@ -53,7 +55,12 @@ final class AppleHealthEventSource: ImportEventSource {
                 throw formatError("the end tag </\(name)> at line \(line) before any element")
             case .start(let name, let line, let selfClosing)?:
                 guard name == "HealthData" else { throw formatError("the root element <\(name)> at line \(line)") }
-                if selfClosing { done = true } else { openElements.append(name) }
+                if selfClosing {
+                    done = true
+                    _ = try cursor.skipToEnd(limit: ImportLimits.maxRecordBytes)
+                } else {
+                    openElements.append(name)
+                }
                 return
             }
         }
@@ -67,7 +74,11 @@ final class AppleHealthEventSource: ImportEventSource {
                 throw stop(line: line, reason: reason)
             case .end(let name, let line):
                 if let problem = close(name) { throw stop(line: line, reason: problem) }
-                if openElements.isEmpty { done = true }
+                if openElements.isEmpty {
+                    done = true
+                    // Reads the little that follows the root, so a damaged ZIP entry's checksum is checked.
+                    _ = try cursor.skipToEnd(limit: ImportLimits.maxRecordBytes)
+                }
             case .start(let name, let line, let selfClosing):
                 // Sessions are direct children of <HealthData>; the same element types inside a
                 // <Correlation> or elsewhere are not sessions of their own.
