@@ -141,6 +141,15 @@ struct ImportSafetyTests {
         #expect(zipped.status == 65, "\(zipped.status) \(zipped.standardError)")
         #expect(zipped.standardError.contains("the export is cut short"), "\(zipped.standardError)")
         expectOneCleanLine(zipped)
+
+        // A whole export.zip cut in half has lost its directory: refused before anything is read.
+        let whole = StoredZip.archive([("apple_health_export/export.xml", Data(text.utf8))])
+        let halfZip = tool.path("half.zip")
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: halfZip))
+        let cutZip = try tool.run(["import", halfZip, "--format", "apple-health", "--store", tool.path("half.sqlite")])
+        #expect(cutZip.status == 65, "\(cutZip.status) \(cutZip.standardError)")
+        #expect(cutZip.standardError.contains("a damaged or unsupported ZIP archive"), "\(cutZip.standardError)")
+        expectOneCleanLine(cutZip)
     }
 
     // MARK: - Standard input
