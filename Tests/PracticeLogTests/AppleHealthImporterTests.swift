@@ -129,21 +129,101 @@ struct AppleHealthImporterTests {
         #expect(reader.peakBufferedBytes <= 2 * 64 * 1024 + 4_096)
     }
 
-    @Test("a cut-short export keeps the sessions before the cut and says where it ends")
+    /// Reads to the end or the first error, keeping what came before it.
+    static func readUntilError(_ reader: SessionRecordReader) -> (ImportFixtures.Drained, (any Error)?) {
+        var drained = ImportFixtures.Drained()
+        do {
+            while let event = try reader.next() {
+                switch event {
+                case .record(let record, let line):
+                    drained.records.append(record)
+                    drained.recordLines.append(line)
+                case .issue(let issue):
+                    drained.issues.append(issue)
+                }
+            }
+        } catch {
+            return (drained, error)
+        }
+        return (drained, nil)
+    }
+
+    @Test("a cut-short export yields the sessions before the cut, then an error that says where it ends")
     func truncated() throws {
         let directory = try ImportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let text = try String(contentsOf: ImportFixtures.url(Self.fixture), encoding: .utf8)
-        // Cut inside the yoga workout's children (line 53).
-        let cut = String(text[..<text.range(of: "<WorkoutStatistics")!.upperBound])
-        let url = try ImportFixtures.write(cut, named: "export.xml", in: directory)
-        let result = try ImportFixtures.read(url, with: .appleHealth)
-        #expect(result.recordLines == [37, 39, 40, 43])
-        #expect(result.issues.last?.line == 53)
-        #expect(result.issues.last?.reason.contains("the file ends inside") == true)
+        // Cut inside the yoga workout's children (line 53), inside a tag, and between two elements.
+        for marker in ["<WorkoutStatistics", "<WorkoutStat", "</Correlation>"] {
+            let end = try #require(text.range(of: marker)).upperBound
+            let cut = String(text[..<end])
+            let url = try ImportFixtures.write(cut, named: "export.xml", in: directory)
+            let (result, error) = Self.readUntilError(try AppleHealthImporter().makeRecordReader(url: url))
+            #expect(result.recordLines == [37, 39, 40, 43])
+            let dataError = try #require(error as? ImportDataError)
+            #expect(dataError.reason.contains("the export is cut short"))
+            // The line the cut text ends on.
+            #expect(dataError.line == cut.split(separator: "\n", omittingEmptySubsequences: false).count)
+        }
+        // The same export.xml cut inside export.zip.
+        let zip = directory.appendingPathComponent("export.zip")
+        let cutEnd = try #require(text.range(of: "<WorkoutStatistics")).upperBound
+        let cut = String(text[..<cutEnd])
+        try Self.makeZip(at: zip, entries: [("apple_health_export/export.xml", Data(cut.utf8))])
+        let (fromZip, zipError) = Self.readUntilError(try AppleHealthImporter().makeRecordReader(url: zip))
+        #expect(fromZip.recordLines == [37, 39, 40, 43])
+        #expect((zipError as? ImportDataError)?.reason.contains("the export is cut short") == true)
     }
 
-    @Test("broken markup part-way stops the import with an issue at its line")
+    @Test("an infinite or endless workout duration is skipped at the door, never stored")
+    func infiniteDuration() throws {
+        let directory = try ImportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let huge = "1" + String(repeating: "0", count: 308)
+        let text = """
+            <HealthData>
+             <Workout workoutActivityType="HKWorkoutActivityTypeYoga" duration="\(huge)" durationUnit="min" sourceName="W" startDate="2024-03-05 00:00:00 +0000" endDate="2024-03-05 00:45:00 +0000"/>
+             <Workout workoutActivityType="HKWorkoutActivityTypeYoga" duration="45" durationUnit="min" sourceName="W" startDate="2024-03-06 00:00:00 +0000" endDate="2024-03-06 00:45:00 +0000"/>
+             <Record type="HKCategoryTypeIdentifierMindfulSession" sourceName="A" startDate="2024-03-01 07:00:00 +0000" endDate="2024-03-01 07:00:00 +0000"/>
+            </HealthData>
+            """
+        let url = try ImportFixtures.write(text, named: "export.xml", in: directory)
+        let result = try ImportFixtures.read(url, with: .appleHealth)
+        #expect(result.recordLines == [3])
+        #expect(result.issues.map(\.description) == [
+            "line 2: duration is longer than 7 days (604800 s), the longest session imported",
+            "line 4: duration is 0 s; a session lasts longer than 0 seconds",
+        ])
+    }
+
+    @Test("text, comments and nesting are bounded: an endless piece is an error naming the 1 MiB limit")
+    func boundedPieces() throws {
+        let directory = try ImportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pieces = [
+            ("text", "<HealthData>\n" + String(repeating: "a", count: 1_200_000) + "</HealthData>"),
+            ("comment", "<HealthData>\n<!--" + String(repeating: "-", count: 1_200_000) + "-->" + "</HealthData>"),
+            ("tag", "<HealthData>\n<Record type=\"" + String(repeating: "x", count: 1_200_000) + "\"/></HealthData>"),
+            ("declaration", "<!DOCTYPE HealthData [" + String(repeating: "x", count: 1_200_000) + "]><HealthData/>"),
+        ]
+        for (name, text) in pieces {
+            let url = try ImportFixtures.write(text, named: "\(name).xml", in: directory)
+            let error: (any Error)?
+            do {
+                error = Self.readUntilError(try AppleHealthImporter().makeRecordReader(url: url)).1
+            } catch let thrown {
+                error = thrown
+            }
+            let described = (error as? any LocalizedError)?.errorDescription ?? "none"
+            #expect(described.contains("longer than 1 MiB"), "\(name): \(described)")
+        }
+        let deep = String(repeating: "<a>", count: 1_000)
+        let url = try ImportFixtures.write("<HealthData>" + deep, named: "deep.xml", in: directory)
+        let (_, error) = Self.readUntilError(try AppleHealthImporter().makeRecordReader(url: url))
+        #expect((error as? ImportDataError)?.reason.contains("nest more than 256 deep") == true)
+    }
+
+    @Test("broken markup part-way stops the import with an error at its line")
     func malformed() throws {
         let directory = try ImportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -156,10 +236,12 @@ struct AppleHealthImporterTests {
             </HealthData>
             """
         let url = try ImportFixtures.write(text, named: "export.xml", in: directory)
-        let result = try ImportFixtures.read(url, with: .appleHealth)
+        let (result, error) = Self.readUntilError(try AppleHealthImporter().makeRecordReader(url: url))
         #expect(result.recordLines == [3])
-        #expect(result.issues.map(\.line) == [4])
-        #expect(result.issues.first?.reason.contains("the rest of the file was not read") == true)
+        #expect(result.issues.isEmpty)
+        let dataError = try #require(error as? ImportDataError)
+        #expect(dataError.line == 4)
+        #expect(dataError.reason.contains("the rest of the file was not read"))
     }
 
     @Test("reads the XML an export may hold: prolog, DTD, CDATA, quotes, references, odd spacing")
@@ -242,8 +324,10 @@ struct AppleHealthImporterTests {
     static func largePiece(_ index: Int) -> String {
         let date = "2020-\(pad(1 + index / 40_320 % 12))-\(pad(1 + index / 1_440 % 28)) \(pad(index / 60 % 24)):\(pad(index % 60)):00 -0500"
         if index % 50 == 0 {
+            // Half a minute long: a session of no length is skipped at the door.
+            let end = date.replacingOccurrences(of: ":00 -0500", with: ":30 -0500")
             return " <Record type=\"HKCategoryTypeIdentifierMindfulSession\" sourceName=\"Test Watch\" "
-                + "startDate=\"\(date)\" endDate=\"\(date)\"/>\n"
+                + "startDate=\"\(date)\" endDate=\"\(end)\"/>\n"
         }
         return " <Record type=\"HKQuantityTypeIdentifierHeartRate\" sourceName=\"Test Watch\" sourceVersion=\"10.0\" "
             + "device=\"&lt;&lt;HKDevice: 0x0&gt;, name:Apple Watch, manufacturer:Apple Inc.&gt;\" unit=\"count/min\" "

@@ -90,20 +90,91 @@ struct GenericCSVImporterTests {
         #expect(hms.issues.map(\.description) == ["line 4: length '1:x:0' is not H:M:S"])
     }
 
-    @Test("a runaway quoted field is cut off at 1 MiB and reported; the rows after it still import")
+    @Test("a runaway quoted field stops the reading at 1 MiB, naming the line where the quote opened")
     func runawayField() throws {
         let directory = try ImportFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = try ImportFixtures.write(
-            "start,duration\n2024-01-01T00:00:00Z,\"never closed " + String(repeating: "x", count: 1_200_000)
-                + "\n2024-01-02T00:00:00Z,60\n2024-01-03T00:00:00Z\n",
+            "start,duration\n2024-01-01T00:00:00Z,60\n2024-01-01T00:00:00Z,\"never closed\n"
+                + String(repeating: "x", count: 1_200_000) + "\n2024-01-02T00:00:00Z,60\n2024-01-03T00:00:00Z\n",
             named: "runaway.csv", in: directory)
-        let result = try ImportFixtures.read(url, with: .csv)
-        #expect(result.recordLines == [3])
-        #expect(result.issues.map(\.description) == [
-            "line 2: the row is longer than 1 MiB (is a quote not closed?); the rest of it was skipped",
-            "line 4: has 1 field, expected 2 like the header",
+        let reader = try GenericCSVImporter().makeRecordReader(url: url)
+        #expect(try reader.next() == .record(SessionRecord(start: ImportFixtures.instant("2024-01-01T00:00:00Z"),
+                                                          duration: 60, kind: "meditation", source: "csv"), line: 2))
+        let error = try #require(throws: ImportDataError.self) { try reader.next() }
+        #expect(error.line == 3)
+        #expect(error.path == url.path)
+        #expect(error.reason.contains("longer than 1 MiB"))
+        #expect(error.reason.contains("closing quote missing"))
+        #expect(try reader.next() == nil)
+    }
+
+    @Test("a quote never closed stops the reading at the line where it opened, after the rows before it")
+    func unclosedQuote() throws {
+        let directory = try ImportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var text = "start,duration\n"
+        for day in 1...1_000 { text += "2024-01-01T00:00:00Z,\(day)\n" }
+        text += "2024-02-01T00:00:00Z,\"60\n"
+        for day in 1...1_999 { text += "2024-03-01T00:00:00Z,\(day)\n" }
+        let url = try ImportFixtures.write(text, named: "unclosed.csv", in: directory)
+        let reader = try GenericCSVImporter().makeRecordReader(url: url)
+        var records = 0
+        let error = try #require(throws: ImportDataError.self) {
+            while let event = try reader.next() {
+                if case .record = event { records += 1 }
+            }
+        }
+        #expect(records == 1_000)
+        #expect(error.line == 1_002)
+        #expect(error.errorDescription?.hasPrefix("\(url.path) line 1002: the quoted field opened on this line is never closed") == true)
+    }
+
+    @Test("an endless row (a file of zero bytes) stops at 1 MiB with line 1, before any header is found")
+    func endlessRow() throws {
+        let directory = try ImportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("zeros.csv")
+        try Data(count: 3 << 20).write(to: url)
+        let error = try #require(throws: ImportDataError.self) { try GenericCSVImporter().makeRecordReader(url: url) }
+        #expect(error.line == 1)
+        #expect(error.reason.contains("longer than 1 MiB, the limit for one record"))
+        // A row of nothing but delimiters is bounded too.
+        let commas = directory.appendingPathComponent("commas.csv")
+        try Data(repeating: UInt8(ascii: ","), count: 3 << 20).write(to: commas)
+        #expect(throws: ImportDataError.self) { try GenericCSVImporter().makeRecordReader(url: commas) }
+    }
+
+    @Test("durations and starts out of range are skipped with their line, whatever the unit")
+    func outOfRange() throws {
+        let directory = try ImportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try ImportFixtures.write("""
+            start,duration,hms
+            2024-01-01T06:00:00Z,10000000000000000000,999999999:59:59
+            2024-01-02T06:00:00Z,1e308,0:0:0
+            2024-01-03T06:00:00Z,604800,168:0:0
+            2024-01-04T06:00:00Z,604801,168:0:1
+            1969-12-31T23:59:59Z,60,0:1:0
+            9999-12-31T00:00:00Z,60,0:1:0
+            2024-01-05T06:00:00Z,0,-0:0:0
+            """, named: "range.csv", in: directory)
+        let seconds = try ImportFixtures.read(url, with: GenericCSVImporter())
+        #expect(seconds.recordLines == [4])
+        #expect(seconds.issues.map(\.description) == [
+            "line 2: duration 1e+19 s is longer than 7 days (604800 s), the longest session imported",
+            "line 3: duration '1e308' is not a number of seconds",
+            "line 5: duration 604801 s is longer than 7 days (604800 s), the longest session imported",
+            "line 6: the start lies before 1970-01-01, the earliest start imported",
+            "line 7: the start 9999-12-31T00:00:00Z lies more than a day in the future",
+            "line 8: duration is 0 s; a session lasts longer than 0 seconds",
         ])
+        let minutes = try ImportFixtures.read(url, with: .csv(startColumn: "start", duration: .minutes("duration")))
+        #expect(minutes.records.isEmpty)
+        #expect(minutes.issues.first?.description == "line 2: duration 6e+20 s is longer than 7 days (604800 s), the longest session imported")
+        let hms = try ImportFixtures.read(url, with: .csv(startColumn: "start", duration: .hoursMinutesSeconds("hms")))
+        #expect(hms.recordLines == [4])
+        #expect(hms.issues.map(\.line) == [2, 3, 5, 6, 7, 8])
     }
 
     @Test("a missing column or an empty file is a format error naming the columns")

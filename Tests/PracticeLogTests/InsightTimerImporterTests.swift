@@ -95,12 +95,44 @@ struct InsightTimerImporterTests {
             + "03/10/2024 19:00:00,0:5:0,\"a \"\"quoted\"\", comma\",PracticeType.Yoga\r\n"
             + "03/10/2024 18:00:00,0:5:0,\"never closed,PracticeType.Yoga\r\n"
         let url = try ImportFixtures.write(text, named: "crlf.csv", in: directory)
-        let result = try ImportFixtures.read(url, with: .insightTimer)
+        let reader = try InsightTimerImporter().makeRecordReader(url: url)
+        var result = ImportFixtures.Drained()
+        // The quote never closed on line 7 stops the reading there, after every row before it.
+        let error = try #require(throws: ImportDataError.self) {
+            while let event = try reader.next() {
+                switch event {
+                case .record(let record, let line):
+                    result.records.append(record)
+                    result.recordLines.append(line)
+                case .issue(let issue):
+                    result.issues.append(issue)
+                }
+            }
+        }
         #expect(result.recordLines == [2, 6])
         #expect(result.records.map(\.note) == ["two\r\nlines", "a \"quoted\", comma"])
+        #expect(result.issues.map(\.description) == ["line 4: duration '0:x:0' is not H:M:S"])
+        #expect(error.line == 7)
+        #expect(error.reason.hasPrefix("the quoted field opened on this line is never closed"))
+    }
+
+    @Test("H:M:S with huge numbers is skipped as too long, never overflowing")
+    func hugeDurations() throws {
+        let directory = try ImportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try ImportFixtures.write("""
+            Started At,Duration,Preset,Activity
+            03/10/2024 21:15:00,999999999:59:59,,PracticeType.Meditation
+            03/10/2024 21:15:00,9999999999:0:0,,PracticeType.Meditation
+            03/10/2024 21:15:00,168:0:0,,PracticeType.Meditation
+            03/10/2024 21:15:00,0:0:0,,PracticeType.Meditation
+            """, named: "huge.csv", in: directory)
+        let result = try ImportFixtures.read(url, with: .insightTimer)
+        #expect(result.recordLines == [4])
         #expect(result.issues.map(\.description) == [
-            "line 4: duration '0:x:0' is not H:M:S",
-            "line 7: a quoted field is not closed before the end of the file",
+            "line 2: duration 3599999999999 s is longer than 7 days (604800 s), the longest session imported",
+            "line 3: duration '9999999999:0:0' is not H:M:S",
+            "line 5: duration is 0 s; a session lasts longer than 0 seconds",
         ])
     }
 

@@ -1,9 +1,18 @@
 import Foundation
 
 /// Walks an Apple Health `export.xml` and turns mindful sessions and matching workouts into events.
+///
+/// A document that ends with elements still open, broken markup, or nesting deeper than ``maxDepth`` throws
+/// a ``MalformedInput`` with the line: the sessions after it were never read, so going on quietly would
+/// lose them.
 final class AppleHealthEventSource: ImportEventSource {
     private static let mindfulType = "HKCategoryTypeIdentifierMindfulSession"
+    /// Open elements at most; an export nests four deep, so deeper is broken (or hostile) input.
+    static let maxDepth = 256
+    private static let exportAgain = "Export the data from Apple Health again (Health → profile → Export All Health Data) "
+        + "and import the new export."
 
+    private let cursor: ByteCursor
     private let tokenizer: XMLTokenizer
     private let workoutKinds: [String: String]
     /// Names of the open elements; the export nests only a few levels deep.
@@ -17,8 +26,13 @@ final class AppleHealthEventSource: ImportEventSource {
     var peakBufferedBytes: Int { tokenizer.peakBufferedBytes }
 
     /// Checks that the input is XML with a `HealthData` root.
-    init(source: any ByteChunkSource, path: String, workoutKinds: [String: String]) throws {
-        let cursor = ByteCursor(source: source)
+    convenience init(source: any ByteChunkSource, path: String, workoutKinds: [String: String]) throws {
+        try self.init(cursor: ByteCursor(source: source), path: path, workoutKinds: workoutKinds)
+    }
+
+    /// Checks that the input, from the cursor's position on, is XML with a `HealthData` root.
+    init(cursor: ByteCursor, path: String, workoutKinds: [String: String]) throws {
+        self.cursor = cursor
         tokenizer = XMLTokenizer(cursor: cursor)
         self.workoutKinds = workoutKinds
         func formatError(_ found: String) -> ImportFormatError {
@@ -41,7 +55,12 @@ final class AppleHealthEventSource: ImportEventSource {
                 throw formatError("the end tag </\(name)> at line \(line) before any element")
             case .start(let name, let line, let selfClosing)?:
                 guard name == "HealthData" else { throw formatError("the root element <\(name)> at line \(line)") }
-                if selfClosing { done = true } else { openElements.append(name) }
+                if selfClosing {
+                    done = true
+                    _ = try cursor.skipToEnd(limit: ImportLimits.maxRecordBytes)
+                } else {
+                    openElements.append(name)
+                }
                 return
             }
         }
@@ -49,47 +68,56 @@ final class AppleHealthEventSource: ImportEventSource {
 
     func next() throws -> ImportEvent? {
         while !done {
-            guard let token = try tokenizer.next() else { return endOfInput() }
+            guard let token = try tokenizer.next() else { throw endOfInput() }
             switch token {
             case .malformed(let reason, let line):
-                return stop(line: line, reason: reason)
+                throw stop(line: line, reason: reason)
             case .end(let name, let line):
-                if let problem = close(name) { return stop(line: line, reason: problem) }
-                if openElements.isEmpty { done = true }
+                if let problem = close(name) { throw stop(line: line, reason: problem) }
+                if openElements.isEmpty {
+                    done = true
+                    // Reads the little that follows the root, so a damaged ZIP entry's checksum is checked.
+                    _ = try cursor.skipToEnd(limit: ImportLimits.maxRecordBytes)
+                }
             case .start(let name, let line, let selfClosing):
                 // Sessions are direct children of <HealthData>; the same element types inside a
                 // <Correlation> or elsewhere are not sessions of their own.
                 if openElements.count == 1, let event = try session(name: name, line: line, selfClosing: selfClosing) {
                     return event
                 }
-                if !selfClosing { openElements.append(name) }
+                if !selfClosing { try open(name, line: line) }
             }
         }
         return nil
     }
 
-    /// Ends reading at the end of the input, saying so if elements are still open.
-    private func endOfInput() -> ImportEvent? {
-        guard !openElements.isEmpty else {
-            done = true
-            return nil
-        }
-        return cutShort()
-    }
-
-    /// Ends reading where the input stops inside an element.
-    private func cutShort() -> ImportEvent {
+    /// The input ended before the root element closed: the export is cut short.
+    private func endOfInput() -> MalformedInput {
         done = true
-        return .issue(ImportIssue(
+        return MalformedInput(
             line: tokenizer.line,
-            reason: "the file ends inside <\(openElements.last ?? "HealthData")>: the export is cut short, "
-                + "and any session after this line is missing"))
+            reason: "the document ends inside <\(openElements.last ?? "HealthData")>: the export is cut short, "
+                + "and any session after this line is missing",
+            suggestion: Self.exportAgain)
     }
 
-    /// Ends reading after markup that can't be trusted, saying where.
-    private func stop(line: Int, reason: String) -> ImportEvent {
+    /// Markup that can't be trusted: nothing after it is read.
+    private func stop(line: Int, reason: String) -> MalformedInput {
         done = true
-        return .issue(ImportIssue(line: line, reason: "malformed XML (\(reason)); the rest of the file was not read"))
+        if reason.hasPrefix("the file ends inside") {
+            return MalformedInput(line: line, reason: "\(reason): the export is cut short, and any session after this line is missing",
+                                  suggestion: Self.exportAgain)
+        }
+        return MalformedInput(line: line, reason: "malformed XML (\(reason)); the rest of the file was not read",
+                              suggestion: Self.exportAgain)
+    }
+
+    /// Pushes an element that was opened, refusing nesting no export has.
+    private func open(_ name: String, line: Int) throws {
+        guard openElements.count < Self.maxDepth else {
+            throw stop(line: line, reason: "elements nest more than \(Self.maxDepth) deep at <\(name)>")
+        }
+        openElements.append(name)
     }
 
     /// Pops `name`; returns a problem when it doesn't close the innermost open element.
@@ -118,10 +146,7 @@ final class AppleHealthEventSource: ImportEventSource {
         let attributes = Attributes(tokenizer: tokenizer, isWorkout: name == "Workout")
         var timeZone: String?
         if !selfClosing {
-            switch try readChildren(of: name) {
-            case .timeZone(let zone): timeZone = zone
-            case .stopped(let event): return event
-            }
+            timeZone = try readChildren(of: name, line: line)
         }
         return event(kind: kind, attributes: attributes, timeZone: timeZone, element: name, line: line)
     }
@@ -145,34 +170,28 @@ final class AppleHealthEventSource: ImportEventSource {
         }
     }
 
-    private enum Children {
-        case timeZone(String?)
-        /// The input ended or broke inside the element; the event says so.
-        case stopped(ImportEvent)
-    }
-
-    /// Reads up to the end tag of the session element just opened, picking up `HKTimeZone`.
-    private func readChildren(of element: String) throws -> Children {
-        openElements.append(element)
+    /// Reads up to the end tag of the session element just opened, and returns its `HKTimeZone`, if any.
+    private func readChildren(of element: String, line: Int) throws -> String? {
+        try open(element, line: line)
         let depth = openElements.count
         var timeZone: String?
         while openElements.count >= depth {
             switch try tokenizer.next() {
             case nil:
-                return .stopped(cutShort())
+                throw endOfInput()
             case .malformed(let reason, let line)?:
-                return .stopped(stop(line: line, reason: reason))
+                throw stop(line: line, reason: reason)
             case .end(let name, let line)?:
-                if let problem = close(name) { return .stopped(stop(line: line, reason: problem)) }
-            case .start(let name, _, let selfClosing)?:
+                if let problem = close(name) { throw stop(line: line, reason: problem) }
+            case .start(let name, let line, let selfClosing)?:
                 if name == "MetadataEntry", tokenizer.attribute("key", is: "HKTimeZone"),
                    let zone = tokenizer.attribute("value"), TimeZone(identifier: zone) != nil {
                     timeZone = zone
                 }
-                if !selfClosing { openElements.append(name) }
+                if !selfClosing { try open(name, line: line) }
             }
         }
-        return .timeZone(timeZone)
+        return timeZone
     }
 
     private func event(kind: String, attributes: Attributes, timeZone: String?, element: String, line: Int) -> ImportEvent {

@@ -7,6 +7,10 @@ import ZIPFoundation
 /// Everything else in the export is skipped without being decoded. A session written twice (same source,
 /// start and end) is kept once, and the copy is reported as an issue.
 ///
+/// A document that ends early (an export cut short) or whose markup breaks part-way is an
+/// ``ImportDataError`` naming the line, never a quiet end: sessions after that line were not read. The XML
+/// can come from a pipe (`/dev/stdin`); a ZIP cannot, since its directory is read from its end.
+///
 /// ```swift
 /// let reader = try AppleHealthImporter().makeRecordReader(url: URL(filePath: "export.zip"))
 /// ```
@@ -36,25 +40,32 @@ public struct AppleHealthImporter: SessionImporter {
     public func makeRecordReader(url: URL) throws -> SessionRecordReader {
         do {
             return try open(url)
-        } catch let error as ImportFormatError {
-            throw error
         } catch {
-            throw ImportReadError(path: url.path, line: nil, underlying: error)
+            throw ImportReadError.wrapping(error, path: url.path, line: nil)
         }
     }
 
     private func open(_ url: URL) throws -> SessionRecordReader {
+        // One source, peeked and then read on: standard input can be read only once.
+        let file = try FileChunkSource(url: url)
+        let cursor = ByteCursor(source: file)
         // Told apart by content, not name: "PK\u{3}\u{4}" opens a ZIP with entries, "PK\u{5}\u{6}" an empty one.
-        let magic = try FileChunkSource.prefix(of: url, count: 4)
-        if magic == [0x50, 0x4B, 3, 4] || magic == [0x50, 0x4B, 5, 6] {
+        if try cursor.hasPrefix([0x50, 0x4B, 3, 4]) || cursor.hasPrefix([0x50, 0x4B, 5, 6]) {
+            // A ZIP's directory is at its end, so it is read from a file it can seek in, never from a pipe.
+            guard file.isRegularFile else {
+                throw ImportFormatError(
+                    path: url.path, format: "an export that can be read from a pipe",
+                    expected: "the export.xml inside export.zip", found: "a ZIP archive, which can only be read from a file",
+                    suggestion: "Give the path of export.zip instead, or pipe the XML inside it: "
+                        + "unzip -p export.zip apple_health_export/export.xml | stillpoint import - --format apple-health")
+            }
             let entryPath = try Self.exportEntryPath(in: url)
             let source = ZipEntryChunkSource(archiveURL: url, entryPath: entryPath)
             let events = try AppleHealthEventSource(source: source, path: "\(url.path) (\(entryPath))",
                                                     workoutKinds: workoutKinds)
             return SessionRecordReader(url: url, source: events)
         }
-        let events = try AppleHealthEventSource(source: try FileChunkSource(url: url), path: url.path,
-                                                workoutKinds: workoutKinds)
+        let events = try AppleHealthEventSource(cursor: cursor, path: url.path, workoutKinds: workoutKinds)
         return SessionRecordReader(url: url, source: events)
     }
 

@@ -39,6 +39,19 @@ final class ByteCursor {
         return true
     }
 
+    /// Reads on to the end of the input, keeping nothing, so that a source that checks its input at the end
+    /// (a ZIP entry's checksum) gets to throw; gives up after `limit` bytes. Returns whether the end was reached.
+    func skipToEnd(limit: Int) throws -> Bool {
+        var skipped = bytes.count - index
+        index = bytes.count
+        while skipped <= limit {
+            guard try ensure() else { return true }
+            skipped += bytes.count - index
+            index = bytes.count
+        }
+        return false
+    }
+
     /// Whether the unread bytes start with `prefix` (reading more if needed).
     func hasPrefix(_ prefix: [UInt8]) throws -> Bool {
         guard try ensure(prefix.count) else { return false }

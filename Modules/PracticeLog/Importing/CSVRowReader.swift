@@ -8,12 +8,22 @@ struct CSVRow {
 /// Splits a byte stream into RFC 4180 rows: quoted fields may hold delimiters, doubled quotes and line
 /// breaks; rows end with CRLF, LF or CR. Line numbers count physical lines, so a row after a quoted
 /// multi-line field still reports the line it is on in an editor.
+///
+/// Two faults stop the reading with a ``MalformedInput`` instead of skipping a row, because after them no
+/// row boundary can be trusted and skipping would lose every row that follows without a word:
+/// - a quoted field that is never closed: the error names the line where the quote opened;
+/// - a row longer than ``maxRowBytes`` (1 MiB), such as a binary file or `/dev/zero`.
+///
+/// ```swift
+/// let rows = CSVRowReader(cursor: ByteCursor(source: try FileChunkSource(url: url)))
+/// while let row = try rows.nextRow() { print(row.line, row.fields) }   // throws MalformedInput
+/// ```
 final class CSVRowReader {
-    /// A row longer than this is reported and skipped, so an unclosed quote can't swallow a whole file.
-    static let maxRowBytes = 1 << 20
+    /// The longest row read, ``ImportLimits/maxRecordBytes``; a longer one stops the reading.
+    static let maxRowBytes = ImportLimits.maxRecordBytes
 
     private enum State {
-        case fieldStart, unquoted, quoted, quoteInQuoted, afterQuoted, discarding
+        case fieldStart, unquoted, quoted, quoteInQuoted, afterQuoted
     }
 
     private static let quote = UInt8(ascii: "\"")
@@ -37,6 +47,9 @@ final class CSVRowReader {
     }
 
     /// The next non-blank row, or `nil` at the end of the input.
+    ///
+    /// - Throws: ``MalformedInput`` for a quote never closed or a row over ``maxRowBytes``; the reader
+    ///   must not be used after that.
     func nextRow() throws -> CSVRow? {
         if atStartOfFile {
             atStartOfFile = false
@@ -56,6 +69,8 @@ final class CSVRowReader {
         var fields: [String] = []
         var state = State.fieldStart
         var rowLine = line
+        /// The line where the quoted field being read opened.
+        var quoteLine = line
         var rowBytes = 0
         var problem: String?
         var lastWasCarriageReturn = false
@@ -72,9 +87,13 @@ final class CSVRowReader {
                 // End of input.
                 guard startedRow else { return nil }
                 if state == .quoted {
-                    problem = problem ?? "a quoted field is not closed before the end of the file"
+                    throw MalformedInput(
+                        line: quoteLine,
+                        reason: "the quoted field opened on this line is never closed, so no row from here on could be read",
+                        suggestion: "Close the quote (a quote inside a quoted field is written twice: \"\") "
+                            + "and import the file again.")
                 }
-                if state != .discarding { endField() }
+                endField()
                 return CSVRow(fields: fields, line: rowLine, problem: problem)
             }
             let bytes = cursor.bytes
@@ -92,11 +111,12 @@ final class CSVRowReader {
                 startedRow = true
                 rowLine = line
             }
+            let scanStart = index
             var rowEnded = false
             scan: while index < end {
                 let byte = bytes[index]
                 switch state {
-                case .fieldStart, .unquoted, .afterQuoted, .discarding:
+                case .fieldStart, .unquoted, .afterQuoted:
                     if byte == lineFeed || byte == carriageReturn {
                         index += 1
                         line += 1
@@ -104,14 +124,13 @@ final class CSVRowReader {
                         rowEnded = true
                         break scan
                     }
-                    if state == .discarding {
-                        index += 1
-                    } else if byte == delimiter {
+                    if byte == delimiter {
                         endField()
                         state = .fieldStart
                         index += 1
                     } else if byte == quote && state == .fieldStart {
                         state = .quoted
+                        quoteLine = line
                         index += 1
                     } else {
                         if state == .afterQuoted && problem == nil {
@@ -126,7 +145,6 @@ final class CSVRowReader {
                             runEnd += 1
                         }
                         field.append(contentsOf: bytes[index..<runEnd])
-                        rowBytes += runEnd - index
                         index = runEnd
                     }
                 case .quoted:
@@ -136,13 +154,11 @@ final class CSVRowReader {
                         if byte == carriageReturn || (byte == lineFeed && !lastWasCarriageReturn) { line += 1 }
                         lastWasCarriageReturn = byte == carriageReturn
                         field.append(byte)
-                        rowBytes += 1
                     }
                     index += 1
                 case .quoteInQuoted:
                     if byte == quote {
                         field.append(quote)
-                        rowBytes += 1
                         state = .quoted
                         lastWasCarriageReturn = false
                         index += 1
@@ -151,17 +167,22 @@ final class CSVRowReader {
                         state = .afterQuoted
                     }
                 }
-                if rowBytes > Self.maxRowBytes && state != .discarding {
-                    problem = "the row is longer than 1 MiB (is a quote not closed?); the rest of it was skipped"
-                    state = .discarding
-                    fields.removeAll()
-                    field.removeAll(keepingCapacity: false)
-                }
+                // Every byte of the row counts, delimiters too, so a line of commas is bounded as well.
+                if rowBytes + (index - scanStart) > Self.maxRowBytes { break scan }
             }
+            rowBytes += index - scanStart
             cursor.index = index
             if rowEnded {
-                if state != .discarding { endField() }
+                endField()
                 return CSVRow(fields: fields, line: rowLine, problem: problem)
+            }
+            if rowBytes > Self.maxRowBytes {
+                let inQuote = state == .quoted || state == .quoteInQuoted
+                throw MalformedInput.tooLarge(
+                    line: inQuote ? quoteLine : rowLine,
+                    what: inQuote ? "the quoted field opened on this line" : "the row on this line",
+                    hint: inQuote ? " (is its closing quote missing?); no row from here on could be read"
+                        : "; no row from here on could be read")
             }
         }
     }

@@ -1,15 +1,33 @@
 import Foundation
 
-/// Reads a file in fixed-size blocks.
+/// Reads a file in fixed-size blocks, from its start to its end, without seeking: a pipe reads as well as a
+/// file.
+///
+/// The path ``standardInputPath`` (`/dev/stdin`) reads the process's standard input itself, so `import -`
+/// works where that device cannot be opened by name (a socket), and the handle is left open for others.
+///
+/// ```swift
+/// let source = try FileChunkSource(url: URL(fileURLWithPath: FileChunkSource.standardInputPath))
+/// while let block = try source.nextChunk() { ... }
+/// ```
 final class FileChunkSource: ByteChunkSource {
     /// 64 KiB: large enough that system calls don't dominate, small enough to keep memory flat.
     static let defaultChunkSize = 64 * 1024
+    /// The path that means standard input.
+    static let standardInputPath = "/dev/stdin"
 
     private let handle: FileHandle
+    private let ownsHandle: Bool
     private let chunkSize: Int
 
     /// Opens `url`, turning "no such file" and the like into an ``ImportReadError`` that names the path.
     init(url: URL, chunkSize: Int = FileChunkSource.defaultChunkSize) throws {
+        self.chunkSize = chunkSize
+        if url.path == Self.standardInputPath {
+            handle = FileHandle.standardInput
+            ownsHandle = false
+            return
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw ImportReadError(path: url.path, line: nil, reason: "the file does not exist",
@@ -26,11 +44,11 @@ final class FileChunkSource: ByteChunkSource {
                                   reason: "the file cannot be opened (\(error.localizedDescription))",
                                   suggestion: "Check that you may read it, then try again.")
         }
-        self.chunkSize = chunkSize
+        ownsHandle = true
     }
 
     deinit {
-        try? handle.close()
+        if ownsHandle { try? handle.close() }
     }
 
     func nextChunk() throws -> [UInt8]? {
@@ -38,9 +56,10 @@ final class FileChunkSource: ByteChunkSource {
         return [UInt8](data)
     }
 
-    /// The first `count` bytes of a file (fewer if it is shorter), to tell a ZIP from an XML file.
-    static func prefix(of url: URL, count: Int) throws -> [UInt8] {
-        let source = try FileChunkSource(url: url, chunkSize: count)
-        return try source.nextChunk() ?? []
+    /// Whether the input is a regular file, which can be read again from its start (a pipe cannot).
+    var isRegularFile: Bool {
+        var info = stat()
+        guard fstat(handle.fileDescriptor, &info) == 0 else { return false }
+        return (info.st_mode & S_IFMT) == S_IFREG
     }
 }

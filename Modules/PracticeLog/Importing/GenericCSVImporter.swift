@@ -5,6 +5,13 @@ import Foundation
 /// Columns are found by their header name, ignoring case and surrounding spaces. Dates are ISO 8601 unless
 /// ``dateFormat`` gives a `DateFormatter` pattern; a date without an offset is read in ``timeZone``.
 ///
+/// A bad row is skipped as an issue with its line. A quoted field whose quote is never closed is not: it
+/// would swallow every row after it, so the reader yields the rows before it and then throws an
+/// ``ImportDataError`` naming the line where the quote opened (no recovery is attempted, since a quoted
+/// field may hold line breaks and nothing after the quote can be trusted to start a row). A row over
+/// ``ImportLimits/maxRecordBytes`` (1 MiB) stops the reading the same way. Sessions outside ``ImportLimits``
+/// are skipped with their line.
+///
 /// ```swift
 /// let importer = GenericCSVImporter(startColumn: "Date", duration: .minutes("Minutes"),
 ///                                   kindColumn: "Type", dateFormat: "dd.MM.yyyy HH:mm",
@@ -91,7 +98,7 @@ public struct GenericCSVImporter: SessionImporter {
         do {
             header = try rows.nextRow()
         } catch {
-            throw ImportReadError(path: url.path, line: rows.line, underlying: error)
+            throw ImportReadError.wrapping(error, path: url.path, line: rows.line)
         }
         guard let header else {
             throw formatError(url, found: "an empty file")

@@ -6,6 +6,9 @@ import Foundation
 /// without padding (`0:25:0`, `87:21:41`), `Activity` is `PracticeType.Meditation` or a plain, possibly
 /// translated word. A non-empty `Preset` becomes the record's note.
 ///
+/// As with ``GenericCSVImporter``, a quote never closed or a row over 1 MiB ends the reading with an
+/// ``ImportDataError`` at its line after the rows before it; a session outside ``ImportLimits`` is skipped.
+///
 /// ```swift
 /// let utc = try InsightTimerImporter().makeRecordReader(url: url)
 /// let berlin = try InsightTimerImporter(timeZone: TimeZone(identifier: "Europe/Berlin")).makeRecordReader(url: url)
@@ -35,7 +38,7 @@ public struct InsightTimerImporter: SessionImporter {
         do {
             header = try rows.nextRow()
         } catch {
-            throw ImportReadError(path: url.path, line: rows.line, underlying: error)
+            throw ImportReadError.wrapping(error, path: url.path, line: rows.line)
         }
         let fields = header?.fields.map { $0.trimmed() }
         guard let fields, fields == Self.header || fields == [Self.olderFirstColumn] + Self.header.dropFirst() else {

@@ -22,7 +22,10 @@ public protocol SessionImporter: Sendable {
     /// Opens `url` and checks its header or root, so a file in the wrong format fails here, before any record.
     ///
     /// - Throws: ``ImportFormatError`` when the file is not in this format; ``ImportReadError`` when it
-    ///   cannot be read.
+    ///   cannot be read; ``ImportDataError`` when its first record already breaks a limit (over 1 MiB).
+    ///
+    /// The path `/dev/stdin` reads standard input, once: make one reader per import. A format that must seek
+    /// (a ZIP archive) refuses a pipe with an ``ImportFormatError``.
     func makeRecordReader(url: URL) throws -> SessionRecordReader
 }
 

@@ -45,9 +45,16 @@ public struct SessionRecord: Sendable, Hashable {
     }
 
     /// The default key: whole seconds keep it stable against sub-second noise between exports.
+    ///
+    /// Total over any date: one too far out for an `Int64` (an endless duration) is written as the `Double`
+    /// it is, instead of trapping; ``ImportLimits`` keeps such records out of a store anyway.
     static func key(source: String, start: Date, end: Date) -> String {
-        let startSeconds = Int64(start.timeIntervalSince1970.rounded())
-        let endSeconds = Int64(end.timeIntervalSince1970.rounded())
-        return "\(source)|\(startSeconds)|\(endSeconds)"
+        "\(source)|\(wholeSeconds(start))|\(wholeSeconds(end))"
+    }
+
+    private static func wholeSeconds(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970.rounded()
+        if let whole = Int64(exactly: seconds) { return String(whole) }
+        return String(seconds)
     }
 }

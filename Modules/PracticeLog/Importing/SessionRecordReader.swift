@@ -15,24 +15,39 @@ public final class SessionRecordReader {
     public let url: URL
     private let source: any ImportEventSource
     private var failed = false
+    /// When the reader was made: starts more than ``ImportLimits/futureMargin`` after it are refused.
+    private let now: Date
 
-    init(url: URL, source: any ImportEventSource) {
+    init(url: URL, source: any ImportEventSource, now: Date = Date()) {
         self.url = url
         self.source = source
+        self.now = now
     }
 
     /// The next session or skipped row, or `nil` once the file is done.
     ///
-    /// - Throws: ``ImportReadError`` when the file stops being readable part-way (a damaged archive, a
-    ///   read error); after that the reader yields nothing more.
+    /// Every format passes this door: a session outside ``ImportLimits`` (a duration that is not finite,
+    /// not positive or over 7 days; a start before 1970 or more than a day ahead) comes out as an issue
+    /// with its line, never as a record.
+    ///
+    /// - Throws: ``ImportDataError`` when the file breaks off part-way (a quote never closed, a record over
+    ///   ``ImportLimits/maxRecordBytes``, broken markup, a document cut short); ``ImportReadError`` when it
+    ///   stops being readable (a damaged archive, a read error). After either the reader yields nothing more,
+    ///   and the rows after the error's line were not read.
     public func next() throws -> ImportEvent? {
         guard !failed else { return nil }
+        let event: ImportEvent?
         do {
-            return try source.next()
+            event = try source.next()
         } catch {
             failed = true
-            throw ImportReadError(path: url.path, line: source.line, underlying: error)
+            throw ImportReadError.wrapping(error, path: url.path, line: source.line)
         }
+        if case .record(let record, let line)? = event,
+           let problem = ImportLimits.problem(start: record.start, duration: record.duration, now: now) {
+            return .issue(ImportIssue(line: line, reason: problem))
+        }
+        return event
     }
 
     /// Largest number of input bytes held at once; tests use it to check that reading streams.

@@ -15,9 +15,19 @@ enum XMLToken: Equatable {
 /// Foundation's `XMLParser(stream:)` does feed libxml2 in chunks, but it pushes through a delegate and
 /// cannot be paused, so pulling from it would need a thread per file; it also recovers from malformed input
 /// without saying where.
+///
+/// Every piece it reads is bounded by ``maxTagBytes`` (``ImportLimits/maxRecordBytes``, 1 MiB): a tag with
+/// its attributes, the text between two tags, a comment, a CDATA section, a processing instruction, the
+/// document type declaration, and white space before the root. A longer one is a `.malformed` token naming
+/// the limit, so an endless input (`/dev/zero` behind a `<`) ends instead of being read forever.
+///
+/// ```swift
+/// let tokenizer = XMLTokenizer(cursor: ByteCursor(source: try FileChunkSource(url: url)))
+/// while let token = try tokenizer.next() { if case .malformed = token { break } }
+/// ```
 final class XMLTokenizer {
-    /// A tag longer than this is treated as malformed, so a missing `>` can't swallow a whole file.
-    static let maxTagBytes = 1 << 20
+    /// The longest piece read, ``ImportLimits/maxRecordBytes``; a longer one is malformed.
+    static let maxTagBytes = ImportLimits.maxRecordBytes
 
     private enum Byte {
         static let lessThan = UInt8(ascii: "<"), greaterThan = UInt8(ascii: ">"), slash = UInt8(ascii: "/")
@@ -49,21 +59,39 @@ final class XMLTokenizer {
     // MARK: - Tokens
 
     /// Skips a byte order mark and leading white space; returns whether the input then starts with `<`.
+    /// More than ``maxTagBytes`` of white space counts as not starting with markup.
     func startsWithMarkup() throws -> Bool {
         if try cursor.hasPrefix([0xEF, 0xBB, 0xBF]) { cursor.index += 3 }
-        while try cursor.ensure() {
+        var skipped = 0
+        while try cursor.ensure(), skipped <= Self.maxTagBytes {
             let byte = cursor.bytes[cursor.index]
             guard Byte.isSpace(byte) else { return byte == Byte.lessThan }
             if byte == Byte.lineFeed { line += 1 }
             cursor.index += 1
+            skipped += 1
         }
         return false
+    }
+
+    /// How a skip over text or markup ended.
+    private enum Skipped {
+        case done, endOfInput, tooLong
+    }
+
+    /// The message for a piece longer than ``maxTagBytes``.
+    private static func tooLong(_ what: String) -> String {
+        "\(what) is longer than \(ImportLimits.maxRecordSize), the limit for one piece of an export"
     }
 
     /// The next start or end tag, or `nil` at the end of the input.
     func next() throws -> XMLToken? {
         while true {
-            guard try skipText() else { return nil }
+            let textLine = line
+            switch try skipText() {
+            case .endOfInput: return nil
+            case .tooLong: return .malformed(reason: Self.tooLong("the text from this line on"), line: textLine)
+            case .done: break
+            }
             let tokenLine = line
             guard try cursor.ensure(2) else {
                 cursor.index += 1
@@ -72,25 +100,31 @@ final class XMLTokenizer {
             switch cursor.bytes[cursor.index + 1] {
             case Byte.question:
                 cursor.index += 2
-                guard try skip(past: Array("?>".utf8)) else {
-                    return .malformed(reason: "the file ends inside a processing instruction", line: tokenLine)
+                switch try skip(past: Array("?>".utf8)) {
+                case .done: break
+                case .endOfInput: return .malformed(reason: "the file ends inside a processing instruction", line: tokenLine)
+                case .tooLong: return .malformed(reason: Self.tooLong("a processing instruction"), line: tokenLine)
                 }
             case Byte.bang:
+                let what: String
+                let result: Skipped
                 if try cursor.hasPrefix(Array("<!--".utf8)) {
                     cursor.index += 4
-                    guard try skip(past: Array("-->".utf8)) else {
-                        return .malformed(reason: "the file ends inside a comment", line: tokenLine)
-                    }
+                    what = "a comment"
+                    result = try skip(past: Array("-->".utf8))
                 } else if try cursor.hasPrefix(Array("<![CDATA[".utf8)) {
                     cursor.index += 9
-                    guard try skip(past: Array("]]>".utf8)) else {
-                        return .malformed(reason: "the file ends inside a CDATA section", line: tokenLine)
-                    }
+                    what = "a CDATA section"
+                    result = try skip(past: Array("]]>".utf8))
                 } else {
                     cursor.index += 2
-                    guard try skipDeclaration() else {
-                        return .malformed(reason: "the file ends inside the document type declaration", line: tokenLine)
-                    }
+                    what = "the document type declaration"
+                    result = try skipDeclaration()
+                }
+                switch result {
+                case .done: break
+                case .endOfInput: return .malformed(reason: "the file ends inside \(what)", line: tokenLine)
+                case .tooLong: return .malformed(reason: Self.tooLong(what), line: tokenLine)
                 }
             case Byte.slash:
                 cursor.index += 2
@@ -214,8 +248,9 @@ final class XMLTokenizer {
 
     // MARK: - Scanning
 
-    /// Skips text up to the next `<`, counting lines; returns false at the end of the input.
-    private func skipText() throws -> Bool {
+    /// Skips text up to the next `<`, counting lines.
+    private func skipText() throws -> Skipped {
+        var skipped = 0
         while try cursor.ensure() {
             let bytes = cursor.bytes
             var index = cursor.index
@@ -224,14 +259,16 @@ final class XMLTokenizer {
                 let byte = bytes[index]
                 if byte == Byte.lessThan {
                     cursor.index = index
-                    return true
+                    return .done
                 }
                 if byte == Byte.lineFeed { line += 1 }
                 index += 1
             }
+            skipped += index - cursor.index
             cursor.index = index
+            if skipped > Self.maxTagBytes { return .tooLong }
         }
-        return false
+        return .endOfInput
     }
 
     /// Reads up to the `>` that closes a tag (ignoring `>` inside quoted values) into `tag`.
@@ -265,22 +302,25 @@ final class XMLTokenizer {
             cursor.index = closed ? index + 1 : index
             if closed { return nil }
             if tag.count > Self.maxTagBytes {
-                return "a tag is longer than 1 MiB (is a '>' or a quote missing?)"
+                return Self.tooLong("a tag") + " (is a '>' or a quote missing?)"
             }
         }
         return "the file ends inside a tag"
     }
 
-    /// Skips past `terminator`, counting lines; returns false if the input ends first.
-    private func skip(past terminator: [UInt8]) throws -> Bool {
+    /// Skips past `terminator`, counting lines.
+    private func skip(past terminator: [UInt8]) throws -> Skipped {
         var matched = 0
+        var skipped = 0
         while try cursor.ensure() {
+            skipped += 1
+            if skipped > Self.maxTagBytes { return .tooLong }
             let byte = cursor.bytes[cursor.index]
             cursor.index += 1
             if byte == Byte.lineFeed { line += 1 }
             if byte == terminator[matched] {
                 matched += 1
-                if matched == terminator.count { return true }
+                if matched == terminator.count { return .done }
             } else if byte == terminator[0] {
                 // In "--->" or "]]]>", the bytes just seen can still start the terminator.
                 matched = matched >= 2 && terminator[1] == terminator[0] ? 2 : 1
@@ -288,19 +328,23 @@ final class XMLTokenizer {
                 matched = 0
             }
         }
-        return false
+        return .endOfInput
     }
 
     /// Skips a `<!…>` declaration after its `<!`: a `DOCTYPE` with its internal subset in `[...]`, whose
     /// quoted strings and comments may hold `>`, `[` or `]`.
-    private func skipDeclaration() throws -> Bool {
+    private func skipDeclaration() throws -> Skipped {
         var depth = 0
         var quote: UInt8 = 0
+        var skipped = 0
         while try cursor.ensure() {
+            skipped += 1
+            if skipped > Self.maxTagBytes { return .tooLong }
             let byte = cursor.bytes[cursor.index]
             if quote == 0 && byte == Byte.lessThan, try cursor.hasPrefix(Array("<!--".utf8)) {
                 cursor.index += 4
-                guard try skip(past: Array("-->".utf8)) else { return false }
+                let comment = try skip(past: Array("-->".utf8))
+                guard comment == .done else { return comment }
                 continue
             }
             cursor.index += 1
@@ -314,10 +358,10 @@ final class XMLTokenizer {
             } else if byte == Byte.closeBracket {
                 depth -= 1
             } else if byte == Byte.greaterThan && depth <= 0 {
-                return true
+                return .done
             }
         }
-        return false
+        return .endOfInput
     }
 }
 

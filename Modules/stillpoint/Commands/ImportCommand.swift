@@ -10,17 +10,31 @@ struct ImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Import sessions from an Insight Timer, Apple Health or spreadsheet export.",
         discussion: """
-            The file is read as a stream, so exports of gigabytes keep memory flat. Rows that cannot be read are \
-            skipped and listed with their line number and the reason; the good rows are still imported. A file \
-            that is not in the format at all changes nothing. Importing the same file again adds nothing.
+            The file is read as a stream, so exports of gigabytes keep memory flat; `-` reads standard input \
+            (csv, insight-timer, and apple-health's export.xml; a ZIP needs a file). Rows that cannot be read \
+            are skipped and listed with their line number and the reason; the good rows are still imported. A \
+            file that is not in the format at all changes nothing. Importing the same file again adds nothing.
+
+            Limits: a session lasts more than 0 seconds and at most 7 days, and starts between 1970-01-01 and \
+            one day from now; a session outside them is skipped with its line. One record (a CSV row, an XML \
+            tag or the text between two tags) holds at most 1 MiB.
+
+            The import stops, with the line and exit status 65, where the rest of the file cannot be trusted: a \
+            quoted CSV field that is never closed (the line where the quote opened is named), a record over \
+            1 MiB, broken XML, or an export that ends early. The sessions saved before that are kept; fix or \
+            export the file again and import it again, which adds only what is missing.
+
+            Exit status: 0 imported (bad rows skipped), 65 bad data, 66 no such file, 74 reading failed \
+            part-way, 130 interrupted.
 
             Examples:
               stillpoint import "Insight Timer Sessions.csv" --format insight-timer
               stillpoint import export.zip --format apple-health --store my.sqlite
               stillpoint import log.csv --format csv --start-column date --duration-column minutes --duration-unit minutes
+              unzip -p export.zip apple_health_export/export.xml | stillpoint import - --format apple-health
             """)
 
-    @Argument(help: ArgumentHelp("The export file.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The export file, or - for standard input.", valueName: "file"))
     var file: String
 
     @Option(help: ArgumentHelp("The export's format: insight-timer, apple-health or csv.", valueName: "format"))
@@ -71,14 +85,22 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = global.bootstrapLogging()
-        let url = URL(fileURLWithPath: (file as NSString).expandingTildeInPath)
+        let url = file == "-" ? URL(fileURLWithPath: "/dev/stdin")
+            : URL(fileURLWithPath: (file as NSString).expandingTildeInPath)
         let importer = try makeImporter()
-        // Fail on a file that is not in the format before touching the store.
-        _ = try importer.makeRecordReader(url: url)
+        // Opened once, before touching the store: a file not in the format fails here and changes nothing,
+        // and standard input can be read only once.
+        let reader: SessionRecordReader
+        do {
+            reader = try importer.makeRecordReader(url: url)
+        } catch {
+            throw Self.failure(error)
+        }
         let container = try await storeOption.open(logger: logger)
         let queue = ContextOperationQueue(container: container, name: "import")
+        let input = ImportInput(reader)
         let operation = ImportOperation(entity: Session.entity, key: ["key"], batchSize: 2_000) {
-            SessionImportSource(reader: try importer.makeRecordReader(url: url))
+            try input.takeSource()
         }
         let interrupt = InterruptHandler { operation.cancel() }
         defer { withExtendedLifetime(interrupt) {} }
@@ -103,13 +125,34 @@ struct ImportCommand: AsyncParsableCommand {
                      + "\(summary.unchanged) already there, \(summary.skipped) skipped")
         switch operation.outcome {
         case .failed(let error)?:
-            Output.printError("the import stopped: \(error); the \(summary.recordsSaved) sessions saved before it are kept, and importing again resumes")
-            throw ExitCode(1)
+            let cause = Self.failure((error as? ImportOperationError)?.underlying ?? error)
+            throw ToolFailure("\(cause.description) The import stopped: the \(summary.recordsSaved) sessions saved "
+                              + "before it are kept, and importing again adds only what is missing", status: cause.status)
         case .cancelled?:
             Output.printError("the import was cancelled; the \(summary.recordsSaved) sessions saved before it are kept, and importing again resumes")
             throw ExitCode(130)
         default:
             break
+        }
+        if let stop = input.stop {
+            throw ToolFailure("\(stop.localizedDescription) The import stopped there: the \(summary.recordsSaved) sessions "
+                              + "before line \(stop.line) are saved, and importing again adds only what is missing",
+                              status: .dataError)
+        }
+    }
+
+    /// The one-line message and status for an importer's error: bad data 65, a file that cannot be opened
+    /// 66, reading that failed part-way 74.
+    private static func failure(_ error: any Error) -> ToolFailure {
+        switch error {
+        case let error as ImportDataError:
+            ToolFailure(error.localizedDescription, status: .dataError)
+        case let error as ImportFormatError:
+            ToolFailure(error.localizedDescription, status: .dataError)
+        case let error as ImportReadError:
+            ToolFailure(error.localizedDescription, status: error.line == nil ? .noInput : .ioError)
+        default:
+            ToolFailure(error) ?? ToolFailure("the import failed: \(error.localizedDescription)", status: .failure)
         }
     }
 
@@ -133,6 +176,51 @@ struct ImportCommand: AsyncParsableCommand {
             }
             return GenericCSVImporter(startColumn: startColumn, duration: duration, kindColumn: kindColumn,
                                       noteColumn: noteColumn, dateFormat: dateFormat, timeZone: zone, defaultKind: defaultKind)
+        }
+    }
+}
+
+/// Hands the reader made (and checked) on the command's task to the import operation, which reads it on its
+/// context's thread, and keeps where the file broke off.
+///
+/// A file that breaks off part-way (``ImportDataError``: a quote never closed, a record over 1 MiB, an export
+/// cut short) ends the source instead of failing the operation, so the sessions read before the broken line
+/// are saved with the last batch; the command then fails with that line. A read error (a damaged archive)
+/// still fails the operation, since the bytes read last may be wrong.
+///
+/// Safe to send: the command never touches the reader again once it is handed over, `takeSource()` gives it
+/// out once, and `stop` is read after the operation ended.
+private final class ImportInput: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reader: SessionRecordReader?
+    private var stoppedBy: ImportDataError?
+
+    init(_ reader: SessionRecordReader) {
+        self.reader = reader
+    }
+
+    /// Where the file broke off, if it did.
+    var stop: ImportDataError? { lock.withLock { stoppedBy } }
+
+    func takeSource() throws -> any ImportRecordSource {
+        try lock.withLock {
+            guard let reader else { throw ToolFailure("the import's input was already read", status: .software) }
+            self.reader = nil
+            return Source(base: SessionImportSource(reader: reader), input: self)
+        }
+    }
+
+    private struct Source: ImportRecordSource {
+        var base: SessionImportSource
+        let input: ImportInput
+
+        mutating func next() throws -> ImportSourceElement? {
+            do {
+                return try base.next()
+            } catch let error as ImportDataError {
+                input.lock.withLock { input.stoppedBy = error }
+                return nil
+            }
         }
     }
 }

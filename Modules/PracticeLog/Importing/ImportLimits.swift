@@ -1,0 +1,50 @@
+import Foundation
+
+/// The range every imported value must lie in, and the size of one record, in one place: the importers,
+/// their error messages and the README cite these numbers.
+///
+/// A session outside the range is skipped with its line and reason, like any other bad row; a record larger
+/// than ``maxRecordBytes`` stops the import, since nothing after it can be trusted to start a new record.
+///
+/// ```swift
+/// ImportLimits.problem(start: start, duration: 8 * 86_400, now: Date())
+/// // "duration 691200 s is longer than 7 days, the longest session Stillpoint imports"
+/// ```
+public enum ImportLimits {
+    /// The longest session imported: 7 days, in seconds. Longer ones are typing or export mistakes.
+    public static let maxDuration: TimeInterval = 7 * 86_400
+    /// The earliest start imported: 1970-01-01T00:00:00Z.
+    public static let earliestStart = Date(timeIntervalSince1970: 0)
+    /// How far after the moment of the import a start may lie: one day, for clocks and zones a little off.
+    public static let futureMargin: TimeInterval = 86_400
+    /// The largest record read: a CSV row, an XML tag, or the text, comment or declaration between two
+    /// tags. 1 MiB is far beyond any real export's record and keeps a broken or endless input (a quote never
+    /// closed, `/dev/zero`) from being read without end.
+    public static let maxRecordBytes = 1 << 20
+    /// ``maxRecordBytes`` as people read it, for messages.
+    public static let maxRecordSize = "1 MiB"
+
+    /// Why a session with this start and duration is out of range, or `nil` when it is in range.
+    public static func problem(start: Date, duration: TimeInterval, now: Date) -> String? {
+        guard !duration.isNaN else { return "duration is not a number" }
+        guard duration > 0 else { return "duration is \(seconds(duration)) s; a session lasts longer than 0 seconds" }
+        guard duration <= maxDuration else {
+            let shown = duration.isFinite ? " \(seconds(duration)) s" : ""
+            return "duration\(shown) is longer than 7 days (\(Int(maxDuration)) s), the longest session imported"
+        }
+        let startSeconds = start.timeIntervalSince1970
+        guard startSeconds.isFinite, start >= earliestStart else {
+            return "the start lies before 1970-01-01, the earliest start imported"
+        }
+        guard start <= now.addingTimeInterval(futureMargin) else {
+            return "the start \(ISO8601DateFormatter().string(from: start)) lies more than a day in the future"
+        }
+        return nil
+    }
+
+    /// A duration for a message: whole seconds when exact, otherwise as Swift prints a `Double` (`1e+300`).
+    private static func seconds(_ value: TimeInterval) -> String {
+        if let whole = Int64(exactly: value) { return String(whole) }
+        return String(value)
+    }
+}
