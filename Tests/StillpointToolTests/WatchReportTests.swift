@@ -76,6 +76,12 @@ struct WatchReportTests {
 
         let refreshed = watching.waitForOutput(within: .seconds(60)) { Self.sessionCounts(in: $0).last == 1540 }
         #expect(refreshed, "no refreshed report; stdout: \(watching.standardOutput)\nstderr: \(watching.standardError)")
+        // A watcher that refreshed once per change set would go on printing the same count: give it the time to
+        // show it (the first refresh already counts every session), until the output stays still for 2 s.
+        for _ in 0..<30 {
+            let printed = watching.standardOutput
+            if !watching.waitForOutput(within: .seconds(2), until: { $0 != printed }) { break }
+        }
         let (status, _) = watching.interruptAndWaitForExit(within: .seconds(20))
         #expect(status == 0, "\(watching.standardError)")
         let counts = Self.sessionCounts(in: watching.standardOutput)
