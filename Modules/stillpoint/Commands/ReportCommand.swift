@@ -18,8 +18,9 @@ struct ReportCommand: AsyncParsableCommand {
             with the unfinished ones marked cancelled, and exits with status 130. Otherwise the exit status is 0 \
             only when every statistic succeeded.
 
-            With --watch, Ctrl-C ends the watch (and cancels a refresh that is running); the exit status is then \
-            that of the last complete report printed.
+            With --watch, the report is refreshed when the store changes; changes saved while a refresh runs (a \
+            large import) are merged into the one next refresh, so the report keeps up. Ctrl-C ends the watch (and \
+            cancels a refresh that is running); the exit status is then that of the last complete report printed.
 
             Examples:
               stillpoint report
