@@ -118,4 +118,23 @@ struct ManifestParameterTests {
         #expect(latin.status == 65, "\(latin.standardError)")
         #expect(latin.standardError.contains("is not UTF-8 text"))
     }
+
+    /// A predicate's error has lines of its own (its caret); the report prints the first, with the place.
+    @Test func aBadPredicateIsOneLine() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let store = try ReportCommandTests.makeStore(tool)
+        let path = try manifest("""
+            version: 1
+            custom_statistics:
+              c: {function: sum, attribute: duration, where: "duration > nan"}
+            statistics: [c]
+
+            """, in: tool)
+        let result = try tool.run(["report", "--config", path, "--store", store])
+        #expect(result.status == 65, "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+        #expect(result.standardError.hasPrefix("Error: \(path):3:62: invalid where predicate: Session has no attribute 'nan'"),
+                "\(result.standardError)")
+    }
 }

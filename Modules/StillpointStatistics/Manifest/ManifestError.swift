@@ -29,8 +29,11 @@ public struct ManifestError: Error, Sendable, Hashable, LocalizedError, CustomSt
 
     /// The problem on one line, with its place but without the `error:` of ``description``, for a tool that
     /// prints its own prefix: `Config/default.yaml:12:5: unknown key 'statistcs'; did you mean 'statistics'?`.
+    /// A message of several lines (a predicate's, with its own caret) keeps its first.
     public var locatedMessage: String {
-        (location.map { "\($0): " } ?? "") + message
+        var line = message.prefix { $0 != "\n" }
+        if line.count < message.count, line.hasSuffix(":") { line = line.dropLast() }
+        return (location.map { "\($0): " } ?? "") + line
     }
 
     public var description: String {

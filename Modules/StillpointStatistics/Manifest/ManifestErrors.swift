@@ -26,7 +26,7 @@ public struct ManifestErrors: Error, Sendable, Hashable, LocalizedError, CustomS
     }
 
     /// The first problem on one line, with how many more there are, for a tool that stops at the manifest:
-    /// `my.yaml:3:16: day_starts_at must lie within a day, ... (and 2 more problems: ...)`.
+    /// `my.yaml:3:16: day_starts_at must lie within a day, ... (and 2 more problems; `stillpoint validate my.yaml` lists them all)`.
     public var summary: String {
         guard let first = errors.first else { return "the manifest has a problem" }
         guard errors.count > 1 else { return first.locatedMessage }
