@@ -24,6 +24,12 @@ struct StreakParameters: Sendable {
         boundary = try parameters.dayBoundary()
         today = boundary.day(of: filter.asOf)
         excludedWeekdays = try parameters.weekdays("excluded_weekdays") ?? []
+        // Every day a rest day leaves none to practise on, and a streak that never breaks.
+        if excludedWeekdays.count == Weekday.allCases.count {
+            throw ParameterError(statistic: parameters.statistic, parameter: "excluded_weekdays",
+                                 location: parameters.values["excluded_weekdays"]?.location,
+                                 message: "every weekday is excluded, which leaves no day to practise on; list at most six rest days, e.g. [saturday, sunday]")
+        }
     }
 
     /// The runs of active days through today, from a cursor over the qualifying sessions.

@@ -142,4 +142,24 @@ struct DayBoundaryTests {
         #expect(DayBoundary(timeZone: try zone("UTC")).weekday(of: early, timeZone: try zone("America/Denver"))
                 == .sunday)
     }
+
+    /// A store may hold starts no session can have, and a boundary may be anything a caller passes: a day
+    /// comes back for each, never a trap.
+    @Test(arguments: [-Double.infinity, .infinity, .nan, 1e300, -1e300, -62_135_596_800, 253_402_300_799])
+    func isTotalOverAnyInstant(seconds: Double) throws {
+        let instant = Date(timeIntervalSince1970: seconds)
+        for dayStartsAt in [0, 4 * hour, .infinity, .nan, -1e300] {
+            let boundary = DayBoundary(timeZone: try zone("Europe/Berlin"), dayStartsAt: dayStartsAt)
+            let day = boundary.day(of: instant)
+            #expect(abs(day.dayNumber) <= 1_000_000_000)
+            #expect((0...23).contains(boundary.localHour(of: instant)))
+            _ = boundary.weekday(of: instant)
+        }
+    }
+
+    @Test func readsYearOneAndYear9999() throws {
+        let boundary = DayBoundary(timeZone: .gmt)
+        #expect(boundary.day(of: Date(timeIntervalSince1970: -62_135_596_800)).description == "0001-01-01")
+        #expect(boundary.day(of: Date(timeIntervalSince1970: 253_402_300_799)).description == "9999-12-31")
+    }
 }

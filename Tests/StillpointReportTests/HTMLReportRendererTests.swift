@@ -95,4 +95,14 @@ struct HTMLReportRendererTests {
         guard let path = ProcessInfo.processInfo.environment["STILLPOINT_SAMPLE_HTML"], !path.isEmpty else { return }
         try Data(HTMLReportRenderer().render(SampleReports.year()).utf8).write(to: URL(fileURLWithPath: path))
     }
+
+    /// Coordinates come from values; one no chart can draw (1e300, infinity) still gives a number, not a trap.
+    @Test func coordinatesAreTotal() {
+        #expect(HTMLText.number(12.34) == "12.3")
+        #expect(HTMLText.number(-0.25) == "-0.3" || HTMLText.number(-0.25) == "-0.2")
+        #expect(HTMLText.number(.infinity) == "0")
+        #expect(HTMLText.number(.nan) == "0")
+        #expect(HTMLText.number(1e300) == "100000000000000")
+        #expect(HTMLText.number(-1e300) == "-100000000000000")
+    }
 }

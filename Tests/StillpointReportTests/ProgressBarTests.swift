@@ -11,6 +11,9 @@ struct ProgressBarTests {
         #expect(ProgressBar.formatRate(250_000, unit: "rows") == "250k rows/s")
         #expect(ProgressBar.formatRate(1_234_567, unit: "sessions") == "1.2M sessions/s")
         #expect(ProgressBar.formatRate(.infinity, unit: "rows") == "– rows/s")
+        #expect(ProgressBar.formatRate(.nan, unit: "rows") == "– rows/s")
+        // A rate beyond an Int (a clock that barely moved) is written as it is rather than trapping.
+        #expect(ProgressBar.formatRate(1e300, unit: "rows").hasSuffix("M rows/s"))
     }
 
     @Test func groupsCounts() {

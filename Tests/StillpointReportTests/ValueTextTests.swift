@@ -30,4 +30,27 @@ struct ValueTextTests {
         #expect(ValueText.label(forKey: "7", statistic: "sessions_by_hour") == "07:00")
         #expect(ValueText.label(forKey: "insight_timer") == "Insight timer")
     }
+
+    @Test func isTotalOverValuesNoSessionCanHave() {
+        // A store held an infinite duration: text reports trapped on it.
+        #expect(ValueText.duration(.infinity) == ValueText.noValue)
+        #expect(ValueText.duration(-.infinity) == ValueText.noValue)
+        #expect(ValueText.duration(.nan) == ValueText.noValue)
+        #expect(ValueText.duration(1e300) == "\((1e300 / 3_600).rounded())h")
+        #expect(ValueText.duration(1e300).contains("e+"))
+        #expect(ValueText.duration(-1e300).hasPrefix("-"))
+        #expect(ValueText.duration(Double.greatestFiniteMagnitude).hasSuffix("h"))
+        #expect(ValueText.duration(3.6e18) == "1000000000000000.0h")
+        #expect(ValueText.duration(3.6e18 - 3.6e6) == "999,999,999,999,000h")
+        for unit in StatisticUnit.allCases {
+            #expect(ValueText.quantity(.infinity, unit) == ValueText.noValue)
+            #expect(ValueText.quantity(.nan, unit) == ValueText.noValue)
+            #expect(!ValueText.quantity(1e300, unit).isEmpty)
+        }
+        #expect(ValueText.inline(SampleReports.tally(3, .infinity)) == "3 sessions · —")
+        #expect(ValueText.inline(SampleReports.tally(3, 1e300)) != nil)
+        #expect(!ValueText.status(.running(progress: .nan)).contains("nan"))
+        #expect(ValueText.whole(.nan) == ValueText.noValue)
+        #expect(ValueText.whole(1e300) == "1e+300")
+    }
 }

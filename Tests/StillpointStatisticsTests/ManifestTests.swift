@@ -230,7 +230,7 @@ struct ManifestTests {
             "unsupported version 'two': this Stillpoint reads version 1 manifests; write version: 1",
             "time_zone expects an IANA time zone such as Europe/Berlin, not a list",
             "day_starts_at expects a duration such as 0, 4h or -2h, not 'early'",
-            "as_of expects an ISO 8601 instant such as 2024-03-15T12:00:00Z, or now; got 'yesterday'",
+            "as_of expects an instant that exists, \(ISOInstant.expectedForm), or now; got 'yesterday'",
             "filters expects a mapping of from, until and kinds, not a list",
             "statistics expects a list of entries, one per line, each `- id: some_statistic` or `- some_statistic`",
             "unknown output format 'pdf'; use any of: text, json, markdown, html",
@@ -339,5 +339,76 @@ struct ManifestTests {
             """)
         #expect(errors.map(\.location?.line) == [2])
         #expect(errors.first?.message.hasPrefix("the custom statistic 'fake_count' takes the id of another statistic") == true)
+    }
+
+    // MARK: Values that make no sense
+
+    /// A day boundary lies within a day; `nan`, `inf` and `1e300` used to trap in `DayBoundary`.
+    @Test(arguments: ["nan", "inf", "-inf", "1e300", "48h", "24h", "-24h", "86400", "1e400"])
+    func aDayBoundaryOutsideADayIsRefusedWhereItIsWritten(value: String) throws {
+        let yaml = "version: 1\nday_starts_at: \(value)\nstatistics:\n  - zone_echo\n  - id: zone_echo\n    as: own\n    parameters: {day_starts_at: \(value)}\n"
+        let errors = try Self.errors(yaml)
+        #expect(errors.count == 2, "\(errors)")
+        #expect(errors.first?.location == SourceLocation(file: "test.yaml", line: 2, column: 16))
+        #expect(errors.first?.message.contains("day_starts_at must lie within a day") == true)
+        #expect(errors.first?.message.contains("'\(value)'") == true)
+        #expect(errors.last?.location?.line == 7)
+        #expect(errors.last?.message.contains("day_starts_at must lie within a day") == true)
+    }
+
+    @Test(arguments: ["0", "4h", "-2h", "23h59m", "-23h", "3600"])
+    func aDayBoundaryWithinADayIsRead(value: String) throws {
+        let manifest = try Manifest(yaml: "version: 1\nday_starts_at: \(value)\nstatistics: [zone_echo]\n")
+        #expect(abs(manifest.environment.dayStartsAt) < 86_400)
+        #expect(try Self.errors("version: 1\nstatistics:\n  - id: zone_echo\n    parameters: {day_starts_at: \(value)}\n").isEmpty)
+    }
+
+    @Test(arguments: [
+        ("minimum_duration: -5m", "expected a duration of 0 or more"),
+        ("minimum_duration: nan", "expected a finite duration of at most 366d"),
+        ("minimum_duration: inf", "expected a finite duration of at most 366d"),
+        ("minimum_duration: 1e300", "expected a finite duration of at most 366d"),
+        ("minimum_duration: 400d", "expected a finite duration of at most 366d"),
+        ("as_of: 2024-02-30", "an ISO 8601 instant that exists"),
+        ("as_of: \"2024-03-15T25:00:00Z\"", "an ISO 8601 instant that exists"),
+        ("time_zone: GMT+99", "expected an IANA time zone"),
+    ])
+    func aParameterThatMakesNoSenseIsRefusedWhereItIsWritten(parameter: String, message: String) throws {
+        let errors = try Self.errors("version: 1\nstatistics:\n  - id: fake_count\n    parameters: {\(parameter)}\n")
+        #expect(errors.count == 1, "\(errors)")
+        #expect(errors.first?.location?.line == 4)
+        #expect(errors.first?.message.contains(message) == true, "\(errors)")
+    }
+
+    @Test(arguments: [
+        ("as_of: 2024-02-30", 1, "as_of expects an instant that exists"),
+        ("as_of: \"2024-03-15T12:00:00+15:00\"", 1, "as_of expects an instant that exists"),
+        ("filters: {from: 2024-02-30}", 1, "from expects a date that exists"),
+        ("filters: {until: \"2024-03-15T24:00:00Z\"}", 1, "until expects a date that exists"),
+    ])
+    func anInstantThatDoesNotExistIsRefused(line: String, count: Int, message: String) throws {
+        let errors = try Self.errors("version: 1\n\(line)\nstatistics: [fake_count]\n")
+        #expect(errors.count == count, "\(errors)")
+        #expect(errors.first?.location?.line == 2)
+        #expect(errors.first?.message.hasPrefix(message) == true, "\(errors)")
+    }
+
+    @Test func aMissingFileIsUnreadableAndAMalformedOneIsNot() throws {
+        let missing = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString).yaml")
+        #expect(throws: ManifestErrors.self) { try Manifest.load(contentsOf: missing) }
+        do {
+            _ = try Manifest.load(contentsOf: missing)
+        } catch {
+            #expect(error.isUnreadableFile)
+            #expect(error.summary.hasPrefix("cannot read the manifest \(missing.path): there is no such file"))
+        }
+        do {
+            _ = try Manifest(yaml: "version: 1\nday_starts_at: 48h\nstatistics: [nope]\n", file: "m.yaml")
+            Issue.record("a manifest with a bad day_starts_at was read")
+        } catch {
+            #expect(!error.isUnreadableFile)
+            #expect(error.summary.hasPrefix("m.yaml:2:16: day_starts_at must lie within a day"))
+            #expect(!error.summary.contains("error:"))
+        }
     }
 }

@@ -38,6 +38,11 @@ final class RunningTool {
         Self.poll(within: timeout) { condition(errors.text) || !process.isRunning } && condition(errors.text)
     }
 
+    /// Sends `signal` to the tool: SIGSTOP pauses it (changes then pile up in the store), SIGCONT resumes it.
+    func send(_ signal: Int32) {
+        _ = Foundation.kill(process.processIdentifier, signal)
+    }
+
     /// Sends SIGINT, as Ctrl-C in a terminal does.
     func interrupt() {
         _ = Foundation.kill(process.processIdentifier, SIGINT)

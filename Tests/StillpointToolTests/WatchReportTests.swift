@@ -46,4 +46,47 @@ struct WatchReportTests {
         // The store is intact: another report reads every session.
         #expect(try ImportCommandTests().count(store, in: tool) == 1503)
     }
+
+    /// Many change sets saved while the watcher cannot keep up (here: while it is paused) make at most two
+    /// refreshes, not one each, and the last report counts every session.
+    @Test(.timeLimit(.minutes(3)))
+    func changesSavedDuringARefreshAreCoalesced() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let store = try ReportCommandTests.makeStore(tool)
+        let watching = try RunningTool(["report", "--watch", "--store", store, "--as-of", ReportCommandTests.asOf], in: tool)
+        defer { watching.kill() }
+        try #require(watching.waitForError(within: .seconds(60)) { $0.contains("watching the store") },
+                     "the watch did not start; stderr: \(watching.standardError)")
+        #expect(Self.sessionCounts(in: watching.standardOutput) == [1500], "\(watching.standardOutput)")
+
+        // Eight imports, each its own change set, while the watcher is stopped: on resuming it finds them all.
+        watching.send(SIGSTOP)
+        var resumed = false
+        defer { if !resumed { watching.send(SIGCONT) } }
+        for batch in 0..<8 {
+            let file = tool.path("batch-\(batch).csv")
+            let rows = (0..<5).map { "2025-05-\(10 + batch)T0\($0):00:00Z,600" }
+            try (["start,duration"] + rows).joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+            let imported = try tool.run(["import", file, "--format", "csv", "--store", store])
+            #expect(imported.status == 0, "\(imported.standardError)")
+        }
+        watching.send(SIGCONT)
+        resumed = true
+
+        let refreshed = watching.waitForOutput(within: .seconds(60)) { Self.sessionCounts(in: $0).last == 1540 }
+        #expect(refreshed, "no refreshed report; stdout: \(watching.standardOutput)\nstderr: \(watching.standardError)")
+        // A watcher that refreshed once per change set would go on printing the same count: give it the time to
+        // show it (the first refresh already counts every session), until the output stays still for 2 s.
+        for _ in 0..<30 {
+            let printed = watching.standardOutput
+            if !watching.waitForOutput(within: .seconds(2), until: { $0 != printed }) { break }
+        }
+        let (status, _) = watching.interruptAndWaitForExit(within: .seconds(20))
+        #expect(status == 0, "\(watching.standardError)")
+        let counts = Self.sessionCounts(in: watching.standardOutput)
+        // The first report, then one refresh for the first change set and one for the other seven at most.
+        #expect(counts.count <= 3, "\(counts.count) reports for 8 change sets: \(counts)")
+        #expect(counts.first == 1500 && counts.last == 1540, "\(counts)")
+    }
 }

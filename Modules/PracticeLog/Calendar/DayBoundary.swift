@@ -41,7 +41,7 @@ public struct DayBoundary: Sendable, Hashable {
     /// ```
     public func day(of instant: Date, timeZone: TimeZone? = nil) -> LocalDay {
         let seconds = localSeconds(of: instant, in: timeZone ?? self.timeZone) - dayStartsAt
-        return LocalDay(dayNumber: Int((seconds / 86_400).rounded(.down)))
+        return LocalDay(dayNumber: Self.dayNumber(seconds / 86_400))
     }
 
     /// The local clock hour of `instant`, 0 through 23; `dayStartsAt` plays no part.
@@ -53,8 +53,10 @@ public struct DayBoundary: Sendable, Hashable {
     public func localHour(of instant: Date, timeZone: TimeZone? = nil) -> Int {
         let seconds = localSeconds(of: instant, in: timeZone ?? self.timeZone)
         let secondsIntoDay = seconds - (seconds / 86_400).rounded(.down) * 86_400
-        // min() guards against rounding pushing 86_399.9999 up to hour 24.
-        return min(23, Int(secondsIntoDay / 3600))
+        // min() guards against rounding pushing 86_399.9999 up to hour 24; max() and the finite check against
+        // an instant so far out (or not a number) that the remainder means nothing.
+        guard secondsIntoDay.isFinite else { return 0 }
+        return min(23, max(0, Int(secondsIntoDay / 3600)))
     }
 
     /// The weekday of the day `instant` belongs to, so a session at 01:00 with days starting at
@@ -67,8 +69,18 @@ public struct DayBoundary: Sendable, Hashable {
         day(of: instant, timeZone: timeZone).weekday
     }
 
+    /// The whole day `days` falls in, clamped to ±10^9 days (±2.7 million years) and 0 for `nan`, so that an
+    /// instant or boundary no session can have gives a day rather than a trap.
+    static func dayNumber(_ days: Double) -> Int {
+        guard !days.isNaN else { return 0 }
+        return Int(min(max(days.rounded(.down), -1e9), 1e9))
+    }
+
     /// Seconds since 1970-01-01 00:00 on the local wall clock, whose whole days are calendar days.
     private func localSeconds(of instant: Date, in zone: TimeZone) -> TimeInterval {
-        instant.timeIntervalSince1970 + TimeInterval(zone.secondsFromGMT(for: instant))
+        // Zones have no offset for instants beyond any calendar; they are read in UTC.
+        let seconds = instant.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 1e14 else { return seconds }
+        return seconds + TimeInterval(zone.secondsFromGMT(for: instant))
     }
 }

@@ -93,7 +93,7 @@ extension HTMLReportRenderer {
             best = items.compactMap { ValueText.streak($0).map { StreakTimeline.Run(start: $0.start, end: $0.end) } }
         }
         let activeDays = Set(page.report.activity.filter { $0.sessions > 0 || $0.seconds > 0 }.map(\.day))
-        let runs = StreakTimeline.runs(best: best, current: current.map { Int($0.rounded()) }, activeDays: activeDays, today: page.today)
+        let runs = StreakTimeline.runs(best: best, current: current.flatMap { Int(exactly: $0.rounded()) }, activeDays: activeDays, today: page.today)
         let svg = StreakTimeline(runs: runs, today: page.today).svg()
         let empty = page.chartEntry("best_streaks") == nil && page.chartEntry("current_streak") == nil
             ? "This report's manifest includes neither best_streaks nor current_streak."

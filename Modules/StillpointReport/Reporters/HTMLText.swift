@@ -35,6 +35,8 @@ enum HTMLText {
     static func number(_ value: Double) -> String {
         let tenths = (value * 10).rounded()
         guard tenths.isFinite else { return "0" }
+        // Beyond 10^15 a coordinate is nonsense anyway, and Int(tenths) would trap.
+        guard abs(tenths) < 1e15 else { return tenths < 0 ? "-100000000000000" : "100000000000000" }
         let whole = Int(tenths) / 10, fraction = abs(Int(tenths) % 10)
         if fraction == 0 { return String(Int(tenths) / 10) }
         return (tenths < 0 && whole == 0 ? "-" : "") + "\(whole).\(fraction)"

@@ -29,7 +29,11 @@ enum ValueText {
 
     /// `45s`, `12m 5s`, `1h 23m`, `250h`: hours never roll over into days, since "250h" of practice reads
     /// better than "10d 10h".
+    ///
+    /// Total over any double: no value for `nan` and `inf`, and hours written as a number beyond 10^15 hours,
+    /// where whole minutes no longer fit an `Int`.
     static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return noValue }
         let sign = seconds < 0 ? "-" : ""
         let magnitude = abs(seconds)
         if magnitude < 3_600 - 30 {
@@ -38,6 +42,7 @@ enum ValueText {
             if minutes == 0 { return "\(sign)\(rest)s" }
             return rest == 0 ? "\(sign)\(minutes)m" : "\(sign)\(minutes)m \(rest)s"
         }
+        guard magnitude / 3_600 < 1e15 else { return "\(sign)\(whole(magnitude / 3_600))h" }
         let totalMinutes = Int((magnitude / 60).rounded())
         let (hours, minutes) = (grouped(totalMinutes / 60), totalMinutes % 60)
         return minutes == 0 ? "\(sign)\(hours)h" : "\(sign)\(hours)h \(minutes)m"
@@ -51,7 +56,8 @@ enum ValueText {
 
     /// Rounded to an integer, thousands grouped: counts, days and percentages are whole in reports.
     static func whole(_ value: Double) -> String {
-        guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
+        guard value.isFinite else { return noValue }
+        guard abs(value) < 1e15 else { return "\(value.rounded())" }
         return grouped(Int(value.rounded()))
     }
 

@@ -145,7 +145,8 @@ public final class ProgressBar: Sendable {
 
     /// One decimal, rounded half up, without Foundation's locale-dependent formatting.
     private static func oneDecimal(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
+        // Beyond an Int's range (a clock that barely moved) the number itself says enough.
+        guard let tenths = Int(exactly: (value * 10).rounded()) else { return "\(value)" }
         return "\(tenths / 10).\(tenths % 10)"
     }
 }

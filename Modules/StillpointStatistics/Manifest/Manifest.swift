@@ -94,15 +94,28 @@ public struct Manifest: Sendable {
         return folder.appendingPathComponent(path).standardizedFileURL
     }
 
+    /// The manifest's text; a file that cannot be read is an ``ManifestError/isUnreadableFile`` error, one
+    /// that is not UTF-8 an ordinary one.
     static func text(of url: URL) throws(ManifestErrors) -> String {
-        do {
-            return try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: url.path)
-                ? "it is not UTF-8 text or cannot be read" : "there is no such file"
-            throw ManifestErrors([ManifestError(
+        let unreadable = { (reason: String) in
+            ManifestErrors([ManifestError(
                 location: nil,
-                message: "cannot read the manifest \(url.path): \(reason); pass the path of a YAML manifest such as Config/default.yaml")])
+                message: "cannot read the manifest \(url.path): \(reason); pass the path of a YAML manifest such as Config/default.yaml",
+                isUnreadableFile: true)])
         }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { throw unreadable("there is no such file") }
+        guard !isFolder.boolValue else { throw unreadable("it is a folder") }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw unreadable("it cannot be read (check its permissions)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ManifestErrors([ManifestError(
+                location: nil, message: "the manifest \(url.path) is not UTF-8 text; save it as UTF-8 YAML")])
+        }
+        return text
     }
 }

@@ -16,11 +16,24 @@ public struct ManifestError: Error, Sendable, Hashable, LocalizedError, CustomSt
     public var message: String
     /// The manifest's line at `location`, shown with a caret under the column.
     public var sourceLine: String?
+    /// Whether the problem is that the manifest's file cannot be read at all (it does not exist, is a folder,
+    /// or may not be read), rather than what it says: a missing input, not bad data.
+    public var isUnreadableFile: Bool
 
-    public init(location: SourceLocation?, message: String, sourceLine: String? = nil) {
+    public init(location: SourceLocation?, message: String, sourceLine: String? = nil, isUnreadableFile: Bool = false) {
         self.location = location
         self.message = message
         self.sourceLine = sourceLine
+        self.isUnreadableFile = isUnreadableFile
+    }
+
+    /// The problem on one line, with its place but without the `error:` of ``description``, for a tool that
+    /// prints its own prefix: `Config/default.yaml:12:5: unknown key 'statistcs'; did you mean 'statistics'?`.
+    /// A message of several lines (a predicate's, with its own caret) keeps its first.
+    public var locatedMessage: String {
+        var line = message.prefix { $0 != "\n" }
+        if line.count < message.count, line.hasSuffix(":") { line = line.dropLast() }
+        return (location.map { "\($0): " } ?? "") + line
     }
 
     public var description: String {

@@ -19,4 +19,19 @@ public struct ManifestErrors: Error, Sendable, Hashable, LocalizedError, CustomS
     }
 
     public var errorDescription: String? { description }
+
+    /// Whether the manifest's file could not be read at all (see ``ManifestError/isUnreadableFile``).
+    public var isUnreadableFile: Bool {
+        !errors.isEmpty && errors.allSatisfy(\.isUnreadableFile)
+    }
+
+    /// The first problem on one line, with how many more there are, for a tool that stops at the manifest:
+    /// `my.yaml:3:16: day_starts_at must lie within a day, ... (and 2 more problems; `stillpoint validate my.yaml` lists them all)`.
+    public var summary: String {
+        guard let first = errors.first else { return "the manifest has a problem" }
+        guard errors.count > 1 else { return first.locatedMessage }
+        let file = first.location?.file.map { " " + $0 } ?? ""
+        let more = errors.count == 2 ? "1 more problem" : "\(errors.count - 1) more problems"
+        return first.locatedMessage + " (and \(more); `stillpoint validate\(file)` lists them all)"
+    }
 }

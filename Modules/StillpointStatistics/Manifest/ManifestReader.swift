@@ -91,8 +91,12 @@ struct ManifestReader {
         }
         if let node = keys["day_starts_at"]?.value,
            let text = scalar(node, "day_starts_at", expected: "a duration such as 4h") {
-            if let seconds = StatisticParameters.parseDuration(text) {
-                manifest.environment.dayStartsAt = seconds
+            if let seconds = StatisticParameters.parseAnyDuration(text) {
+                if let problem = StatisticParameters.dayStartProblem(seconds, written: text) {
+                    fail(node, problem)
+                } else {
+                    manifest.environment.dayStartsAt = seconds
+                }
             } else {
                 fail(node, "day_starts_at expects a duration such as 0, 4h or -2h, not '\(text)'")
             }
@@ -103,7 +107,7 @@ struct ManifestReader {
             } else if let instant = StatisticParameters.parseInstant(text) {
                 manifest.environment.asOf = instant
             } else {
-                fail(node, "as_of expects an ISO 8601 instant such as 2024-03-15T12:00:00Z, or now; got '\(text)'")
+                fail(node, "as_of expects an instant that exists, \(ISOInstant.expectedForm), or now; got '\(text)'")
             }
         }
         guard let filters = keys["filters"]?.value, !isNull(filters),
@@ -132,8 +136,8 @@ struct ManifestReader {
         if let day = LocalDay(text) {
             return Self.start(of: nextDay ? day.adding(days: 1) : day, in: zone, dayStartsAt: dayStartsAt)
         }
-        if let instant = try? Date(text, strategy: .iso8601) { return instant }
-        fail(node, "\(key) expects a date such as 2024-01-01 or an ISO 8601 instant such as 2024-01-01T06:00:00Z, not '\(text)'")
+        if let instant = ISOInstant.parse(text) { return instant }
+        fail(node, "\(key) expects a date that exists such as 2024-01-01 or an ISO 8601 instant such as 2024-01-01T06:00:00Z, not '\(text)'")
         return nil
     }
 

@@ -21,7 +21,8 @@ extension ParameterDescription {
         meaning: "The zone of days for sessions that have no zone of their own, and of today.")
     public static let dayStartsAt = ParameterDescription(
         "day_starts_at", type: "duration", default: "0",
-        meaning: "When a day begins after local midnight, e.g. 4h: a session at 01:00 then counts for the day before.")
+        meaning: "When a day begins after local midnight, e.g. 4h: a session at 01:00 then counts for the day before. "
+            + "More than -24h and less than 24h; negative starts the day the evening before (-2h: 22:00).")
     public static let asOf = ParameterDescription(
         "as_of", type: "ISO 8601 instant", default: "now",
         meaning: "The instant the report is made at: today is its day, and sessions starting after it are ignored.")
@@ -30,7 +31,7 @@ extension ParameterDescription {
         meaning: "Only sessions of these kinds count, e.g. [yoga, meditation].")
     public static let minimumDuration = ParameterDescription(
         "minimum_duration", type: "duration", default: "0 (any session longer than 0 s)",
-        meaning: "Sessions shorter than this do not count.")
+        meaning: "Sessions shorter than this do not count; 0 or more.")
     public static let excludedWeekdays = ParameterDescription(
         "excluded_weekdays", type: "list of weekdays", default: "none",
         meaning: "Rest days: inside a running streak they count toward it, but they never start or break one.")

@@ -5,6 +5,11 @@ import StillpointCore
 /// Which sessions qualify for a statistic: its kinds, minimum duration, the report's date range, and
 /// nothing that starts after `as_of`. It becomes the predicate of the statistic's fetch requests.
 ///
+/// A store may hold rows no session can have (an old import stored an infinite duration): a session counts
+/// only when its duration is a number in `0 < duration <= longestSession` (366 days) and its start is no
+/// earlier than ``earliestStart`` (1900-01-01). The rest are left out of every statistic, so that sums,
+/// averages and day counts stay finite and nothing in a report can overflow.
+///
 /// ```swift
 /// let filter = try SessionFilter(parameters)
 /// var request = filter.request()
@@ -18,6 +23,14 @@ public struct SessionFilter: Sendable, Hashable {
     public var until: Date?
     public var asOf: Date
 
+    /// The longest session a statistic counts, 366 days: a longer (or infinite) duration is a bad row, not
+    /// practice. Generous on purpose, so that it never hides a session an importer accepted.
+    public static let longestSession: TimeInterval = 366 * 86_400
+    /// The earliest start a statistic counts, 1900-01-01T00:00:00Z: no practice log goes back further, and an
+    /// earlier start (year 1, a timestamp of -1e300) is a bad row that would stretch every chart and trend
+    /// over millennia, or make walking the days from it never end.
+    public static let earliestStart = Date(timeIntervalSince1970: -2_208_988_800)
+
     public init(kinds: [String]? = nil, minimumDuration: TimeInterval? = nil, from: Date? = nil, until: Date? = nil, asOf: Date) {
         self.kinds = kinds
         self.minimumDuration = minimumDuration
@@ -27,9 +40,17 @@ public struct SessionFilter: Sendable, Hashable {
     }
 
     /// The filter of a statistic's parameters: its own `kinds`, `minimum_duration` and `as_of`, else the report's.
+    ///
+    /// - Throws: ``ParameterError`` for a negative `minimum_duration`, which would admit bad rows.
     public init(_ parameters: StatisticParameters) throws {
+        let minimumDuration = try parameters.duration("minimum_duration")
+        if let minimumDuration, minimumDuration < 0 {
+            throw ParameterError(statistic: parameters.statistic, parameter: "minimum_duration",
+                                 location: parameters.values["minimum_duration"]?.location,
+                                 message: "expected a duration of 0 or more such as 10m, got '\(parameters.values["minimum_duration"]?.text ?? "")'")
+        }
         self.init(kinds: try parameters.strings("kinds") ?? parameters.environment.kinds,
-                  minimumDuration: try parameters.duration("minimum_duration"),
+                  minimumDuration: minimumDuration,
                   from: parameters.environment.from, until: parameters.environment.until,
                   asOf: try parameters.asOf())
     }
@@ -38,11 +59,14 @@ public struct SessionFilter: Sendable, Hashable {
     public var predicate: FetchPredicate {
         var parts: [FetchPredicate] = []
         do {
-            if let minimumDuration {
+            if let minimumDuration, minimumDuration > 0 {
                 parts.append(try FetchPredicate("duration >= %@", minimumDuration))
             } else {
                 parts.append(try FetchPredicate("duration > 0"))
             }
+            // NaN is stored as NULL, which no comparison admits; infinity fails this one.
+            parts.append(try FetchPredicate("duration <= %@", Self.longestSession))
+            parts.append(try FetchPredicate("start >= %@", Self.earliestStart))
             parts.append(try FetchPredicate("start <= %@", asOf))
             if let from { parts.append(try FetchPredicate("start >= %@", from)) }
             if let until { parts.append(try FetchPredicate("start < %@", until)) }

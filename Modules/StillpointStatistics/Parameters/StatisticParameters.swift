@@ -38,8 +38,9 @@ public struct StatisticParameters: Sendable {
         try scalar(name, expected: "a whole number") { Int($0) }
     }
 
+    /// A finite number: `nan`, `inf` and numbers beyond a double's range are refused.
     public func number(_ name: String) throws -> Double? {
-        try scalar(name, expected: "a number") { Double($0) }
+        try scalar(name, expected: "a finite number") { Double($0).flatMap { $0.isFinite ? $0 : nil } }
     }
 
     public func bool(_ name: String) throws -> Bool? {
@@ -52,9 +53,15 @@ public struct StatisticParameters: Sendable {
         }
     }
 
-    /// A duration: seconds as a number, or text such as `90s`, `10m`, `1h30m`, `-2h`.
+    /// A duration: seconds as a number, or text such as `90s`, `10m`, `1h30m`, `-2h`, of at most
+    /// ``longestDuration`` either way; `nan`, `inf` and `1e300` are refused.
     public func duration(_ name: String) throws -> TimeInterval? {
-        try scalar(name, expected: "a duration such as 600, 10m or 1h30m") { Self.parseDuration($0) }
+        if let value = values[name], let text = value.text,
+           Self.parseAnyDuration(text.trimmingCharacters(in: .whitespaces)) != nil,
+           Self.parseDuration(text.trimmingCharacters(in: .whitespaces)) == nil {
+            throw error(name, value, "expected a finite duration of at most 366d either way, such as 10m or 4h, got '\(text)'")
+        }
+        return try scalar(name, expected: "a duration such as 600, 10m or 1h30m") { Self.parseDuration($0) }
     }
 
     /// One of the raw values of `type`.
@@ -102,15 +109,40 @@ public struct StatisticParameters: Sendable {
 
     /// An ISO 8601 instant such as `2024-03-15T12:00:00Z`, or a date `2024-03-15` (its start, in UTC).
     public func instant(_ name: String) throws -> Date? {
-        try scalar(name, expected: "an ISO 8601 instant such as 2024-03-15T12:00:00Z") { Self.parseInstant($0) }
+        try scalar(name, expected: "an ISO 8601 instant that exists, such as 2024-03-15T12:00:00Z or 2024-03-15") { Self.parseInstant($0) }
     }
 
     // MARK: Shared settings
 
     /// The day rules of this statistic: its own `time_zone` and `day_starts_at`, else the report's.
+    ///
+    /// - Throws: ``ParameterError`` for a `day_starts_at` outside a day (see ``dayStartProblem(_:written:)``).
     public func dayBoundary() throws -> DayBoundary {
-        DayBoundary(timeZone: try timeZone("time_zone") ?? environment.timeZone,
-                    dayStartsAt: try duration("day_starts_at") ?? environment.dayStartsAt)
+        let zone = try timeZone("time_zone") ?? environment.timeZone
+        guard let value = value("day_starts_at") else {
+            return DayBoundary(timeZone: zone, dayStartsAt: environment.dayStartsAt)
+        }
+        let text = value.text ?? ""
+        guard let dayStartsAt = Self.parseAnyDuration(text.trimmingCharacters(in: .whitespaces)) else {
+            throw error("day_starts_at", value, "expected a duration such as 0, 4h or -2h, got '\(text)'")
+        }
+        if let problem = Self.dayStartProblem(dayStartsAt, written: text) {
+            throw error("day_starts_at", value, problem)
+        }
+        return DayBoundary(timeZone: zone, dayStartsAt: dayStartsAt)
+    }
+
+    /// Why `seconds`, written `text`, cannot be a `day_starts_at`, or `nil` when it can: a day's boundary lies
+    /// within a day, `-24h < day_starts_at < 24h` (negative to start the evening before, e.g. -2h for 22:00).
+    ///
+    /// ```swift
+    /// StatisticParameters.dayStartProblem(4 * 3600, written: "4h")    // nil
+    /// StatisticParameters.dayStartProblem(48 * 3600, written: "48h")  // "day_starts_at must lie within a day, ..."
+    /// ```
+    public static func dayStartProblem(_ seconds: TimeInterval, written text: String) -> String? {
+        guard !(seconds.isFinite && abs(seconds) < 86_400) else { return nil }
+        return "day_starts_at must lie within a day, more than -24h and less than 24h, not '\(text)'; "
+            + "write e.g. 4h for days starting at 04:00, or -2h for days starting at 22:00 the evening before"
     }
 
     /// The instant of the report: this statistic's `as_of`, else the report's.
@@ -139,7 +171,18 @@ public struct StatisticParameters: Sendable {
         ParameterError(statistic: statistic, parameter: name, location: value.location, message: message)
     }
 
+    /// The longest duration a parameter can name, 366 days either way: longer ones make no sense for a
+    /// session or a day, and refusing them keeps `nan`, `inf` and `1e300` out of every computation.
+    public static let longestDuration: TimeInterval = 366 * 86_400
+
+    /// A duration in seconds, or `nil` when `text` is not one or is beyond ``longestDuration``.
     static func parseDuration(_ text: String) -> TimeInterval? {
+        guard let seconds = parseAnyDuration(text), seconds.isFinite, abs(seconds) <= longestDuration else { return nil }
+        return seconds
+    }
+
+    /// Any duration `text` writes, even `nan`, `inf` or `1e300`.
+    static func parseAnyDuration(_ text: String) -> TimeInterval? {
         if let seconds = Double(text) { return seconds }
         var rest = Substring(text.lowercased())
         var sign = 1.0
@@ -162,12 +205,9 @@ public struct StatisticParameters: Sendable {
         return sawComponent ? sign * total : nil
     }
 
+    /// Strict: a date or time that does not exist (February 30, hour 25) is `nil`, not rolled over.
     static func parseInstant(_ text: String) -> Date? {
-        if let date = try? Date(text, strategy: .iso8601) { return date }
-        if let day = LocalDay(text) {
-            return Date(timeIntervalSince1970: TimeInterval(day.dayNumber) * 86_400)
-        }
-        return nil
+        ISOInstant.parse(text)
     }
 }
 

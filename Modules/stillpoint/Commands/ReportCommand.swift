@@ -18,8 +18,9 @@ struct ReportCommand: AsyncParsableCommand {
             with the unfinished ones marked cancelled, and exits with status 130. Otherwise the exit status is 0 \
             only when every statistic succeeded.
 
-            With --watch, Ctrl-C ends the watch (and cancels a refresh that is running); the exit status is then \
-            that of the last complete report printed.
+            With --watch, the report is refreshed when the store changes; changes saved while a refresh runs (a \
+            large import) are merged into the one next refresh, so the report keeps up. Ctrl-C ends the watch (and \
+            cancels a refresh that is running); the exit status is then that of the last complete report printed.
 
             Examples:
               stillpoint report
@@ -53,7 +54,7 @@ struct ReportCommand: AsyncParsableCommand {
             throw ValidationError("'\(format)' is not a report format; use one of: \(ReportFormat.argumentList)")
         }
         if let asOf, SessionInstant.parse(asOf) == nil {
-            throw ValidationError("'\(asOf)' is not an ISO 8601 instant; write it like 2024-03-15T12:00:00Z")
+            throw ValidationError("--as-of '\(asOf)' is not an instant that exists; write \(ISOInstant.expectedForm)")
         }
     }
 
@@ -114,16 +115,25 @@ struct ReportCommand: AsyncParsableCommand {
 
     /// Recomputes the statistics a change affects, each time the store changes, until Ctrl-C; returns the
     /// report printed last, which is always complete.
+    ///
+    /// Changes that arrive while a refresh runs are merged (``ChangeCoalescer``): at most one refresh is in
+    /// flight, and the next one covers every change since, so a large import costs a few refreshes, not one
+    /// per change set.
     private func follow(_ storeWatch: StoreWatch, runner: ReportRunner, interrupt: InterruptHandler, entries: [PreparedEntry],
                         manifest: Manifest, report: Report, format: ReportFormat, logger: Logger) async throws -> Report {
         Output.printError("watching the store for changes; Ctrl-C to stop")
+        let coalescer = ChangeCoalescer()
+        let forwarder = Task {
+            for await changeSet in storeWatch.changes { coalescer.add(changeSet) }
+            coalescer.finish()
+        }
+        defer { forwarder.cancel() }
         var report = report
-        for await changeSet in storeWatch.changes {
+        while let pending = await coalescer.next() {
             if interrupt.wasInterrupted { break }
-            let touched = changeSet.entityNames
-            let affected = entries.indices.filter { !entries[$0].prepared.entities.isDisjoint(with: touched) }
+            let affected = entries.indices.filter { !entries[$0].prepared.entities.isDisjoint(with: pending.entityNames) }
             guard !affected.isEmpty else { continue }
-            logger.info("change \(changeSet.sequence) by \(changeSet.author): recomputing \(affected.count) statistics")
+            logger.info("\(pending.changeSetCount) change(s) through \(pending.lastSequence) by \(pending.authors.joined(separator: ", ")): recomputing \(affected.count) statistics")
             // A watched report is "as of now" unless --as-of pinned it: prepare again with the new instant.
             var current = manifest
             if asOf == nil { current.environment.asOf = Date() }

@@ -19,7 +19,13 @@ extension ToolFailure {
             self.init(error.localizedDescription, status: .dataError)
         case let error as ImportReadError:
             self.init(error.localizedDescription, status: error.line == nil ? .noInput : .ioError)
-        case is ManifestErrors, is ManifestError, is ParameterError, is CatalogError, is CustomStatisticError,
+        case let error as ManifestErrors:
+            // One line, without the `error:` each problem's description starts with; a manifest that cannot
+            // be read is a missing input, one that says something wrong is bad data.
+            self.init(error.summary, status: error.isUnreadableFile ? .noInput : .dataError)
+        case let error as ManifestError:
+            self.init(error.locatedMessage, status: error.isUnreadableFile ? .noInput : .dataError)
+        case is ParameterError, is CatalogError, is CustomStatisticError,
              is FetchPredicateError, is SchemaError:
             self.init(String(describing: error), status: .dataError)
         case let error as CocoaError:
