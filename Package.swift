@@ -118,6 +118,10 @@ let package = Package(
             exclude: ["Golden"],
             swiftSettings: strictSettings),
         .testTarget(
+            name: "SourceAuditTests",
+            path: "Tests/SourceAuditTests",
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "StillpointStatisticsTests",
             dependencies: ["StillpointStatistics", "StillpointCatalog"],
             path: "Tests/StillpointStatisticsTests",

@@ -51,6 +51,6 @@ public struct ConsistencyScore: Sendable, Hashable {
             }
             ema = 0.1 * value + 0.9 * ema
         }
-        percent = Int((100 * ema).rounded())
+        percent = Int((100 * ema).rounded())  // swiftlint:disable:this trapping_conversion: an average of values in 0...1
     }
 }

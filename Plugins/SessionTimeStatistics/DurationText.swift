@@ -8,7 +8,7 @@ import Foundation
 enum DurationText {
     static func describe(_ seconds: TimeInterval) -> String {
         // Notes name limits people chose (4h, 90m), so whole seconds are precise enough.
-        let whole = Int(seconds.rounded())
+        let whole = Int(seconds.rounded())  // swiftlint:disable:this trapping_conversion: manifest durations lie within 366 days
         let parts = [(whole / 3600, "h"), (whole % 3600 / 60, "min"), (whole % 60, "s")]
             .filter { $0.0 != 0 }
             .map { "\($0.0) \($0.1)" }

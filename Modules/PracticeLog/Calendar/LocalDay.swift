@@ -205,6 +205,6 @@ public struct LocalDay: Sendable, Hashable, Comparable, Strideable, Codable, Los
     /// For dates known to exist, such as the first of a valid month.
     private init(uncheckedYear year: Int, month: Int, day: Int) {
         // Force-unwrap is safe: callers pass a valid month and day 1.
-        self = LocalDay(year: year, month: month, day: day)!
+        self = LocalDay(year: year, month: month, day: day)!  // swiftlint:disable:this force_unwrapping: callers pass a valid month and day 1
     }
 }

@@ -21,7 +21,7 @@ enum DurationParser {
                 isNegative = true
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 guard digits < 9 else { return .invalid }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))  // swiftlint:disable:this integer_conversion: one digit, checked above
                 digits += 1
             case UInt8(ascii: ":"):
                 guard digits > 0, parts.count < 2 else { return .invalid }

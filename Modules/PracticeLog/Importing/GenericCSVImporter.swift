@@ -93,7 +93,7 @@ public struct GenericCSVImporter: SessionImporter {
                 found: "the delimiter '\(delimiter)'", suggestion: "Choose ',', ';' or a tab as the delimiter.")
         }
         let rows = CSVRowReader(cursor: ByteCursor(source: try FileChunkSource(url: url)),
-                                delimiter: UInt8(delimiter.value))
+                                delimiter: UInt8(delimiter.value))  // swiftlint:disable:this integer_conversion: an ASCII delimiter, checked above
         let header: CSVRow?
         do {
             header = try rows.nextRow()

@@ -30,7 +30,7 @@ public enum ImportLimits {
         guard duration > 0 else { return "duration is \(seconds(duration)) s; a session lasts longer than 0 seconds" }
         guard duration <= maxDuration else {
             let shown = duration.isFinite ? " \(seconds(duration)) s" : ""
-            return "duration\(shown) is longer than 7 days (\(Int(maxDuration)) s), the longest session imported"
+            return "duration\(shown) is longer than 7 days (\(Int(maxDuration)) s), the longest session imported"  // swiftlint:disable:this integer_conversion: a constant
         }
         let startSeconds = start.timeIntervalSince1970
         guard startSeconds.isFinite, start >= earliestStart else {

@@ -103,7 +103,7 @@ enum TimestampParser {
             var value = 0
             var count = 0
             while index < bytes.count, count < digits.upperBound, (48...57).contains(bytes[index]) {
-                value = value * 10 + Int(bytes[index] - 48)
+                value = value * 10 + Int(bytes[index] - 48)  // swiftlint:disable:this integer_conversion: one digit, few digits
                 index += 1
                 count += 1
             }

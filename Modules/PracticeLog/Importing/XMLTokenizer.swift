@@ -236,9 +236,9 @@ final class XMLTokenizer {
         default:
             let code: UInt32?
             if name.hasPrefix("#x") || name.hasPrefix("#X") {
-                code = UInt32(name.dropFirst(2), radix: 16)
+                code = UInt32(name.dropFirst(2), radix: 16)  // swiftlint:disable:this integer_conversion: failable, nil on bad text
             } else if name.hasPrefix("#") {
-                code = UInt32(name.dropFirst(), radix: 10)
+                code = UInt32(name.dropFirst(), radix: 10)  // swiftlint:disable:this integer_conversion: failable, nil on bad text
             } else {
                 code = nil
             }

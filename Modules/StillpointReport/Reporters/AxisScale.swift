@@ -22,7 +22,7 @@ struct AxisScale {
         let rough = maximum / Double(max(1, targetTicks))
         let power = pow(10, (log10(rough)).rounded(.down))
         let step = [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= rough } ?? 10 * power
-        let count = Int((maximum / step).rounded(.up))
+        let count = Int((maximum / step).rounded(.up))  // swiftlint:disable:this trapping_conversion: a finite maximum, a step near it
         ticks = (0...max(1, count)).map { Double($0) * step }
     }
 

@@ -37,13 +37,13 @@ enum ValueText {
         let sign = seconds < 0 ? "-" : ""
         let magnitude = abs(seconds)
         if magnitude < 3_600 - 30 {
-            let total = Int(magnitude.rounded())
+            let total = Int(magnitude.rounded())  // swiftlint:disable:this trapping_conversion: under an hour
             let (minutes, rest) = (total / 60, total % 60)
             if minutes == 0 { return "\(sign)\(rest)s" }
             return rest == 0 ? "\(sign)\(minutes)m" : "\(sign)\(minutes)m \(rest)s"
         }
         guard magnitude / 3_600 < 1e15 else { return "\(sign)\(whole(magnitude / 3_600))h" }
-        let totalMinutes = Int((magnitude / 60).rounded())
+        let totalMinutes = Int((magnitude / 60).rounded())  // swiftlint:disable:this trapping_conversion: under 10^15 hours
         let (hours, minutes) = (grouped(totalMinutes / 60), totalMinutes % 60)
         return minutes == 0 ? "\(sign)\(hours)h" : "\(sign)\(hours)h \(minutes)m"
     }
@@ -58,7 +58,7 @@ enum ValueText {
     static func whole(_ value: Double) -> String {
         guard value.isFinite else { return noValue }
         guard abs(value) < 1e15 else { return "\(value.rounded())" }
-        return grouped(Int(value.rounded()))
+        return grouped(Int(value.rounded()))  // swiftlint:disable:this trapping_conversion: finite, under 10^15
     }
 
     /// An integer with its thousands separated by commas: `12,345`. Fixed rather than from the locale, so

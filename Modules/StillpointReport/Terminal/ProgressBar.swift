@@ -95,12 +95,12 @@ public final class ProgressBar: Sendable {
             let fraction = min(1, max(0, Double(state.completed) / Double(total)))
             if output.isTerminal {
                 let width = 24
-                let filled = Int((fraction * Double(width)).rounded(.down))
+                let filled = Int((fraction * Double(width)).rounded(.down))  // swiftlint:disable:this trapping_conversion: a fraction in 0...1
                 let bar = ANSI.styled(String(repeating: "█", count: filled), .green, enabled: output.colorEnabled)
                     + ANSI.styled(String(repeating: "░", count: width - filled), .dim, enabled: output.colorEnabled)
                 parts.append("[" + bar + "]")
             }
-            parts.append(String(Int((fraction * 100).rounded(.down))) + " %")
+            parts.append(String(Int((fraction * 100).rounded(.down))) + " %")  // swiftlint:disable:this trapping_conversion: a fraction in 0...1
             parts.append(Self.formatCount(state.completed) + " / " + Self.formatCount(total) + " " + unit)
         } else {
             parts.append(Self.formatCount(state.completed) + " " + unit)
@@ -126,8 +126,8 @@ public final class ProgressBar: Sendable {
         let number: String
         switch perSecond {
         case ..<10: number = oneDecimal(perSecond)
-        case ..<100_000: number = formatCount(Int(perSecond.rounded()))
-        case ..<999_500: number = String(Int((perSecond / 1_000).rounded())) + "k"
+        case ..<100_000: number = formatCount(Int(perSecond.rounded()))  // swiftlint:disable:this trapping_conversion: finite, under 100,000
+        case ..<999_500: number = String(Int((perSecond / 1_000).rounded())) + "k"  // swiftlint:disable:this trapping_conversion: finite, under a million
         default: number = oneDecimal(perSecond / 1_000_000) + "M"
         }
         return number + " \(unit)/s"

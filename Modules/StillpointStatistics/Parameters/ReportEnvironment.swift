@@ -15,7 +15,7 @@ public struct ReportEnvironment: Sendable, Hashable {
     /// Only sessions of these kinds count; `nil` for every kind.
     public var kinds: [String]?
 
-    public init(asOf: Date = Date(), timeZone: TimeZone = TimeZone(identifier: "UTC")!, dayStartsAt: TimeInterval = 0,
+    public init(asOf: Date = Date(), timeZone: TimeZone = TimeZone(identifier: "UTC")!, dayStartsAt: TimeInterval = 0,  // swiftlint:disable:this force_unwrapping: a zone every system has
                 from: Date? = nil, until: Date? = nil, kinds: [String]? = nil) {
         self.asOf = asOf
         self.timeZone = timeZone

@@ -89,7 +89,7 @@ public struct StatisticParameters: Sendable {
         guard let names = try strings(name) else { return nil }
         return Set(try names.map { text in
             guard let weekday = Weekday(rawValue: text.lowercased()) else {
-                throw error(name, values[name]!, "'\(text)' is not a weekday; use monday ... sunday"
+                throw error(name, values[name]!, "'\(text)' is not a weekday; use monday ... sunday"  // swiftlint:disable:this force_unwrapping: strings(name) found it
                             + (NameSuggestionHint.hint(text, Weekday.allCases.map(\.rawValue))))
             }
             return weekday
