@@ -52,6 +52,22 @@ struct ExitStatusTests {
         defer { tool.cleanUp() }
         let missing = tool.path("nowhere.csv")
         try expect(["import", missing, "--format", "csv", "--store", tool.path("s.sqlite")], status: 66, saying: missing, in: tool)
+        let manifest = tool.path("nowhere.yaml")
+        let validated = try tool.run(["validate", manifest])
+        #expect(validated.status == 66, "\(validated.standardError)")
+        #expect(validated.standardError.contains(manifest))
+    }
+
+    @Test func validateTellsAnInvalidManifestFromAMissingOne() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let manifest = tool.path("typo.yaml")
+        try "version: 1\nstatistics:\n  - id: curent_streak\n".write(toFile: manifest, atomically: true, encoding: .utf8)
+        let validated = try tool.run(["validate", manifest])
+        #expect(validated.status == 65, "\(validated.standardError)")
+        #expect(validated.standardError.contains("\(manifest):3:"))
+        let valid = try tool.run(["validate", ToolRunner.repositoryPath("Config/default.yaml")])
+        #expect(valid.status == 0, "\(valid.standardError)")
     }
 
     @Test func outputsThatCannotBeCreatedExit73() throws {

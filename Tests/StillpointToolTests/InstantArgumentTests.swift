@@ -56,7 +56,7 @@ struct InstantArgumentTests {
         let path = tool.path("instant.yaml")
         try "version: 1\n\(line)\nstatistics: [session_count]\n".write(toFile: path, atomically: true, encoding: .utf8)
         let validated = try tool.run(["validate", path])
-        #expect(validated.status == 1)
+        #expect(validated.status == 65)
         #expect(validated.standardError.contains("\(path):2:"), "\(validated.standardError)")
         let reported = try tool.run(["report", "--config", path, "--store", store])
         #expect(reported.status == 65, "\(reported.standardError)")

@@ -21,7 +21,7 @@ struct ManifestParameterTests {
         let path = try manifest("version: 1\nday_starts_at: \(value)\nstatistics: [session_count, current_streak]\n", in: tool)
 
         let validated = try tool.run(["validate", path])
-        #expect(validated.status == 1, "\(validated.standardError)")
+        #expect(validated.status == 65, "\(validated.standardError)")
         #expect(validated.standardError.contains("\(path):2:16: error: day_starts_at"), "\(validated.standardError)")
 
         let reported = try tool.run(["report", "--config", path, "--store", store, "--as-of", ReportCommandTests.asOf])
@@ -70,7 +70,7 @@ struct ManifestParameterTests {
         let path = try manifest(yaml, in: tool)
 
         let validated = try tool.run(["validate", path])
-        #expect(validated.status == 1)
+        #expect(validated.status == 65)
         for (offset, item) in cases.enumerated() {
             #expect(validated.standardError.contains("\(path):\(offset + 3):"), "line \(offset + 3): \(validated.standardError)")
             #expect(validated.standardError.contains("parameter '\(item.says)'"), "\(item.says): \(validated.standardError)")

@@ -9,7 +9,8 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check a manifest: YAML, keys, statistic ids, parameters and custom statistics.",
         discussion: """
-            Every problem is listed with its file, line and column, and the nearest valid name where there is one.
+            Every problem is listed with its file, line and column, and the nearest valid name where there is one. \
+            The exit status is 0 for a valid manifest, 65 for one with problems, and 66 for a file that cannot be read.
 
             Examples:
               stillpoint validate Config/default.yaml
@@ -25,7 +26,8 @@ struct ValidateCommand: ParsableCommand {
         guard errors.isEmpty else {
             for error in errors { Output.printError(error.description) }
             Output.printError("\(errors.count) problem\(errors.count == 1 ? "" : "s") in \(file)")
-            throw ExitCode(1)
+            // A manifest that cannot be read is a missing input; one that says something wrong is bad data.
+            throw (errors.contains(where: \.isUnreadableFile) ? ExitStatus.noInput : .dataError).exitCode
         }
         Output.print("\(file) is a valid manifest")
     }

@@ -17,6 +17,8 @@ extension ToolFailure {
             self.init(error.description, status: Self.status(of: error))
         case let error as ImportFormatError:
             self.init(error.localizedDescription, status: .dataError)
+        case let error as ImportDataError:
+            self.init(error.localizedDescription, status: .dataError)
         case let error as ImportReadError:
             self.init(error.localizedDescription, status: error.line == nil ? .noInput : .ioError)
         case let error as ManifestErrors:
