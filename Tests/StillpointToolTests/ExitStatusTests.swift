@@ -45,6 +45,12 @@ struct ExitStatusTests {
         let notAStore = tool.path("notes.sqlite")
         try "not a database\n".write(toFile: notAStore, atomically: true, encoding: .utf8)
         try expect(["report", "--store", notAStore], status: 65, saying: "\(notAStore) is not a SQLite database", in: tool)
+        // A file that is not a manifest at all is not echoed back whole.
+        let notAManifest = tool.path("notes.txt")
+        try (0..<200).map { "note \($0) breathe" }.joined(separator: " ").write(toFile: notAManifest, atomically: true, encoding: .utf8)
+        try expect(["report", "--config", notAManifest], status: 65, saying: "not 'note 0 breathe note 1 breathe note 2 bre…'", in: tool)
+        let result = try tool.run(["report", "--config", notAManifest])
+        #expect(result.standardError.count < 400, "\(result.standardError)")
     }
 
     @Test func missingInputExits66() throws {

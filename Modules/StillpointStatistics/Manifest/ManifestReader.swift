@@ -55,7 +55,7 @@ struct ManifestReader {
             if let version = Int(text), version == Manifest.currentVersion {
                 manifest.version = version
             } else {
-                fail(node, "unsupported version '\(text)': this Stillpoint reads version \(Manifest.currentVersion) manifests; write version: 1")
+                fail(node, "unsupported version \(QuotedValue(text)): this Stillpoint reads version \(Manifest.currentVersion) manifests; write version: 1")
             }
         }
         if let node = keys["store"]?.value {
@@ -85,7 +85,7 @@ struct ManifestReader {
             } else if let zone = TimeZone(identifier: text) {
                 manifest.environment.timeZone = zone
             } else {
-                fail(node, "unknown time zone '\(text)'" + Self.suggest(text, TimeZone.knownTimeZoneIdentifiers,
+                fail(node, "unknown time zone \(QuotedValue(text))" + Self.suggest(text, TimeZone.knownTimeZoneIdentifiers,
                      "use an IANA name such as Europe/Berlin, America/New_York or UTC, or local for this machine's zone"))
             }
         }
@@ -98,7 +98,7 @@ struct ManifestReader {
                     manifest.environment.dayStartsAt = seconds
                 }
             } else {
-                fail(node, "day_starts_at expects a duration such as 0, 4h or -2h, not '\(text)'")
+                fail(node, "day_starts_at expects a duration such as 0, 4h or -2h, not \(QuotedValue(text))")
             }
         }
         if let node = keys["as_of"]?.value, let text = scalar(node, "as_of", expected: "an ISO 8601 instant such as 2024-03-15T12:00:00Z") {
@@ -107,7 +107,7 @@ struct ManifestReader {
             } else if let instant = StatisticParameters.parseInstant(text) {
                 manifest.environment.asOf = instant
             } else {
-                fail(node, "as_of expects an instant that exists, \(ISOInstant.expectedForm), or now; got '\(text)'")
+                fail(node, "as_of expects an instant that exists, \(ISOInstant.expectedForm), or now; got \(QuotedValue(text))")
             }
         }
         guard let filters = keys["filters"]?.value, !isNull(filters),
@@ -137,7 +137,7 @@ struct ManifestReader {
             return Self.start(of: nextDay ? day.adding(days: 1) : day, in: zone, dayStartsAt: dayStartsAt)
         }
         if let instant = ISOInstant.parse(text) { return instant }
-        fail(node, "\(key) expects a date that exists such as 2024-01-01 or an ISO 8601 instant such as 2024-01-01T06:00:00Z, not '\(text)'")
+        fail(node, "\(key) expects a date that exists such as 2024-01-01 or an ISO 8601 instant such as 2024-01-01T06:00:00Z, not \(QuotedValue(text))")
         return nil
     }
 
@@ -192,7 +192,7 @@ struct ManifestReader {
             if Self.isSnakeCase(text) {
                 name = text
             } else {
-                fail(asNode, "'\(text)' is not a snake_case name; write it like \(Self.snakeCased(text))")
+                fail(asNode, "\(QuotedValue(text)) is not a snake_case name; write it like \(Self.snakeCased(text))")
             }
         }
         var parameters: [String: ParameterValue] = [:]
@@ -399,7 +399,7 @@ struct ManifestReader {
 
     private static func kind(of node: Node) -> String {
         switch node {
-        case .scalar(let scalar): return "'\(scalar.string)'"
+        case .scalar(let scalar): return "\(QuotedValue(scalar.string))"
         case .sequence: return "a list"
         case .mapping: return "a mapping"
         case .alias: return "an alias"

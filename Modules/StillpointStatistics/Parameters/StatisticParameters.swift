@@ -59,7 +59,7 @@ public struct StatisticParameters: Sendable {
         if let value = values[name], let text = value.text,
            Self.parseAnyDuration(text.trimmingCharacters(in: .whitespaces)) != nil,
            Self.parseDuration(text.trimmingCharacters(in: .whitespaces)) == nil {
-            throw error(name, value, "expected a finite duration of at most 366d either way, such as 10m or 4h, got '\(text)'")
+            throw error(name, value, "expected a finite duration of at most 366d either way, such as 10m or 4h, got \(QuotedValue(text))")
         }
         return try scalar(name, expected: "a duration such as 600, 10m or 1h30m") { Self.parseDuration($0) }
     }
@@ -89,7 +89,7 @@ public struct StatisticParameters: Sendable {
         guard let names = try strings(name) else { return nil }
         return Set(try names.map { text in
             guard let weekday = Weekday(rawValue: text.lowercased()) else {
-                throw error(name, values[name]!, "'\(text)' is not a weekday; use monday ... sunday"  // swiftlint:disable:this force_unwrapping: strings(name) found it
+                throw error(name, values[name]!, "\(QuotedValue(text)) is not a weekday; use monday ... sunday"  // swiftlint:disable:this force_unwrapping: strings(name) found it
                             + (NameSuggestionHint.hint(text, Weekday.allCases.map(\.rawValue))))
             }
             return weekday
@@ -124,7 +124,7 @@ public struct StatisticParameters: Sendable {
         }
         let text = value.text ?? ""
         guard let dayStartsAt = Self.parseAnyDuration(text.trimmingCharacters(in: .whitespaces)) else {
-            throw error("day_starts_at", value, "expected a duration such as 0, 4h or -2h, got '\(text)'")
+            throw error("day_starts_at", value, "expected a duration such as 0, 4h or -2h, got \(QuotedValue(text))")
         }
         if let problem = Self.dayStartProblem(dayStartsAt, written: text) {
             throw error("day_starts_at", value, problem)
@@ -141,7 +141,7 @@ public struct StatisticParameters: Sendable {
     /// ```
     public static func dayStartProblem(_ seconds: TimeInterval, written text: String) -> String? {
         guard !(seconds.isFinite && abs(seconds) < 86_400) else { return nil }
-        return "day_starts_at must lie within a day, more than -24h and less than 24h, not '\(text)'; "
+        return "day_starts_at must lie within a day, more than -24h and less than 24h, not \(QuotedValue(text)); "
             + "write e.g. 4h for days starting at 04:00, or -2h for days starting at 22:00 the evening before"
     }
 
@@ -162,7 +162,7 @@ public struct StatisticParameters: Sendable {
         guard let value = value(name) else { return nil }
         guard let text = value.text else { throw error(name, value, "expected \(expected), not a list") }
         guard let parsed = parse(text.trimmingCharacters(in: .whitespaces)) else {
-            throw error(name, value, "expected \(expected), got '\(text)'")
+            throw error(name, value, "expected \(expected), got \(QuotedValue(text))")
         }
         return parsed
     }
