@@ -23,7 +23,7 @@ struct Stillpoint: AsyncParsableCommand {
             """,
         subcommands: [
             ReportCommand.self, ImportCommand.self, ExportCommand.self, StatisticsCommand.self,
-            ValidateCommand.self, DemoCommand.self,
+            ValidateCommand.self, DemoCommand.self, CheckCommand.self,
         ],
         defaultSubcommand: ReportCommand.self)
 

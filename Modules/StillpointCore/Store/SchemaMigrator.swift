@@ -8,8 +8,16 @@ struct SchemaMigrator {
     let path: String
 
     /// The statements that bring the store to the schema, or an error when that cannot be done in place.
+    /// Empty when the store is up to date, so that a read-only open can tell whether it may read the store.
     func plan(_ db: Database) throws -> [(entity: String, sql: String)] {
-        var statements: [(entity: String, sql: String)] = [("", ChangeLog.createTable)]
+        var statements: [(entity: String, sql: String)] = []
+        if try !db.tableExists(ChangeLog.table) || !db.tableExists(ChangeLog.purgeTable) {
+            statements.append(("", ChangeLog.createTable))
+        }
+        if try !db.tableExists(OpenWriters.table) {
+            statements.append(("", OpenWriters.createTable))
+        }
+        let indexes = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
         for entity in schema.entities {
             let table = Store.quote(entity.name)
             let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))")
@@ -36,7 +44,7 @@ struct SchemaMigrator {
                     }
                 }
             }
-            for index in entity.indexes {
+            for index in entity.indexes where !indexes.contains(index.name(in: entity.name)) {
                 let columnList = index.attributes.map(Store.quote).joined(separator: ", ")
                 statements.append((entity.name, "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(Store.quote(index.name(in: entity.name))) ON \(table) (\(columnList))"))
             }

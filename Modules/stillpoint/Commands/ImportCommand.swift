@@ -75,7 +75,7 @@ struct ImportCommand: AsyncParsableCommand {
         let importer = try makeImporter()
         // Fail on a file that is not in the format before touching the store.
         _ = try importer.makeRecordReader(url: url)
-        let container = try await storeOption.open(logger: logger)
+        let container = try await storeOption.open(for: .writing, logger: logger)
         let queue = ContextOperationQueue(container: container, name: "import")
         let operation = ImportOperation(entity: Session.entity, key: ["key"], batchSize: 2_000) {
             SessionImportSource(reader: try importer.makeRecordReader(url: url))
@@ -104,6 +104,10 @@ struct ImportCommand: AsyncParsableCommand {
         switch operation.outcome {
         case .failed(let error)?:
             Output.printError("the import stopped: \(error); the \(summary.recordsSaved) sessions saved before it are kept, and importing again resumes")
+            // A full disk is an I/O error (74); other failures keep status 1.
+            if case StoreError.diskFull? = ((error as? ImportOperationError)?.underlying ?? error) as? StoreError {
+                throw ExitStatus.ioError.exitCode
+            }
             throw ExitCode(1)
         case .cancelled?:
             Output.printError("the import was cancelled; the \(summary.recordsSaved) sessions saved before it are kept, and importing again resumes")
