@@ -132,8 +132,15 @@ final class Store: Sendable {
     /// SQLite's full integrity check: `[]` when the store is sound, else at most `limit` lines of damage.
     func integrityProblems(limit: Int) throws -> [String] {
         let limit = max(1, limit)
-        let lines = try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(\(limit))") }
-        return lines == ["ok"] ? [] : lines
+        do {
+            let lines = try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(\(limit))") }
+            return lines == ["ok"] ? [] : lines
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
+            // Damage so deep that the check itself stops at it.
+            return [error.message ?? "the database disk image is malformed"]
+        } catch {
+            throw StoreError.translating(error, path: location.displayPath)
+        }
     }
 
     /// Quotes an identifier (a table or column name) for SQL.

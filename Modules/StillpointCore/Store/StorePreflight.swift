@@ -54,14 +54,14 @@ enum StorePreflight {
             throw StoreError.notADatabase(path: path)
         }
         do {
-            try look(at: path, schema: schema, into: &findings)
+            try look(at: path, schema: schema, access: access, into: &findings)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN && access == .readOnly
                     && kind(of: path + "-wal") == nil {
             // A store on a read-only medium, closed cleanly (no WAL): SQLite cannot make the shared-memory file a
             // WAL reader needs, but with no WAL and no possible writer the file can be read as immutable.
             findings.openPath = immutableURI(path)
             do {
-                try look(at: path, schema: schema, into: &findings)
+                try look(at: path, schema: schema, access: access, into: &findings)
             } catch {
                 throw StoreError.translating(error, path: path)
             }
@@ -75,7 +75,7 @@ enum StorePreflight {
     }
 
     /// Version, clean close, integrity when needed, and the migration plan, with nothing written.
-    private static func look(at path: String, schema: Schema, into findings: inout Findings) throws {
+    private static func look(at path: String, schema: Schema, access: StoreAccess, into findings: inout Findings) throws {
         var configuration = Configuration()
         configuration.readonly = true
         let queue = try DatabaseQueue(path: findings.openPath, configuration: configuration)
@@ -84,15 +84,19 @@ enum StorePreflight {
             var findings = findings
             try StoreFormat.check(db, path: path)
             findings.staleWriters = try OpenWriters.staleTokens(in: db)
-            let olderStoreLeftAWAL = try !db.tableExists(OpenWriters.table) && (size(of: path + "-wal") ?? 0) > 0
-            if !findings.staleWriters.isEmpty || olderStoreLeftAWAL {
+            let unversioned = try StoreFormat.version(of: db) < StoreFormat.current
+            // Integrity is checked after a writer did not close the store, and once before an older store (or one
+            // not made by Stillpoint) is first written to; an older store cannot tell whether it was closed.
+            let olderStoreLeftAWAL = unversioned && (size(of: path + "-wal") ?? 0) > 0
+            if !findings.staleWriters.isEmpty || olderStoreLeftAWAL || (unversioned && access == .readWrite) {
                 let problems = try String.fetchAll(db, sql: "PRAGMA quick_check")
                 guard problems == ["ok"] else {
                     throw StoreError.corrupt(path: path, detail: problems.prefix(3).joined(separator: "; "))
                 }
             }
+            // Reading needs the entities' tables and the change log, not the table of open writers.
             let plan = try SchemaMigrator(schema: schema, path: path).plan(db)
-            findings.needsMigration = !plan.isEmpty
+            findings.needsMigration = plan.contains { $0.sql != OpenWriters.createTable }
             return findings
         }
     }
