@@ -25,6 +25,12 @@ struct StoreOption: ParsableArguments {
     /// let container = try await storeOption.open(for: .writing, logger: logger)
     /// ```
     func open(fallback: String? = nil, for use: Use = .reading, logger: Logger) async throws -> PersistentContainer {
+        let container = try await openContainer(fallback: fallback, for: use, logger: logger)
+        Self.closeAtExit(container)
+        return container
+    }
+
+    private func openContainer(fallback: String?, for use: Use, logger: Logger) async throws -> PersistentContainer {
         if let path = store ?? fallback {
             let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
             logger.debug("opening the store \(url.path) \(use == .reading ? "read-only" : "for writing")")
@@ -45,5 +51,25 @@ struct StoreOption: ParsableArguments {
             logger.notice("created the default store \(DefaultStore.url().path) from a demo history")
         }
         return container
+    }
+
+    /// The containers to close when the process exits, however a command ends (returning, or `exit` after an
+    /// error): closing folds the WAL into the file and marks the store closed cleanly, so that the next open
+    /// need not check its integrity. A killed process closes nothing, and its next open checks.
+    private static let openContainers = LockedState<[PersistentContainer]>([])
+
+    private static func closeAtExit(_ container: PersistentContainer) {
+        let first = openContainers.withLock { containers in
+            containers.append(container)
+            return containers.count == 1
+        }
+        guard first else { return }
+        atexit {
+            let containers = StoreOption.openContainers.withLock { containers in
+                defer { containers = [] }
+                return containers
+            }
+            for container in containers { try? container.close() }
+        }
     }
 }
