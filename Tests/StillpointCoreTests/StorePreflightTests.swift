@@ -104,6 +104,23 @@ struct StorePreflightTests {
         #expect(try openWriters(url) == 0)
     }
 
+    /// The file may hold anything: a row of the wrong types counts as a writer that is gone, and never traps.
+    @Test func anOpenWriterRowOfTheWrongTypesIsAWriterThatIsGone() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("store.sqlite")
+        try fillAndClose(url)
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO \"\(OpenWriters.table)\" (\"token\", \"pid\", \"opened\") VALUES ('odd', 'not a pid', 'x')")
+            try db.execute(sql: "INSERT INTO \"\(OpenWriters.table)\" (\"token\", \"pid\", \"opened\") VALUES (X'00FF', 1e300, 0)")
+        }
+        try queue.close()
+        try makeReader(url).close()
+        try makeContainer(.file(url)).close()
+        #expect(try openWriters(url) <= 1)
+    }
+
     @Test func aStoreOnAReadOnlyMediumIsReadAsItIs() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -19,9 +19,11 @@ enum OpenWriters {
     static func staleTokens(in db: Database) throws -> [String] {
         guard try db.tableExists(table) else { return [] }
         let own = Int64(getpid())
+        // Decoded leniently: a row of the wrong type (the file may hold anything) counts as a writer that is gone.
         return try Row.fetchAll(db, sql: "SELECT \"token\", \"pid\" FROM \"\(table)\"").compactMap { row in
-            let pid: Int64 = row["pid"]
-            return pid == own || isRunning(pid) ? nil : row["token"]
+            guard let token = String.fromDatabaseValue(row["token"]) else { return nil }
+            let pid = Int64.fromDatabaseValue(row["pid"]) ?? 0
+            return pid == own || isRunning(pid) ? nil : token
         }
     }
 

@@ -17,7 +17,7 @@ struct SchemaMigrator {
         if try !db.tableExists(OpenWriters.table) {
             statements.append(("", OpenWriters.createTable))
         }
-        let indexes = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
+        let indexes = Set(try String?.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'").compactMap { $0 })
         for entity in schema.entities {
             let table = Store.quote(entity.name)
             let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))")
@@ -26,8 +26,11 @@ struct SchemaMigrator {
                     + entity.attributes.map(columnDefinition)
                 statements.append((entity.name, "CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))"))
             } else {
-                let existing = Dictionary(columns.map { (($0["name"] as String), ($0["type"] as String).uppercased()) },
-                                          uniquingKeysWith: { first, _ in first })
+                // Decoded without trapping: the file may hold anything.
+                let existing = Dictionary(columns.compactMap { column -> (String, String)? in
+                    guard let name = String.fromDatabaseValue(column["name"]) else { return nil }
+                    return (name, (String.fromDatabaseValue(column["type"]) ?? "").uppercased())
+                }, uniquingKeysWith: { first, _ in first })
                 guard existing["_id"] != nil, existing["_version"] != nil else {
                     throw incompatible(entity, "the table exists but was not made by Stillpoint (no _id and _version columns)")
                 }

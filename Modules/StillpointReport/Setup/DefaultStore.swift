@@ -52,7 +52,7 @@ public enum DefaultStore {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             }
             // An existing store in a folder that cannot be written is read as it is: no lock, no clean-up.
-            if let lock = try CreationLock(directory: directory, required: !exists) {
+            if let lock = try await CreationLock(directory: directory, required: !exists) {
                 defer { lock.release() }
                 // Whoever made these held the lock, and is gone: they are the remains of a killed first run.
                 for partial in partials(in: directory) {
@@ -99,19 +99,27 @@ public enum DefaultStore {
     private struct CreationLock {
         let descriptor: Int32
 
-        /// Waits for the lock. `nil` when the lock file cannot be made and `required` is false.
-        init?(directory: URL, required: Bool) throws {
+        /// Waits for the lock, polling so that a wait never blocks a thread of the concurrency pool (another
+        /// task of this process may hold the lock and need one to finish). `nil` when the lock file cannot be
+        /// made and `required` is false.
+        init?(directory: URL, required: Bool) async throws {
             let path = directory.appendingPathComponent("practice.lock").path
             let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
                 guard required else { return nil }
                 throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
             }
-            while flock(descriptor, LOCK_EX) != 0 {
-                guard errno == EINTR else {
+            while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+                guard errno == EWOULDBLOCK || errno == EINTR else {
                     close(descriptor)
                     guard required else { return nil }
                     throw CocoaError(.fileLocking, userInfo: [NSFilePathErrorKey: path])
+                }
+                do {
+                    try await Task.sleep(for: .milliseconds(20))
+                } catch {
+                    close(descriptor)
+                    throw error
                 }
             }
             self.descriptor = descriptor
