@@ -7,7 +7,7 @@ import StillpointReport
 
 /// `--store FILE`: the practice log to use, or the default store.
 struct StoreOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The SQLite store of sessions.", discussion: "Without it, the default store (created on first use from a demo history).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("The SQLite store of sessions.", discussion: "Without it, the default store (created on first use from a demo history). report, export and check open it read-only: they never wait for an import that is running, and refuse a store that does not exist.", valueName: "file"))
     var store: String?
 
     /// What a command does with the store.
