@@ -65,6 +65,10 @@ enum StorePreflight {
             } catch {
                 throw StoreError.translating(error, path: path)
             }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN && access == .readOnly {
+            throw StoreError.sqlite(path: path, code: error.extendedResultCode.rawValue, message:
+                "the store and its write-ahead log (\(url.lastPathComponent)-wal) cannot be opened together here, as on a "
+                + "read-only medium; copy the store with its -wal file to a writable folder and read it there")
         } catch {
             throw StoreError.translating(error, path: path)
         }
@@ -78,6 +82,9 @@ enum StorePreflight {
     private static func look(at path: String, schema: Schema, access: StoreAccess, into findings: inout Findings) throws {
         var configuration = Configuration()
         configuration.readonly = true
+        // Only for SQLite's rare locks on a WAL store (a recovery after a crash, the last connection closing):
+        // a WAL reader never waits for a writer.
+        configuration.busyMode = .timeout(10)
         let queue = try DatabaseQueue(path: findings.openPath, configuration: configuration)
         defer { try? queue.close() }
         findings = try queue.read { db in
