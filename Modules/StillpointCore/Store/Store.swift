@@ -114,7 +114,8 @@ final class Store: Sendable {
         do {
             if case .file = location, access == .readWrite, !isClosed.withLock({ $0 }) {
                 let token = processToken
-                try writer.write { db in try OpenWriters.unregister(token: token, in: db) }
+                // Best effort (the disk may be full): a row left behind only costs the next open an integrity check.
+                try? writer.write { db in try OpenWriters.unregister(token: token, in: db) }
                 try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
             }
             isClosed.withLock { $0 = true }
