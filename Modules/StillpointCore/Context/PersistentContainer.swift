@@ -21,13 +21,15 @@ public final class PersistentContainer: Sendable {
     let mergeTracker: MergeTracker
     private let contextCounter = LockedState(0)
 
-    /// Opens the store, creating it or upgrading its tables to `schema` as needed.
+    /// Opens the store, creating it or upgrading its tables to `schema` as needed; or, with `access: .readOnly`,
+    /// reads a store that exists and is up to date without writing anything or waiting for a writer.
     ///
-    /// - Throws: ``StoreError`` with the path when the store cannot be opened or upgraded in place.
-    public init(schema: Schema, location: StoreLocation) throws {
+    /// - Throws: ``StoreError`` with the path when the store cannot be opened or upgraded in place, was written by a
+    ///   newer Stillpoint, or (read-only) does not exist yet or must be upgraded first.
+    public init(schema: Schema, location: StoreLocation, access: StoreAccess = .readWrite) throws {
         self.schema = schema
         self.location = location
-        self.store = try Store(location: location, schema: schema)
+        self.store = try Store(location: location, schema: schema, access: access)
         let hub = ChangeSetHub()
         let mergeTracker = MergeTracker()
         self.hub = hub
@@ -37,6 +39,38 @@ public final class PersistentContainer: Sendable {
 
     deinit {
         hub.finish()
+    }
+
+    /// Opens an existing store read-only; one made by an older Stillpoint is first upgraded by a short
+    /// read-write open, the only write this makes.
+    ///
+    /// ```swift
+    /// let container = try PersistentContainer.reading(schema: schema, url: url)
+    /// ```
+    public static func reading(schema: Schema, url: URL) throws -> PersistentContainer {
+        do {
+            return try PersistentContainer(schema: schema, location: .file(url), access: .readOnly)
+        } catch StoreError.needsUpgrade {
+            try PersistentContainer(schema: schema, location: .file(url)).close()
+            return try PersistentContainer(schema: schema, location: .file(url), access: .readOnly)
+        }
+    }
+
+    /// Whether the store was opened read-only: saves fail with ``StoreError/readOnly(path:)``.
+    public var isReadOnly: Bool { store.access == .readOnly }
+
+    /// The store format this Stillpoint writes and reads (newer ones are refused).
+    public static let storeFormatVersion = StoreFormat.current
+
+    /// The store's format version: 0 for a store made before versions were recorded.
+    public func storeVersion() throws -> Int {
+        try store.formatVersion()
+    }
+
+    /// Runs SQLite's full `PRAGMA integrity_check`, reading the whole store: `[]` when it is sound, else the
+    /// damage found, one line per problem (at most `limit`).
+    public func integrityProblems(limit: Int = 100) throws -> [String] {
+        try store.integrityProblems(limit: limit)
     }
 
     /// A new private context on the store, with a serial executor of its own.

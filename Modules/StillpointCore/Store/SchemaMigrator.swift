@@ -8,8 +8,16 @@ struct SchemaMigrator {
     let path: String
 
     /// The statements that bring the store to the schema, or an error when that cannot be done in place.
+    /// Empty when the store is up to date, so that a read-only open can tell whether it may read the store.
     func plan(_ db: Database) throws -> [(entity: String, sql: String)] {
-        var statements: [(entity: String, sql: String)] = [("", ChangeLog.createTable)]
+        var statements: [(entity: String, sql: String)] = []
+        if try !db.tableExists(ChangeLog.table) || !db.tableExists(ChangeLog.purgeTable) {
+            statements.append(("", ChangeLog.createTable))
+        }
+        if try !db.tableExists(OpenWriters.table) {
+            statements.append(("", OpenWriters.createTable))
+        }
+        let indexes = Set(try String?.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'").compactMap { $0 })
         for entity in schema.entities {
             let table = Store.quote(entity.name)
             let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))")
@@ -18,8 +26,11 @@ struct SchemaMigrator {
                     + entity.attributes.map(columnDefinition)
                 statements.append((entity.name, "CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))"))
             } else {
-                let existing = Dictionary(columns.map { (($0["name"] as String), ($0["type"] as String).uppercased()) },
-                                          uniquingKeysWith: { first, _ in first })
+                // Decoded without trapping: the file may hold anything.
+                let existing = Dictionary(columns.compactMap { column -> (String, String)? in
+                    guard let name = String.fromDatabaseValue(column["name"]) else { return nil }
+                    return (name, (String.fromDatabaseValue(column["type"]) ?? "").uppercased())
+                }, uniquingKeysWith: { first, _ in first })
                 guard existing["_id"] != nil, existing["_version"] != nil else {
                     throw incompatible(entity, "the table exists but was not made by Stillpoint (no _id and _version columns)")
                 }
@@ -36,7 +47,7 @@ struct SchemaMigrator {
                     }
                 }
             }
-            for index in entity.indexes {
+            for index in entity.indexes where !indexes.contains(index.name(in: entity.name)) {
                 let columnList = index.attributes.map(Store.quote).joined(separator: ", ")
                 statements.append((entity.name, "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(Store.quote(index.name(in: entity.name))) ON \(table) (\(columnList))"))
             }

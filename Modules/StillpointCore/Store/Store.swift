@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The narrow seam between the object graph and SQLite: open, read, write, and SQL in one dialect.
 ///
@@ -8,39 +9,64 @@ import GRDB
 final class Store: Sendable {
     let location: StoreLocation
     let schema: Schema
-    /// Tells this process's change-log entries from other processes'.
+    let access: StoreAccess
+    /// Tells this process's change-log entries from other processes'; also this open's row in ``OpenWriters``.
     let processToken = UUID().uuidString
     private let writer: any DatabaseWriter
+    private let isClosed = LockedState(false)
 
-    /// Opens (creating it if needed) the store at `location`, and upgrades its tables to `schema`.
+    /// Opens the store at `location`: read-write (creating it if needed, and upgrading its tables to `schema`),
+    /// or read-only (the store must exist and be up to date; nothing is written).
     ///
     /// A store that cannot be opened or upgraded is left exactly as it was.
-    init(location: StoreLocation, schema: Schema) throws {
+    init(location: StoreLocation, schema: Schema, access: StoreAccess = .readWrite) throws {
         self.location = location
         self.schema = schema
+        self.access = access
         var configuration = Configuration()
-        // Another process (or container) may hold the write lock for a moment: wait rather than fail.
+        // Another process (or container) may hold the write lock for a moment: a writer waits rather than fail.
+        // Readers of a WAL store never wait for a writer.
         configuration.busyMode = .timeout(10)
+        configuration.readonly = access == .readOnly && location != .inMemory
         configuration.prepareDatabase { db in
             SQLFunctions.register(in: db)
         }
+        var staleWriters: [String] = []
         switch location {
         case .inMemory:
             writer = try DatabaseQueue(configuration: configuration)
         case .file(let url):
             let path = url.path
-            try StorePreflight.check(fileAt: url, schema: schema)
+            let findings = try StorePreflight.check(fileAt: url, schema: schema, access: access)
+            staleWriters = findings.staleWriters
             do {
-                writer = try DatabasePool(path: path, configuration: configuration)
+                writer = try DatabasePool(path: findings.openPath, configuration: configuration)
             } catch {
                 throw StoreError.translating(error, path: path)
             }
         }
+        guard configuration.readonly == false else { return }
         let migrator = SchemaMigrator(schema: schema, path: location.displayPath)
+        let token = processToken
+        let isFile = location != .inMemory
         do {
-            try writer.write { db in try migrator.migrate(db) }
+            try writer.write { db in
+                // Again inside the write transaction: a newer Stillpoint may have upgraded the store meanwhile.
+                try StoreFormat.check(db, path: location.displayPath)
+                try migrator.migrate(db)
+                try StoreFormat.mark(db)
+                if isFile { try OpenWriters.register(token: token, removing: staleWriters, in: db) }
+            }
         } catch {
             throw StoreError.translating(error, path: location.displayPath)
+        }
+    }
+
+    deinit {
+        // A container dropped without `close()`: still mark the store closed cleanly.
+        if access == .readWrite, location != .inMemory, !isClosed.withLock({ $0 }) {
+            let token = processToken
+            try? writer.write { db in try OpenWriters.unregister(token: token, in: db) }
         }
     }
 
@@ -55,6 +81,7 @@ final class Store: Sendable {
 
     /// Runs `body` in one write transaction: all of it is saved, or none of it.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        guard access == .readWrite else { throw StoreError.readOnly(path: location.displayPath) }
         do {
             return try writer.write(body)
         } catch {
@@ -64,6 +91,7 @@ final class Store: Sendable {
 
     /// Runs `body` in one write transaction on the store's writer, without blocking the caller's thread.
     func writeAsync<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        guard access == .readWrite else { throw StoreError.readOnly(path: location.displayPath) }
         do {
             return try await writer.write(body)
         } catch {
@@ -80,13 +108,37 @@ final class Store: Sendable {
         }
     }
 
-    /// Closes the store's connections, checkpointing the WAL into the main file. Later use fails.
+    /// Closes the store's connections, checkpointing the WAL into the main file (read-write) and marking the
+    /// store closed cleanly. Later use fails.
     func close() throws {
         do {
-            if case .file = location {
+            if case .file = location, access == .readWrite, !isClosed.withLock({ $0 }) {
+                let token = processToken
+                // Best effort (the disk may be full): a row left behind only costs the next open an integrity check.
+                try? writer.write { db in try OpenWriters.unregister(token: token, in: db) }
                 try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
             }
+            isClosed.withLock { $0 = true }
             try writer.close()
+        } catch {
+            throw StoreError.translating(error, path: location.displayPath)
+        }
+    }
+
+    /// The store's format version (``StoreFormat``).
+    func formatVersion() throws -> Int {
+        try read { db in try StoreFormat.version(of: db) }
+    }
+
+    /// SQLite's full integrity check: `[]` when the store is sound, else at most `limit` lines of damage.
+    func integrityProblems(limit: Int) throws -> [String] {
+        let limit = max(1, limit)
+        do {
+            let lines = try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(\(limit))") }
+            return lines == ["ok"] ? [] : lines
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
+            // Damage so deep that the check itself stops at it.
+            return [error.message ?? "the database disk image is malformed"]
         } catch {
             throw StoreError.translating(error, path: location.displayPath)
         }
@@ -102,6 +154,7 @@ extension StoreError {
     /// Turns an error thrown by SQLite or GRDB into a store error that names the path.
     static func translating(_ error: any Error, path: String) -> any Error {
         if let failure = error as? SQLiteFailure {
+            if failure.code & 0xFF == SQLITE_FULL { return StoreError.diskFull(path: path) }
             return StoreError.sqlite(path: path, code: failure.code, message: failure.message)
         }
         guard let databaseError = error as? DatabaseError else { return error }
@@ -110,6 +163,8 @@ extension StoreError {
             return CancellationError()
         case .SQLITE_NOTADB:
             return StoreError.notADatabase(path: path)
+        case .SQLITE_FULL:
+            return StoreError.diskFull(path: path)
         case .SQLITE_CORRUPT:
             return StoreError.corrupt(path: path, detail: databaseError.message ?? "corrupt")
         default:

@@ -16,6 +16,18 @@ public enum StoreError: Error, Sendable, Equatable {
     case sqlite(path: String, code: Int32, message: String)
     /// The change log no longer holds every change after `token`: it was purged through `purgedThrough`.
     case historyPurged(path: String, token: HistoryToken, purgedThrough: HistoryToken)
+    /// The path names a folder or another thing that is not a regular file.
+    case notAFile(path: String)
+    /// A read-only open found no store (no file, or an empty one) at the path.
+    case noStore(path: String)
+    /// The store was written by a newer Stillpoint, whose store format this one does not know.
+    case newerVersion(path: String, version: Int, supported: Int)
+    /// A read-only open found a store whose tables must be upgraded first, which takes a read-write open.
+    case needsUpgrade(path: String)
+    /// A save was asked of a store opened read-only.
+    case readOnly(path: String)
+    /// The disk (or its quota) holding the store is full.
+    case diskFull(path: String)
 }
 
 extension StoreError: LocalizedError, CustomStringConvertible {
@@ -38,6 +50,19 @@ extension StoreError: LocalizedError, CustomStringConvertible {
         case .historyPurged(let path, let token, let purgedThrough):
             return "\(path): the change log was purged through \(purgedThrough.sequence), so the changes after \(token.sequence) are "
                 + "no longer all in it; fetch again what you show, then continue from currentHistoryToken()"
+        case .notAFile(let path):
+            return "\(path) is a folder or a special file, not a store; name a store file, such as \(path)/practice.sqlite"
+        case .noStore(let path):
+            return "there is no store at \(path); create one first by writing sessions into it"
+        case .newerVersion(let path, let version, let supported):
+            return "\(path) is a store of version \(version), written by a newer Stillpoint; this one reads versions up to "
+                + "\(supported): update Stillpoint to use it (the store was left untouched)"
+        case .needsUpgrade(let path):
+            return "\(path) was made by an older Stillpoint and must be upgraded before it can be read; open it once for writing"
+        case .readOnly(let path):
+            return "\(path) was opened read-only and cannot be saved to; open it for writing to change it"
+        case .diskFull(let path):
+            return "\(path): the disk is full; free some space (the changes saved before this are kept), then try again"
         }
     }
 }

@@ -51,7 +51,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = global.bootstrapLogging()
-        let container = try await storeOption.open(logger: logger)
+        let container = try await storeOption.open(for: .writing, logger: logger)
         let written = try await DemoHistory(sessions: sessions, years: years, endingAt: endingAt.flatMap(SessionInstant.parse) ?? Date(), seed: seed).write(to: container)
         Output.print("wrote \(written) demo sessions\(written < sessions ? " (\(sessions - written) were already there)" : "")")
     }

@@ -96,7 +96,7 @@ struct ImportCommand: AsyncParsableCommand {
         } catch {
             throw Self.failure(error)
         }
-        let container = try await storeOption.open(logger: logger)
+        let container = try await storeOption.open(for: .writing, logger: logger)
         let queue = ContextOperationQueue(container: container, name: "import")
         let input = ImportInput(reader)
         let operation = ImportOperation(entity: Session.entity, key: ["key"], batchSize: 2_000) {
@@ -143,17 +143,9 @@ struct ImportCommand: AsyncParsableCommand {
 
     /// The one-line message and status for an importer's error: bad data 65, a file that cannot be opened
     /// 66, reading that failed part-way 74.
+    /// The failure's one line and status, as `Stillpoint.main` would give it.
     private static func failure(_ error: any Error) -> ToolFailure {
-        switch error {
-        case let error as ImportDataError:
-            ToolFailure(error.localizedDescription, status: .dataError)
-        case let error as ImportFormatError:
-            ToolFailure(error.localizedDescription, status: .dataError)
-        case let error as ImportReadError:
-            ToolFailure(error.localizedDescription, status: error.line == nil ? .noInput : .ioError)
-        default:
-            ToolFailure(error) ?? ToolFailure("the import failed: \(error.localizedDescription)", status: .failure)
-        }
+        ToolFailure(error) ?? ToolFailure("the import failed: \(error.localizedDescription)", status: .failure)
     }
 
     private func makeImporter() throws -> any SessionImporter {

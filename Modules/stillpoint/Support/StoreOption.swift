@@ -7,20 +7,69 @@ import StillpointReport
 
 /// `--store FILE`: the practice log to use, or the default store.
 struct StoreOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The SQLite store of sessions.", discussion: "Without it, the default store (created on first use from a demo history).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("The SQLite store of sessions.", discussion: "Without it, the default store (created on first use from a demo history). report, export and check open it read-only: they never wait for an import that is running, and refuse a store that does not exist.", valueName: "file"))
     var store: String?
 
-    /// Opens the named store (created if it does not exist) or the default one.
-    func open(fallback: String? = nil, logger: Logger) async throws -> PersistentContainer {
+    /// What a command does with the store.
+    enum Use {
+        /// Reads only (report, export, check): the store is opened read-only, never waits for a writer, and must
+        /// exist already.
+        case reading
+        /// Writes sessions (import, demo): the store is created or upgraded as needed.
+        case writing
+    }
+
+    /// Opens the named store or the default one, read-only unless the command writes.
+    ///
+    /// ```swift
+    /// let container = try await storeOption.open(for: .writing, logger: logger)
+    /// ```
+    func open(fallback: String? = nil, for use: Use = .reading, logger: Logger) async throws -> PersistentContainer {
+        let container = try await openContainer(fallback: fallback, for: use, logger: logger)
+        Self.closeAtExit(container)
+        return container
+    }
+
+    private func openContainer(fallback: String?, for use: Use, logger: Logger) async throws -> PersistentContainer {
         if let path = store ?? fallback {
             let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
-            logger.debug("opening the store \(url.path)")
-            return try PersistentContainer(schema: Session.schema, location: .file(url))
+            logger.debug("opening the store \(url.path) \(use == .reading ? "read-only" : "for writing")")
+            switch use {
+            case .writing:
+                return try PersistentContainer(schema: Session.schema, location: .file(url))
+            case .reading:
+                do {
+                    return try PersistentContainer.reading(schema: Session.schema, url: url)
+                } catch StoreError.noStore {
+                    throw ToolFailure("there is no store at \(path); make one with `stillpoint import FILE --store \(path)` "
+                                      + "or `stillpoint demo --store \(path)`", status: .noInput)
+                }
+            }
         }
-        let (container, created) = try await DefaultStore.open()
+        let (container, created) = try await DefaultStore.open(access: use == .reading ? .readOnly : .readWrite)
         if created {
             logger.notice("created the default store \(DefaultStore.url().path) from a demo history")
         }
         return container
+    }
+
+    /// The containers to close when the process exits, however a command ends (returning, or `exit` after an
+    /// error): closing folds the WAL into the file and marks the store closed cleanly, so that the next open
+    /// need not check its integrity. A killed process closes nothing, and its next open checks.
+    private static let openContainers = LockedState<[PersistentContainer]>([])
+
+    private static func closeAtExit(_ container: PersistentContainer) {
+        let first = openContainers.withLock { containers in
+            containers.append(container)
+            return containers.count == 1
+        }
+        guard first else { return }
+        atexit {
+            let containers = StoreOption.openContainers.withLock { containers in
+                defer { containers = [] }
+                return containers
+            }
+            for container in containers { try? container.close() }
+        }
     }
 }

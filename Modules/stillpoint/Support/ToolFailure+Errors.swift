@@ -45,9 +45,10 @@ extension ToolFailure {
 
     private static func status(of error: StoreError) -> ExitStatus {
         switch error {
-        case .notADatabase, .corrupt, .incompatibleSchema, .historyPurged: .dataError
-        case .missingDirectory, .readOnlyDirectory: .cannotCreate
-        case .sqlite: .ioError
+        case .notADatabase, .corrupt, .incompatibleSchema, .historyPurged, .newerVersion, .needsUpgrade: .dataError
+        case .missingDirectory, .readOnlyDirectory, .readOnly: .cannotCreate
+        case .notAFile, .noStore: .noInput
+        case .sqlite, .diskFull: .ioError
         }
     }
 

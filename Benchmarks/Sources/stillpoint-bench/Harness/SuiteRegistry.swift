@@ -9,6 +9,7 @@ enum SuiteRegistry {
         ExportSuite(),
         ResponsivenessSuite(),
         ReportSuite(),
+        OpenSuite(),
     ]
 
     static func suite(named name: String) -> (any BenchmarkSuite)? {

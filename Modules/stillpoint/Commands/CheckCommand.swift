@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import PracticeLog
+import StillpointCore
+
+/// `stillpoint check`: reads the whole store and reports whether SQLite finds it sound.
+///
+/// Opening a store checks its integrity only when a writer did not close it cleanly, so that opening stays
+/// cheap; this command runs the full `PRAGMA integrity_check` on demand.
+struct CheckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check a store's integrity, and summarize it.",
+        discussion: """
+            Reads every page of the store (read-only: it never waits for an import that is running) and prints \
+            "ok" with the number of sessions and the store version, or the damage found. Exit status 0 when the \
+            store is sound, 65 when it is damaged, 66 when there is no store.
+
+            Examples:
+              stillpoint check
+              stillpoint check --store my.sqlite
+            """)
+
+    @OptionGroup var storeOption: StoreOption
+    @OptionGroup var global: GlobalOptions
+
+    /// How many problems are printed at most.
+    static let problemLimit = 20
+
+    func run() async throws {
+        let logger = global.bootstrapLogging()
+        let container = try await storeOption.open(for: .reading, logger: logger)
+        let path = container.location.path
+        let problems = try container.integrityProblems(limit: Self.problemLimit)
+        guard problems.isEmpty else {
+            for problem in problems {
+                Output.print("damage: \(problem)")
+            }
+            throw ToolFailure("\(path) is damaged (\(problems.count == Self.problemLimit ? "\(problems.count) or more" : "\(problems.count)") "
+                              + "problems, listed above); restore it from a backup, or export what can be read into a new store",
+                              status: .dataError)
+        }
+        let sessions = try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Session.self)) }
+        let version = try container.storeVersion()
+        Output.print("ok: \(path): \(sessions) sessions, store version \(version) (this Stillpoint reads up to version "
+                     + "\(PersistentContainer.storeFormatVersion))")
+    }
+}
+
+private extension StoreLocation {
+    /// The store's path, for messages.
+    var path: String {
+        switch self {
+        case .file(let url): url.path
+        case .inMemory: ":memory:"
+        }
+    }
+}
