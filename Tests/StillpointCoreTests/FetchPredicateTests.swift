@@ -257,6 +257,9 @@ struct FetchPredicateTests {
         ("a.b == 1", "key paths like 'a.…' aren't supported; use an attribute name", ".b"),
         ("x == 12ab", "invalid number '12ab'", "12ab"),
         ("x == @", "unexpected character '@'", "@"),
+        // Found by Fuzz/FuzzPredicate: the literal was read as infinity, described as 'inf', which does not parse.
+        ("d IN {1e3081, \"\", 2200.5}", "the number '1e3081' is too large", "1e3081"),
+        ("duration > -1e309", "the number '-1e309' is too large", "-1e309"),
     ])
     func syntaxErrors(format: String, message: String, caretUnder: String) {
         let error = parseError(format)

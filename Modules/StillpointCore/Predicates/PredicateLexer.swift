@@ -177,6 +177,8 @@ struct PredicateLexer {
         if isInteger, let integer = Int64(written) {
             value = .integer(integer)
         } else if let double = Double(written) {
+            // Double("1e400") is infinity, which no literal spells: a description could not be read back.
+            guard double.isFinite else { throw error("the number '\(written)' is too large", at: start) }
             value = .double(double)
         } else {
             throw error("invalid number '\(written)'", at: start)
