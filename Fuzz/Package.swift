@@ -17,6 +17,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Stillpoint", path: ".."),
+        // The main package's GRDB: FuzzPredicate runs the SQL it compiles in SQLite.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // libFuzzer's driver, declared for Swift.
@@ -50,7 +52,7 @@ let package = Package(
             dependencies: [
                 "FuzzSupport",
                 .product(name: "StillpointCore", package: "Stillpoint"),
-                .product(name: "PracticeLog", package: "Stillpoint"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/FuzzPredicate",
             swiftSettings: settings),

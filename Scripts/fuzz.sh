@@ -5,6 +5,7 @@
 #   Scripts/fuzz.sh 20              every target for 20 seconds
 #   Scripts/fuzz.sh 600 FuzzCSV     one target for 10 minutes
 #   Scripts/fuzz.sh --smoke         what CI runs: every target for 25 seconds
+#   FUZZ_KEEP_GOING=1 Scripts/fuzz.sh 3600   an hour each, collecting every crash instead of stopping
 #
 # Each target grows a working corpus in .build-fuzz/corpus/<target>/, seeded from the checked-in
 # Fuzz/Corpus/<target>/, which is only read. A crash, a sanitizer report, a leak or an input that takes
@@ -64,6 +65,10 @@ for target in "${targets[@]}"; do
         -artifact_prefix="$crashes/"
         -print_final_stats=1
     )
+    # Long runs that should collect every crash instead of stopping at the first: FUZZ_KEEP_GOING=1.
+    if [ "${FUZZ_KEEP_GOING:-0}" = 1 ]; then
+        options+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+    fi
     [ -f "Fuzz/Dictionaries/$target.dict" ] && options+=(-dict="Fuzz/Dictionaries/$target.dict")
     echo "== $target for ${seconds}s: working corpus $corpus, crashes to $crashes/"
     # The first folder receives new inputs; the checked-in corpus after it is only read.
@@ -71,9 +76,10 @@ for target in "${targets[@]}"; do
         tail -n 12 "$scratch/$target.log" | grep -E "^(stat::|Done|INFO: a corpus)" || true
     else
         status=$?
-        # What the trap or the sanitizer said, the top of its stack, and where the input was saved.
-        grep -E -m 1 -A 24 "Fatal error|==[0-9]+==ERROR|ERROR: libFuzzer" "$scratch/$target.log" || true
-        grep -E "^SUMMARY|Test unit written to" "$scratch/$target.log" | sort -u || true
+        # What the trap or the sanitizer said, the project's frames of its stack, and where the input went.
+        grep -E "Fatal error|==[0-9]+== ?ERROR|^SUMMARY" "$scratch/$target.log" | sort | uniq -c | head -n 10 || true
+        grep -E "^ +#[0-9]+ .* /[^ ]*/(Modules|Plugins|Fuzz)/" "$scratch/$target.log" | head -n 8 || true
+        grep -E "Test unit written to" "$scratch/$target.log" | sort -u || true
         echo "fuzz.sh: $target failed (status $status); the full log is $scratch/$target.log" >&2
         failed+=("$target")
     fi
