@@ -40,6 +40,10 @@ for target in "${targets[@]}"; do max_len "$target" >/dev/null; done
 scratch=.build-fuzz
 # Swift's own backtracer reads the stack in a way AddressSanitizer reports as an error of its own.
 export SWIFT_BACKTRACE=enable=no
+# Swift keeps enum tags in a pointer's spare bits, where LeakSanitizer cannot see the reference, so a cache
+# filled once (a time zone, a formatter, the statistics catalog) is reported as a leak: by libFuzzer after an
+# input (-detect_leaks=0 below) and by AddressSanitizer when a process ends (fork mode's workers do).
+export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 echo "== building the fuzz targets (debug, -sanitize=fuzzer,address) in $scratch"
 # ld.gold warns once per ASan helper symbol that it cannot export it; those lines say nothing.
 if ! swift build --package-path Fuzz --scratch-path "$scratch" -c debug -Xswiftc -sanitize=fuzzer,address 2>&1 \
@@ -59,8 +63,6 @@ for target in "${targets[@]}"; do
         -max_len="$(max_len "$target")"
         -timeout=10
         -rss_limit_mb=2048
-        # Swift keeps enum tags in a pointer's spare bits, where LeakSanitizer cannot see the reference, so a
-        # cache filled once (a time zone, a formatter, a statistic's example) would be reported as a leak.
         -detect_leaks=0
         -artifact_prefix="$crashes/"
         -print_final_stats=1
@@ -71,8 +73,11 @@ for target in "${targets[@]}"; do
     fi
     [ -f "Fuzz/Dictionaries/$target.dict" ] && options+=(-dict="Fuzz/Dictionaries/$target.dict")
     echo "== $target for ${seconds}s: working corpus $corpus, crashes to $crashes/"
-    # The first folder receives new inputs; the checked-in corpus after it is only read.
-    if "$bin/$target" "${options[@]}" "$corpus" "Fuzz/Corpus/$target" >"$scratch/$target.log" 2>&1; then
+    found_before=$(find "$crashes" -type f | wc -l)
+    # The first folder receives new inputs; the checked-in corpus after it is only read. In fork mode libFuzzer
+    # may end with status 0 after ignored crashes, so new files in the crash folder count too.
+    if "$bin/$target" "${options[@]}" "$corpus" "Fuzz/Corpus/$target" >"$scratch/$target.log" 2>&1 \
+            && [ "$(find "$crashes" -type f | wc -l)" -eq "$found_before" ]; then
         tail -n 12 "$scratch/$target.log" | grep -E "^(stat::|Done|INFO: a corpus)" || true
     else
         status=$?
