@@ -12,8 +12,8 @@ struct GenericCSVImporterFuzzTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         // "2" + U+0325 COMBINING RING BELOW: Foundation's DateFormatter stopped parsing inside the character and
         // trapped with "Incorrect range".
-        let url = try ImportFixtures.write("Beginn;Ende;Art\n2\u{325};;\n05.03.2024 07:30;05.03.2024 07:3\u{301}0;Yoga\n",
-                                           named: "combining.csv", in: directory)
+        let text = "Beginn;Ende;Art\n2\u{325};;\n05.03.2024 07:30;05.03.2024 07:3\u{301}0;Yoga\n"
+        let url = try ImportFixtures.write(text, named: "combining.csv", in: directory)
         let importer = GenericCSVImporter.csv(startColumn: "Beginn", duration: .end("Ende"), kindColumn: "Art",
                                               dateFormat: "dd.MM.yyyy HH:mm", delimiter: ";")
         let result = try ImportFixtures.read(url, with: importer)

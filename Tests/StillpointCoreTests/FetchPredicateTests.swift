@@ -268,11 +268,11 @@ struct FetchPredicateTests {
         ("x == 12ab", "invalid number '12ab'", "12ab"),
         ("x == @", "unexpected character '@'", "@"),
         // Found by Fuzz/FuzzPredicate: the literal was read as infinity, described as 'inf', which does not parse.
-        ("d IN {1e3081, \"\", 2200.5}", "the number '1e3081' is too large", "1e3081"),
-        ("duration > -1e309", "the number '-1e309' is too large", "-1e309"),
+        ("d IN {1e3081, \"\", 2200.5}", "the number '1e3081' is too large; numbers go up to about 1.8e308", "1e3081"),
+        ("duration > -1e309", "the number '-1e309' is too large; numbers go up to about 1.8e308", "-1e309"),
         // Found by Fuzz/FuzzPredicate: SQL compared 'rg' (SQLite text ends at a NUL) and matched "Morgens".
-        ("note CONTAINS[cd] 'rg\\0n'", "a string can't hold a NUL character (the store ends text at one)", "\\0n"),
-        ("note == 'a\u{0}b'", "a string can't hold a NUL character (the store ends text at one)", "\u{0}b"),
+        ("note CONTAINS[cd] 'rg\\0n'", "a string can't hold a NUL character (the store ends text at one); remove it", "\\0n"),
+        ("note == 'a\u{0}b'", "a string can't hold a NUL character (the store ends text at one); remove it", "\u{0}b"),
     ])
     func syntaxErrors(format: String, message: String, caretUnder: String) {
         let error = parseError(format)

@@ -33,8 +33,8 @@ func fuzzPredicate(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             fatalError("\(format.debugDescription) compiles to SQL that SQLite refuses: \(fragment.sql): \(error)")
         }
         if sqlIDs != memoryIDs {
-            fatalError("\(format.debugDescription) selects rows \(sqlIDs) in SQL (\(fragment.sql) with \(fragment.arguments)) "
-                       + "but \(memoryIDs) in memory")
+            fatalError("\(format.debugDescription) selects rows \(sqlIDs) in SQL (\(fragment.sql) with "
+                       + "\(fragment.arguments)) but \(memoryIDs) in memory")
         }
     }
 
@@ -42,8 +42,8 @@ func fuzzPredicate(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     do {
         let again = try FetchPredicate(format: description, arguments: [])
         if again.description != description {
-            fatalError("\(format.debugDescription) is described as \(description.debugDescription), which reads back as "
-                       + again.description.debugDescription)
+            fatalError("\(format.debugDescription) is described as \(description.debugDescription), which reads "
+                       + "back as \(again.description.debugDescription)")
         }
     } catch {
         fatalError("\(format.debugDescription) is described as \(description.debugDescription), which does not parse: "

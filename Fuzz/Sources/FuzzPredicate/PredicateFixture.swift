@@ -113,8 +113,9 @@ enum PredicateFixture {
             let database = try DatabaseQueue(configuration: configuration)
             try database.write { db in
                 let columns = attributeTypes.keys.sorted()
-                let declarations = attributeTypes.sorted { $0.key < $1.key }.map { "\"\($0.key)\" \(sqlType($0.value))" }
-                try db.execute(sql: "CREATE TABLE session (id INTEGER PRIMARY KEY, \(declarations.joined(separator: ", ")))")
+                let declarations = attributeTypes.sorted { $0.key < $1.key }
+                    .map { "\"\($0.key)\" \(sqlType($0.value))" }.joined(separator: ", ")
+                try db.execute(sql: "CREATE TABLE session (id INTEGER PRIMARY KEY, \(declarations))")
                 let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
                 let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
                 for (id, values) in rows {

@@ -178,7 +178,9 @@ struct PredicateLexer {
             value = .integer(integer)
         } else if let double = Double(written) {
             // Double("1e400") is infinity, which no literal spells: a description could not be read back.
-            guard double.isFinite else { throw error("the number '\(written)' is too large", at: start) }
+            guard double.isFinite else {
+                throw error("the number '\(written)' is too large; numbers go up to about 1.8e308", at: start)
+            }
             value = .double(double)
         } else {
             throw error("invalid number '\(written)'", at: start)
@@ -224,7 +226,7 @@ struct PredicateLexer {
 
     /// SQLite text as the store binds it ends at a NUL, so SQL would compare a shorter string than memory does.
     private func nulInString(at offset: Int) -> FetchPredicateError {
-        error("a string can't hold a NUL character (the store ends text at one)", at: offset)
+        error("a string can't hold a NUL character (the store ends text at one); remove it", at: offset)
     }
 
     private mutating func readOperator() throws(FetchPredicateError) -> PredicateToken {
