@@ -173,6 +173,16 @@ struct FetchPredicateTests {
         #expect(predicate.description == format)
     }
 
+    /// Found by Fuzz/FuzzPredicate: an escape letter and a combining mark after it are one character, so the
+    /// description's `\r` before U+0611 read back as a backslash, an `r` and the mark.
+    @Test("an escape before a combining mark reads back as the escape", arguments: ["\r\u{611}", "a\n\u{301}b", "\t\u{301}\u{302}"])
+    func escapeBeforeCombiningMark(text: String) throws {
+        let predicate = try FetchPredicate("note == %@", text)
+        let reparsed = try FetchPredicate(predicate.description)
+        #expect(reparsed == predicate)
+        #expect(reparsed.evaluate { _ in .string(text) })
+    }
+
     @Test func dateUUIDAndDataArgumentsRoundTripThroughCast() throws {
         let predicate = try FetchPredicate("start > %@ AND id == %@ AND blob == %@",
                                            Date(timeIntervalSince1970: 1_700_000_000), UUID(), Data([0, 255]))
@@ -257,6 +267,12 @@ struct FetchPredicateTests {
         ("a.b == 1", "key paths like 'a.…' aren't supported; use an attribute name", ".b"),
         ("x == 12ab", "invalid number '12ab'", "12ab"),
         ("x == @", "unexpected character '@'", "@"),
+        // Found by Fuzz/FuzzPredicate: the literal was read as infinity, described as 'inf', which does not parse.
+        ("d IN {1e3081, \"\", 2200.5}", "the number '1e3081' is too large; numbers go up to about 1.8e308", "1e3081"),
+        ("duration > -1e309", "the number '-1e309' is too large; numbers go up to about 1.8e308", "-1e309"),
+        // Found by Fuzz/FuzzPredicate: SQL compared 'rg' (SQLite text ends at a NUL) and matched "Morgens".
+        ("note CONTAINS[cd] 'rg\\0n'", "a string can't hold a NUL character (the store ends text at one); remove it", "\\0n"),
+        ("note == 'a\u{0}b'", "a string can't hold a NUL character (the store ends text at one); remove it", "\u{0}b"),
     ])
     func syntaxErrors(format: String, message: String, caretUnder: String) {
         let error = parseError(format)

@@ -101,7 +101,12 @@ final class GenericCSVEventSource: ImportEventSource {
     }
 
     private func date(_ text: String) -> Date? {
-        if let formatter { return formatter.date(from: text) }
+        if let formatter {
+            // Foundation's DateFormatter traps ("Incorrect range") when its parse stops inside a character of
+            // several scalars, such as a digit with a combining mark; no date a pattern reads has one.
+            guard text.unicodeScalars.count == text.count else { return nil }
+            return formatter.date(from: text)
+        }
         return TimestampParser.iso8601(text, zone: options.timeZone)
     }
 }

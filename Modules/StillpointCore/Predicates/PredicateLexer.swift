@@ -177,6 +177,10 @@ struct PredicateLexer {
         if isInteger, let integer = Int64(written) {
             value = .integer(integer)
         } else if let double = Double(written) {
+            // Double("1e400") is infinity, which no literal spells: a description could not be read back.
+            guard double.isFinite else {
+                throw error("the number '\(written)' is too large; numbers go up to about 1.8e308", at: start)
+            }
             value = .double(double)
         } else {
             throw error("invalid number '\(written)'", at: start)
@@ -193,17 +197,23 @@ struct PredicateLexer {
             if character == quote {
                 return PredicateToken(kind: .string(value), offset: start, text: text(from: start))
             }
+            guard !character.unicodeScalars.contains("\0") else { throw nulInString(at: position - 1) }
             guard character == "\\" else {
                 value.append(character)
                 continue
             }
             guard let escaped = self.character(at: position) else { break }
             position += 1
-            switch escaped {
-            case "n": value.append("\n")
-            case "t": value.append("\t")
-            case "r": value.append("\r")
-            case "0": value.append("\0")
+            guard escaped.unicodeScalars.first != "0", !escaped.unicodeScalars.contains("\0") else {
+                throw nulInString(at: position - 2)
+            }
+            // A combining mark after an escape letter joins it into one character ("\r" + U+0611): the escape
+            // is its first scalar, and the marks follow what the escape stands for.
+            let marks = String(String.UnicodeScalarView(escaped.unicodeScalars.dropFirst()))
+            switch escaped.unicodeScalars.first {
+            case "n": value.append("\n" + marks)
+            case "t": value.append("\t" + marks)
+            case "r": value.append("\r" + marks)
             case "\\", "'", "\"": value.append(escaped)
             default:
                 // Keep other escapes as written, so LIKE patterns can say \* and \? for a literal * and ?.
@@ -212,6 +222,11 @@ struct PredicateLexer {
             }
         }
         throw error("unterminated string", at: start)
+    }
+
+    /// SQLite text as the store binds it ends at a NUL, so SQL would compare a shorter string than memory does.
+    private func nulInString(at offset: Int) -> FetchPredicateError {
+        error("a string can't hold a NUL character (the store ends text at one); remove it", at: offset)
     }
 
     private mutating func readOperator() throws(FetchPredicateError) -> PredicateToken {
