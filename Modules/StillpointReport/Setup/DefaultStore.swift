@@ -72,22 +72,11 @@ public enum DefaultStore {
         }
     }
 
-    /// Writes the demo store to a partial file, then renames it to `url`.
+    /// Writes the demo store to a partial file, then moves it to `url`.
     private static func create(_ url: URL, now: Date) async throws {
         let partial = url.deletingLastPathComponent()
             .appendingPathComponent("\(partialPrefix)\(getpid())-\(UUID().uuidString.prefix(8)).sqlite")
-        defer {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: partial.path + suffix) }
-        }
-        let container = try PersistentContainer(schema: Session.schema, location: .file(partial))
-        try await DemoHistory(sessions: demoSessions, years: 4, endingAt: now).write(to: container)
-        try container.close()
-        guard rename(partial.path, url.path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [
-                NSFilePathErrorKey: url.path,
-                NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(errno)),
-            ])
-        }
+        try await DemoHistory(sessions: demoSessions, years: 4, endingAt: now).writeNewStore(at: url, partial: partial)
     }
 
     /// The names of the partial files (and their `-wal`, `-shm`) in `directory`.

@@ -51,8 +51,17 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = global.bootstrapLogging()
-        let container = try await storeOption.open(for: .writing, logger: logger)
-        let written = try await DemoHistory(sessions: sessions, years: years, endingAt: endingAt.flatMap(SessionInstant.parse) ?? Date(), seed: seed).write(to: container)
+        let history = DemoHistory(sessions: sessions, years: years, endingAt: endingAt.flatMap(SessionInstant.parse) ?? Date(), seed: seed)
+        let url = storeOption.storeURL()
+        let written: Int
+        if storeOption.store != nil, !FileManager.default.fileExists(atPath: url.path) {
+            // A new store is built beside its name and moved there when complete: a failed demo leaves none.
+            let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).demo-\(getpid()).partial")
+            written = try await history.writeNewStore(at: url, partial: partial)
+        } else {
+            // Into an existing store, sessions already there are skipped: running the demo again completes it.
+            written = try await history.write(to: try await storeOption.open(for: .writing, logger: logger))
+        }
         Output.print("wrote \(written) demo sessions\(written < sessions ? " (\(sessions - written) were already there)" : "")")
     }
 }
