@@ -1,0 +1,98 @@
+/// The PostgreSQL store's change log: one row per save, read by other processes in commit order with no gap.
+///
+/// A `bigserial` is handed out when a row is inserted, not when its transaction commits, so sequence numbers
+/// commit out of order: a reader that remembered "the last sequence I read" would skip a row whose transaction
+/// was still running when a later-numbered one committed. Instead each row records its transaction's id
+/// (`pg_current_xact_id()`), and a reader remembers a *watermark*: the oldest transaction still running when it
+/// last read (`pg_snapshot_xmin`). Every transaction below the watermark has ended, so its rows (if it committed)
+/// are all visible; each read returns the rows of the transactions that ended between the last watermark and the
+/// new one, and moves the watermark up. Each row is read exactly once, and a row never comes before a row whose
+/// transaction committed earlier and touched the same data (that one was waited for, so it ended first).
+/// A transaction that stays open holds later rows back; it never makes them skipped.
+///
+/// Writers ring `NOTIFY` on ``channel`` in the same transaction, so that readers wake at commit instead of
+/// polling; the notification is a doorbell only (its payload is limited to 8,000 bytes), the rows are the record.
+///
+/// ```swift
+/// try connection.execute(PostgresChangeLog.createTable)
+/// var position = try PostgresChangeLog.currentPosition(on: reader)
+/// // ... another process commits a save ...
+/// let (entries, next) = try PostgresChangeLog.entries(after: position, on: reader)
+/// position = next
+/// ```
+package enum PostgresChangeLog {
+    package static let table = "_stillpoint_history"
+    /// The `LISTEN` channel writers notify on commit.
+    package static let channel = "stillpoint_history"
+
+    package static let createTable = """
+        CREATE TABLE IF NOT EXISTS \(table) (
+            sequence bigserial PRIMARY KEY,
+            transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+            author text NOT NULL,
+            timestamp double precision NOT NULL,
+            changes text NOT NULL,
+            origin text NOT NULL DEFAULT '');
+        CREATE INDEX IF NOT EXISTS \(table)_transaction ON \(table) (transaction_id);
+        """
+
+    /// One save, as the log holds it.
+    package struct Entry: Sendable, Equatable {
+        package var sequence: Int64
+        package var author: String
+        package var timestamp: Double
+        package var changes: String
+        package var origin: String
+    }
+
+    /// Where a reader is: every row of a transaction older than `watermark` has been read.
+    package struct Position: Sendable, Hashable, Comparable {
+        /// A transaction id (`xid8`), as PostgreSQL prints it.
+        package var watermark: UInt64
+
+        package static func < (lhs: Self, rhs: Self) -> Bool { lhs.watermark < rhs.watermark }
+    }
+
+    /// Appends a save's row inside the caller's transaction, rings the doorbell at its commit, and returns the
+    /// row's sequence number.
+    @discardableResult
+    package static func record(author: String, timestamp: Double, changes: String, origin: String,
+                               on connection: PostgresConnection) throws(PostgresError) -> Int64 {
+        let result = try connection.execute(
+            "INSERT INTO \(table) (author, timestamp, changes, origin) VALUES ($1, $2, $3, $4) RETURNING sequence",
+            [author, String(timestamp), changes, origin])
+        try connection.execute("SELECT pg_notify($1, '')", [channel])
+        guard let sequence = result.integer(row: 0, column: 0) else {
+            throw PostgresError(message: "the change log returned no sequence number", target: connection.target.description)
+        }
+        return sequence
+    }
+
+    /// The position of a reader that has read everything committed so far.
+    package static func currentPosition(on connection: PostgresConnection) throws(PostgresError) -> Position {
+        let result = try connection.execute("SELECT pg_snapshot_xmin(pg_current_snapshot())::text")
+        guard let text = result.text(row: 0, column: 0), let watermark = UInt64(text) else {
+            throw PostgresError(message: "the server gave no snapshot horizon", target: connection.target.description)
+        }
+        return Position(watermark: watermark)
+    }
+
+    /// The rows of every transaction that ended since `position`, in sequence order, and the position after them.
+    package static func entries(after position: Position, on connection: PostgresConnection) throws(PostgresError)
+        -> (entries: [Entry], next: Position) {
+        // The horizon first: every transaction below it has ended, so the next statement (a newer snapshot)
+        // sees all of their rows.
+        let next = max(position, try currentPosition(on: connection))
+        guard next > position else { return ([], position) }
+        let rows = try connection.execute(
+            "SELECT sequence, author, timestamp, changes, origin FROM \(table) "
+                + "WHERE transaction_id >= $1::xid8 AND transaction_id < $2::xid8 ORDER BY sequence",
+            [String(position.watermark), String(next.watermark)])
+        let entries = (0..<rows.rowCount).map { row in
+            Entry(sequence: rows.integer(row: row, column: 0) ?? 0, author: rows.text(row: row, column: 1) ?? "",
+                  timestamp: rows.double(row: row, column: 2) ?? 0, changes: rows.text(row: row, column: 3) ?? "",
+                  origin: rows.text(row: row, column: 4) ?? "")
+        }
+        return (entries, next)
+    }
+}

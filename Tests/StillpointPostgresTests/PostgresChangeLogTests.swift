@@ -1,0 +1,125 @@
+import Foundation
+@testable import StillpointPostgres
+import Synchronization
+import Testing
+
+@Suite("PostgresChangeLog", .serialized, .enabled(if: PostgresTestServer.isWanted))
+struct PostgresChangeLogTests {
+    let uri: String
+
+    init() throws {
+        uri = try PostgresTestServer.shared().makeDatabase("changelog")
+        try PostgresConnection(uri: uri).execute(PostgresChangeLog.createTable)
+    }
+
+    func record(_ author: String, on connection: PostgresConnection) throws -> Int64 {
+        try PostgresChangeLog.record(author: author, timestamp: 0, changes: "{}", origin: "", on: connection)
+    }
+
+    /// The case a "last sequence read" reader gets wrong: a row numbered 1 commits after a row numbered 2.
+    ///
+    /// The watermark is the server's: a transaction of another test, in any database, may hold rows back for a
+    /// moment, so the reads poll until what must arrive has arrived; what must not arrive never may.
+    @Test func aRowThatCommitsLateIsReadLateNotSkipped() throws {
+        let reader = try PostgresConnection(uri: uri)
+        var position = try PostgresChangeLog.currentPosition(on: reader)
+        let (first, older, late) = (try PostgresConnection(uri: uri), try PostgresConnection(uri: uri), try PostgresConnection(uri: uri))
+        try first.execute("BEGIN")
+        try first.execute("SELECT pg_current_xact_id()")        // the oldest transaction id of the three
+        try older.execute("BEGIN")
+        try older.execute("SELECT pg_current_xact_id()")        // stays open for a while, writing nothing
+        try late.execute("BEGIN")
+        let lateSequence = try record("late", on: late)          // numbered first, committed last
+        let firstSequence = try record("first", on: first)
+        try first.execute("COMMIT")
+        #expect(lateSequence < firstSequence)
+
+        var read: [Int64] = []
+        func readPolling(until expected: [Int64], for seconds: Double = 10) throws {
+            let deadline = Date().addingTimeInterval(seconds)
+            repeat {
+                let (entries, next) = try PostgresChangeLog.entries(after: position, on: reader)
+                read += entries.map(\.sequence)
+                position = next
+                if read == expected { return }
+                Thread.sleep(forTimeInterval: 0.01)
+            } while Date() < deadline
+        }
+        try readPolling(until: [firstSequence])
+        #expect(read == [firstSequence])
+        try late.execute("COMMIT")
+        try readPolling(until: [firstSequence, lateSequence], for: 0.5)
+        #expect(read == [firstSequence], "held back while an older transaction runs, not read out of order")
+        try older.execute("ROLLBACK")
+        try readPolling(until: [firstSequence, lateSequence])
+        #expect(read == [firstSequence, lateSequence], "read once its older neighbour ended, never skipped")
+        let (again, _) = try PostgresChangeLog.entries(after: position, on: reader)
+        #expect(again.isEmpty, "each row once")
+    }
+
+    /// Writers on their own connections (server processes of their own) commit and roll back at random while a
+    /// reader polls: the reader ends with every committed row exactly once and no rolled-back one.
+    @Test func concurrentWritersNeverMakeTheReaderSkipARow() throws {
+        let reader = try PostgresConnection(uri: uri)
+        var position = try PostgresChangeLog.currentPosition(on: reader)
+        let writersDone = Atomic<Int>(0)
+        let failures = Mutex<[String]>([])
+        let writerCount = 4
+        for writer in 0..<writerCount {
+            let uri = self.uri
+            let thread = Thread {
+                do {
+                    let connection = try PostgresConnection(uri: uri)
+                    var random = SystemRandomNumberGenerator()
+                    for round in 0..<40 {
+                        try connection.execute("BEGIN")
+                        if Bool.random(using: &random) { try connection.execute("SELECT pg_current_xact_id()") }
+                        try connection.execute("SELECT pg_sleep($1)", [String(Double.random(in: 0...0.004, using: &random))])
+                        try PostgresChangeLog.record(author: "w\(writer)-\(round)", timestamp: 0, changes: "{}", origin: "", on: connection)
+                        try connection.execute("SELECT pg_sleep($1)", [String(Double.random(in: 0...0.004, using: &random))])
+                        try connection.execute(round % 7 == 3 ? "ROLLBACK" : "COMMIT")
+                    }
+                } catch {
+                    failures.withLock { $0.append("writer \(writer): \(error)") }
+                }
+                writersDone.add(1, ordering: .releasing)
+            }
+            thread.start()
+        }
+        var read: [Int64] = []
+        var polls = 0
+        while writersDone.load(ordering: .acquiring) < writerCount {
+            let (entries, next) = try PostgresChangeLog.entries(after: position, on: reader)
+            read += entries.map(\.sequence)
+            position = next
+            polls += 1
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        let committed = try reader.execute("SELECT sequence FROM \(PostgresChangeLog.table) ORDER BY sequence")
+        let all = (0..<committed.rowCount).compactMap { committed.integer(row: $0, column: 0) }
+        // What is still held back (by a transaction anywhere on the server) arrives once it ends.
+        let deadline = Date().addingTimeInterval(10)
+        while read.count < all.count && Date() < deadline {
+            let (entries, next) = try PostgresChangeLog.entries(after: position, on: reader)
+            read += entries.map(\.sequence)
+            position = next
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+        #expect(all.count == writerCount * (40 - 6))
+        #expect(read.sorted() == all, "every committed row once, none skipped")
+        #expect(Set(read).count == read.count)
+        #expect(polls > 10)
+    }
+
+    @Test func aCommitRingsTheDoorbell() throws {
+        let listener = try PostgresConnection(uri: uri)
+        try listener.execute("LISTEN \(PostgresChangeLog.channel)")
+        let writer = try PostgresConnection(uri: uri)
+        try writer.transaction {
+            _ = try record("doorbell", on: writer)
+            #expect(try listener.notifications().isEmpty, "nothing rings before the commit")
+        }
+        #expect(try listener.notifications(waitingUpTo: .seconds(5)).map(\.channel) == [PostgresChangeLog.channel])
+    }
+}
