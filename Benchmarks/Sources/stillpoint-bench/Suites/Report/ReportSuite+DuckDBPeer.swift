@@ -38,43 +38,21 @@ extension ReportSuite {
 
         /// Runs the peer over `store` with the report's zone, instant and day boundary.
         static func run(store: URL, environment: ReportEnvironment, threads: Int, scratch: TemporaryDirectory) async throws -> Outcome {
-            let output = scratch.url.appendingPathComponent("duckdb.json")
-            let errors = scratch.url.appendingPathComponent("duckdb.log")
-            for file in [output, errors] where !FileManager.default.createFile(atPath: file.path, contents: nil) {
-                throw SessionBench.Failure("cannot create \(file.path)")
-            }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script.path, store.path, "--time-zone", environment.timeZone.identifier,
-                                 "--as-of", String(environment.asOf.timeIntervalSince1970),
-                                 "--day-starts-at", String(environment.dayStartsAt), "--threads", String(threads)]
-            let outputHandle = try FileHandle(forWritingTo: output)
-            let errorHandle = try FileHandle(forWritingTo: errors)
-            defer {
-                try? outputHandle.close()
-                try? errorHandle.close()
-            }
-            process.standardOutput = outputHandle
-            process.standardError = errorHandle
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                process.terminationHandler = { _ in continuation.resume() }
-                do {
-                    try process.run()
-                } catch {
-                    process.terminationHandler = nil
-                    continuation.resume(throwing: error)
-                }
-            }
-            guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-                let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-                throw SessionBench.Failure("the DuckDB peer failed (status \(process.terminationStatus)):\n\(log)")
+            let run = try await ChildRun(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                ["python3", script.path, store.path, "--time-zone", environment.timeZone.identifier,
+                 "--as-of", String(environment.asOf.timeIntervalSince1970),
+                 "--day-starts-at", String(environment.dayStartsAt), "--threads", String(threads)],
+                name: "duckdb", in: scratch)
+            guard run.succeeded else {
+                throw SessionBench.Failure("the DuckDB peer failed (status \(run.status)):\n\(run.log)")
             }
             struct Printed: Decodable {
                 let seconds: Double
                 let load_seconds: Double
                 let values: [String: [Double]]
             }
-            let printed = try JSONDecoder().decode(Printed.self, from: Data(contentsOf: output))
+            let printed = try JSONDecoder().decode(Printed.self, from: Data(contentsOf: run.output))
             return Outcome(seconds: printed.seconds, loadSeconds: printed.load_seconds, values: printed.values)
         }
 

@@ -24,43 +24,17 @@ extension SessionBench {
         static func measure(suite: String, workload: String, n: Int, store: StoreKind, side: String,
                             scratch directory: TemporaryDirectory) async throws -> [String: Double] {
             let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-            let output = directory.url.appendingPathComponent("child-\(side).json")
-            let errors = directory.url.appendingPathComponent("child-\(side).log")
-            for file in [output, errors] {
-                guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
-                    throw Failure("cannot create \(file.path)")
-                }
-            }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = [suite, "--workload", workload, "--n", String(n), "--store", store.rawValue,
-                                 "--runs", "1", "--warmup", "0", "--json"]
             var environment = ProcessInfo.processInfo.environment
             environment[variable] = side
-            process.environment = environment
-            // Files, not pipes: nothing can fill up and block the child while nobody reads.
-            let outputHandle = try FileHandle(forWritingTo: output)
-            let errorHandle = try FileHandle(forWritingTo: errors)
-            defer {
-                try? outputHandle.close()
-                try? errorHandle.close()
+            let run = try await ChildRun(URL(fileURLWithPath: executable),
+                                         [suite, "--workload", workload, "--n", String(n), "--store", store.rawValue,
+                                          "--runs", "1", "--warmup", "0", "--json"],
+                                         environment: environment, name: "child-\(side)", in: directory)
+            let log = run.log
+            guard run.succeeded else {
+                throw Failure("the \(side) side of \(suite)/\(workload) failed (status \(run.status)):\n\(log)")
             }
-            process.standardOutput = outputHandle
-            process.standardError = errorHandle
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                process.terminationHandler = { _ in continuation.resume() }
-                do {
-                    try process.run()
-                } catch {
-                    process.terminationHandler = nil
-                    continuation.resume(throwing: error)
-                }
-            }
-            let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-            guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-                throw Failure("the \(side) side of \(suite)/\(workload) failed (status \(process.terminationStatus)):\n\(log)")
-            }
-            let data = try Data(contentsOf: output)
+            let data = try Data(contentsOf: run.output)
             guard let array = try JSONSerialization.jsonObject(with: data) as? [[String: Any]], let object = array.first else {
                 throw Failure("the \(side) side of \(suite)/\(workload) printed no measurement:\n\(String(decoding: data, as: UTF8.self))\n\(log)")
             }
