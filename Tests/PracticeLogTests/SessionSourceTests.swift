@@ -9,6 +9,7 @@ struct SessionSourceTests {
         #expect(SessionSource.displayName(of: "meditation_helper") == "Meditation Helper")
         #expect(SessionSource.displayName(of: "garmin_connect") == "Garmin Connect")
         #expect(SessionSource.displayName(of: "strava") == "Strava")
+        #expect(SessionSource.displayName(of: "csv") == "CSV")
         #expect(SessionSource.displayName(of: "Sam\u{2019}s Apple Watch") == nil)
     }
 }

@@ -12,6 +12,7 @@ public enum SessionSource {
         "meditation_helper": "Meditation Helper",
         "garmin_connect": "Garmin Connect",
         "strava": "Strava",
+        "csv": "CSV",
     ]
 
     /// The display name of a known source, or `nil` for any other text.
