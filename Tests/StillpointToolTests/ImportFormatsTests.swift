@@ -99,5 +99,10 @@ struct ImportFormatsTests {
         #expect(result.standardError.contains("Importing  1 row in"), "\(result.standardError)")
         // "1 rows" alone, not a rate such as "51 rows/s".
         #expect(result.standardError.range(of: #"(?<![0-9,.])1 rows(?!/s)"#, options: .regularExpression) == nil)
+        // 1,001 bad rows: the first 1,000 are listed, and one more is counted.
+        let bad = tool.path("bad.csv")
+        try ("start,duration\n" + String(repeating: "not a date,60\n", count: 1_001)).write(toFile: bad, atomically: true, encoding: .utf8)
+        let skipped = try tool.run(["import", bad, "--format", "csv", "--store", tool.path("practice.sqlite")])
+        #expect(skipped.standardError.contains("... and 1 more row skipped\n"), "\(skipped.standardError.suffix(300))")
     }
 }

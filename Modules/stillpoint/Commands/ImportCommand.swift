@@ -11,7 +11,7 @@ struct ImportCommand: AsyncParsableCommand {
         abstract: "Import sessions from an Insight Timer, Apple Health, Meditation Helper, Garmin, Strava or spreadsheet export.",
         discussion: """
             The file is read as a stream, so exports of gigabytes keep memory flat; `-` reads standard input \
-            (csv, insight-timer, and apple-health's export.xml; a ZIP needs a file). Rows that cannot be read \
+            (every format; apple-health's export.zip needs a file, or pipe the export.xml inside it). Rows that cannot be read \
             are skipped and listed with their line number and the reason; the good rows are still imported. A \
             file that is not in the format at all changes nothing. Importing the same file again adds nothing.
 
