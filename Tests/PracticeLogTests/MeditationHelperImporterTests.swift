@@ -71,4 +71,20 @@ struct MeditationHelperImporterTests {
         let error = try #require(throws: ImportDataError.self) { try reader.next() }
         #expect(error.line == 2)
     }
+
+    @Test("streams: a log of many 64 KiB blocks is read holding about one block, lines staying right")
+    func streams() throws {
+        let directory = try ImportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try ImportFixtures.writeLarge(named: "long.txt", in: directory, header: "", targetBytes: 600_000) { index in
+            // Every 500th record is bad; records run two to a line.
+            let duration = index % 500 == 499 ? "soon" : "\(60_000 + index)"
+            return "\u{0FC4}2020-01-02 03:04:05\u{0FCC}\(duration)" + (index % 2 == 1 ? "\n" : "")
+        }
+        let reader = try MeditationHelperImporter().makeRecordReader(url: url)
+        let result = try ImportFixtures.drain(reader)
+        #expect(result.records.count > 15_000)
+        #expect(result.issues.first?.line == 250)   // record 499 starts line 250
+        #expect(reader.peakBufferedBytes <= 2 * 64 * 1024)
+    }
 }

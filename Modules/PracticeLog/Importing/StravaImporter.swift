@@ -30,7 +30,8 @@ public struct StravaImporter: SessionImporter {
         let (rows, columns) = try ActivityListHeader.read(
             url: url, format: "a Strava activities.csv",
             type: "Activity Type", date: "Activity Date", duration: "Elapsed Time", name: "Activity Name",
-            suggestion: "Use activities.csv from the zip of Strava's account export (Settings → My Account → Download or Delete Your Account).")
+            suggestion: "Use activities.csv from the zip of Strava's account export "
+                + "(Settings → My Account → Download or Delete Your Account).")
         let days = timeZone.map { "counted in \($0.identifier) (--time-zone)" }
             ?? "counted in the report's zone (--time-zone Europe/Berlin to count them in yours)"
         return SessionRecordReader(url: url, source: ActivityListEventSource(rows: rows, columns: columns, service: .strava(timeZone)),

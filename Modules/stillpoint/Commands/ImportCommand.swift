@@ -50,7 +50,9 @@ struct ImportCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOption: StoreOption
 
-    @Option(name: .customLong("time-zone"), help: ArgumentHelp("The zone the file's times are in (default: the wall-clock times you saw; Strava: the zone to count its UTC times in).", valueName: "zone"))
+    @Option(name: .customLong("time-zone"),
+            help: ArgumentHelp("The zone the file's times are in (default: the wall-clock times you saw; "
+                               + "Strava: the zone to count its UTC times in).", valueName: "zone"))
     var timeZone: String?
 
     @Option(name: .customLong("start-column"), help: "csv: the column of the start date-time.")
