@@ -7,19 +7,19 @@ import ZIPFoundation
 struct AppleHealthImporterTests {
     static let fixture = "apple-health-export.xml"
 
-    @Test("reads mindful sessions and yoga-like workouts with sources, zones, durations and lines")
+    @Test("reads mindful sessions and yoga-like workouts with sources, zones (HKTimeZone, else the offset), durations and lines")
     func records() throws {
         let result = try ImportFixtures.read(Self.fixture, with: .appleHealth)
         #expect(result.recordLines == [37, 39, 40, 43, 49, 59, 60, 63])
         let expected: [(String, TimeInterval, String, String, String?)] = [
-            ("2024-03-01T12:00:00Z", 1_200, "meditation", "Calm Timer", nil),
-            ("2024-03-01T12:00:00Z", 1_200, "meditation", "Test Watch", nil),
+            ("2024-03-01T12:00:00Z", 1_200, "meditation", "Calm Timer", "GMT-0500"),
+            ("2024-03-01T12:00:00Z", 1_200, "meditation", "Test Watch", "GMT-0500"),
             ("2019-04-10T13:10:34Z", 600, "meditation", "Sam\u{2019}s Apple Watch", "America/Chicago"),
-            ("2019-04-11T11:00:00Z", 9, "meditation", "Sam\u{2019}s iPhone & more", nil),
+            ("2019-04-11T11:00:00Z", 9, "meditation", "Sam\u{2019}s iPhone & more", "GMT-0500"),
             ("2024-03-05T00:00:00Z", 2_700, "yoga", "Test Watch", "America/Los_Angeles"),
-            ("2024-03-06T12:00:00Z", 1_800, "pilates", "Test Watch", nil),
-            ("2024-03-07T12:00:00Z", 1_230, "mind_and_body", "Test Watch", nil),
-            ("2024-03-09T12:00:00Z", 900, "meditation", "Calm Timer", nil),
+            ("2024-03-06T12:00:00Z", 1_800, "pilates", "Test Watch", "GMT-0500"),
+            ("2024-03-07T12:00:00Z", 1_230, "mind_and_body", "Test Watch", "GMT-0500"),
+            ("2024-03-09T12:00:00Z", 900, "meditation", "Calm Timer", "GMT-0500"),
         ]
         try #require(result.records.count == expected.count)
         for (record, (start, duration, kind, source, zone)) in zip(result.records, expected) {
@@ -269,7 +269,8 @@ struct AppleHealthImporterTests {
         #expect(result.records.map(\.source) == ["Mind > Body \"Timer\"", "\u{1F9D8} Sit\u{2019}s &unknown;"])
         #expect(result.records.map(\.start) == ["2024-03-01T07:00:00Z", "2024-03-02T06:00:00Z"].map(ImportFixtures.instant))
         #expect(result.records.map(\.duration) == [300, 300])
-        #expect(result.records.map(\.timeZone) == [nil, nil])   // an unknown zone name is not kept
+        // An unknown zone name is not kept: the offset stands in for it.
+        #expect(result.records.map(\.timeZone) == ["GMT", "GMT+0100"])
         #expect(result.issues.isEmpty)
     }
 

@@ -11,21 +11,22 @@ struct GenericCSVImporterTests {
     func records() throws {
         let result = try ImportFixtures.read("generic-sessions.csv", with: Self.mapping)
         #expect(result.recordLines == [2, 3, 4, 6, 11])
-        let expected: [(String, TimeInterval, String, String?)] = [
-            ("2024-03-05T07:30:00Z", 1_500, "yoga", "Sun salutations, slow"),
-            ("2024-03-05T19:00:00Z", 750, "tai_chi", nil),
-            ("2024-03-06T05:45:00Z", 1_200, "meditation", "Long note\nover two lines"),
-            ("2024-03-07T00:00:00Z", 1_800, "meditation", nil),
-            ("2024-03-11T07:00:00Z", 900, "walking", nil),
+        // A time with an offset keeps it as its zone; one without is the wall-clock time the person saw.
+        let expected: [(String, TimeInterval, String, String?, String)] = [
+            ("2024-03-05T07:30:00Z", 1_500, "yoga", "Sun salutations, slow", "GMT"),
+            ("2024-03-05T19:00:00Z", 750, "tai_chi", nil, "Etc/UTC"),
+            ("2024-03-06T05:45:00Z", 1_200, "meditation", "Long note\nover two lines", "GMT+0100"),
+            ("2024-03-07T00:00:00Z", 1_800, "meditation", nil, "Etc/UTC"),
+            ("2024-03-11T07:00:00Z", 900, "walking", nil, "GMT"),
         ]
         try #require(result.records.count == expected.count)
-        for (record, (start, duration, kind, note)) in zip(result.records, expected) {
+        for (record, (start, duration, kind, note, zone)) in zip(result.records, expected) {
             #expect(record.start == ImportFixtures.instant(start))
             #expect(record.duration == duration)
             #expect(record.kind == kind)
             #expect(record.note == note)
             #expect(record.source == "csv")
-            #expect(record.timeZone == nil)
+            #expect(record.timeZone == zone)
         }
     }
 
@@ -100,7 +101,8 @@ struct GenericCSVImporterTests {
             named: "runaway.csv", in: directory)
         let reader = try GenericCSVImporter().makeRecordReader(url: url)
         #expect(try reader.next() == .record(SessionRecord(start: ImportFixtures.instant("2024-01-01T00:00:00Z"),
-                                                          duration: 60, kind: "meditation", source: "csv"), line: 2))
+                                                          duration: 60, kind: "meditation", source: "csv", timeZone: "GMT"),
+                                                    line: 2))
         let error = try #require(throws: ImportDataError.self) { try reader.next() }
         #expect(error.line == 3)
         #expect(error.path == url.path)
@@ -199,5 +201,38 @@ struct GenericCSVImporterTests {
         #expect(KindNormalizer.normalize("ヨガ") == "yoga")
         #expect(KindNormalizer.normalize("Walking Meditation") == "walking_meditation")
         #expect(KindNormalizer.normalize("  ") == nil)
+    }
+
+    @Test("an offset beyond ±14:00 is refused as such, not as a date that is not ISO 8601")
+    func offsetBeyondLimit() throws {
+        let directory = try ImportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try ImportFixtures.write("start,duration\n2024-03-05T07:30:00+19:00,60\n2024-03-05T07:30:00+14:00,60\n",
+                                           named: "offsets.csv", in: directory)
+        let result = try ImportFixtures.read(url, with: .csv)
+        #expect(result.issues.map(\.description) == [
+            "line 2: start '2024-03-05T07:30:00+19:00' has the offset +19:00, beyond ±14:00 (no clock is further "
+                + "from UTC); give an offset between -12:00 and +14:00",
+        ])
+        #expect(result.records.map(\.timeZone) == ["GMT+1400"])
+    }
+
+    @Test("a zone given keeps true instants and is carried; a date format with a zone field leaves the zone unknown")
+    func zones() throws {
+        let directory = try ImportFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try ImportFixtures.write("start,duration\n2024-07-05T07:30:00,60\n2024-07-05T07:30:00+02:00,60\n",
+                                           named: "zones.csv", in: directory)
+        let paris = try #require(TimeZone(identifier: "Europe/Paris"))
+        let zoned = try ImportFixtures.read(url, with: GenericCSVImporter(startColumn: "start", duration: .seconds("duration"), timeZone: paris))
+        #expect(zoned.records.map(\.start) == ["2024-07-05T05:30:00Z", "2024-07-05T05:30:00Z"].map(ImportFixtures.instant))
+        #expect(zoned.records.map(\.timeZone) == ["Europe/Paris", "Europe/Paris"])
+        let formatted = try ImportFixtures.write("start,duration\n05.07.2024 07:30 +0200,60\n", named: "formatted.csv", in: directory)
+        let withZone = try ImportFixtures.read(formatted, with: GenericCSVImporter(startColumn: "start", duration: .seconds("duration"),
+                                                                                   dateFormat: "dd.MM.yyyy HH:mm Z"))
+        #expect(withZone.records.map(\.start) == [ImportFixtures.instant("2024-07-05T05:30:00Z")])
+        #expect(withZone.records.map(\.timeZone) == [nil])
+        #expect(GenericCSVEventSource.hasZoneField("yyyy-MM-dd'T'HH:mm:ssXXX"))
+        #expect(!GenericCSVEventSource.hasZoneField("yyyy-MM-dd 'Zeit' HH:mm"))
     }
 }

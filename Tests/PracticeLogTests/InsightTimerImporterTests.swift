@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Insight Timer importer")
 struct InsightTimerImporterTests {
-    @Test("reads every good row with its start, duration, kind, note and line")
+    @Test("reads every good row with its start (the wall-clock time, zone Etc/UTC), duration, kind, note and line")
     func goodRows() throws {
         let result = try ImportFixtures.read("insight-timer.csv", with: .insightTimer)
         #expect(result.recordLines == [2, 3, 4, 6, 7, 12, 13, 14, 15])
@@ -26,7 +26,10 @@ struct InsightTimerImporterTests {
             #expect(record.kind == kind)
             #expect(record.note == note)
             #expect(record.source == "insight_timer")
-            #expect(record.timeZone == nil)
+            #expect(record.timeZone == "Etc/UTC")
+            // The key is the time as written, read as UTC: what imports without --time-zone always stored.
+            #expect(record.key == SessionRecord.key(source: "insight_timer", start: record.start,
+                                                    end: record.start.addingTimeInterval(duration)))
         }
     }
 
@@ -49,6 +52,30 @@ struct InsightTimerImporterTests {
         #expect(result.records[1].start == ImportFixtures.instant("2024-03-10T10:30:00Z"))   // EDT, just after the change
         #expect(result.records[2].start == ImportFixtures.instant("2024-03-09T23:00:05Z"))   // EST, -5
         #expect(result.records.allSatisfy { $0.timeZone == "America/New_York" })
+        // Keyed on the time as written: importing with a zone after importing without one finds the same sessions.
+        let plain = try ImportFixtures.read("insight-timer.csv", with: .insightTimer)
+        #expect(result.records.map(\.key) == plain.records.map(\.key))
+    }
+
+    @Test("says once how it read the times: wall-clock by default, in the zone given, UTC for the older header")
+    func timeRule() throws {
+        let url = ImportFixtures.url("insight-timer.csv")
+        #expect(try InsightTimerImporter().makeRecordReader(url: url).timeRule
+                == "Insight Timer times carry no zone: read as the wall-clock times you saw (--time-zone Europe/Berlin to give their zone)")
+        let berlin = TimeZone(identifier: "Europe/Berlin")
+        #expect(try InsightTimerImporter(timeZone: berlin).makeRecordReader(url: url).timeRule?.contains("Europe/Berlin") == true)
+        let older = try InsightTimerImporter().makeRecordReader(url: ImportFixtures.url("insight-timer-older.csv"))
+        #expect(older.timeRule?.contains("older Insight Timer export writes its times in UTC") == true)
+    }
+
+    @Test("an older export's StartedAt (UTC) times are instants: a zone given only says where to count them")
+    func olderHeaderWithZone() throws {
+        let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
+        let result = try ImportFixtures.read("insight-timer-older.csv", with: .insightTimer(timeZone: tokyo))
+        #expect(result.records.first?.start == ImportFixtures.instant("2016-01-15T06:00:00Z"))
+        #expect(result.records.first?.timeZone == "Asia/Tokyo")
+        let plain = try ImportFixtures.read("insight-timer-older.csv", with: .insightTimer)
+        #expect(plain.records.first?.timeZone == nil)
     }
 
     @Test("accepts the older 'StartedAt (UTC)' header and plain activity words")
@@ -189,7 +216,8 @@ struct InsightTimerImporterTests {
 
     @Test("the built-in importers are listed with stable identifiers")
     func builtInList() {
-        #expect(SessionImporters.builtIn.map { $0.id } == ["insight-timer", "apple-health", "csv"])
+        #expect(SessionImporters.builtIn.map { $0.id }
+                == ["insight-timer", "apple-health", "meditation-helper", "garmin", "strava", "csv"])
         #expect(SessionImporters.type(withID: "apple-health") == AppleHealthImporter.self)
         #expect(SessionImporters.type(withID: "nope") == nil)
         #expect(InsightTimerImporter().id == "insight-timer")

@@ -54,4 +54,13 @@ struct ProgressBarTests {
             """)
         #expect(!capture.text.contains("\u{1B}"))
     }
+
+    @Test func oneIsSingular() {
+        let capture = TextCapture(), clock = ManualClock()
+        let bar = ProgressBar("Importing", output: capture.output(isTerminal: false), now: { clock.now })
+        clock.advance(by: 6)
+        bar.advance()
+        bar.finish()
+        #expect(capture.text == "Importing  1 row  0.2 rows/s\nImporting  1 row in 6.0 s, 0.2 rows/s\n")
+    }
 }

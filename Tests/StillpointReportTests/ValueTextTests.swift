@@ -28,7 +28,7 @@ struct ValueTextTests {
         #expect(ValueText.inline(.none) == "—")
         #expect(ValueText.inline(.list([SampleReports.streak("2024-03-04", "2024-03-08")])) == nil)
         #expect(ValueText.label(forKey: "7", statistic: "sessions_by_hour") == "07:00")
-        #expect(ValueText.label(forKey: "insight_timer") == "Insight timer")
+        #expect(ValueText.label(forKey: "insight_timer") == "Insight Timer")
     }
 
     @Test func isTotalOverValuesNoSessionCanHave() {

@@ -197,12 +197,13 @@ final class AppleHealthEventSource: ImportEventSource {
     private func event(kind: String, attributes: Attributes, timeZone: String?, element: String, line: Int) -> ImportEvent {
         func issue(_ reason: String) -> ImportEvent { .issue(ImportIssue(line: line, reason: reason)) }
         guard let startText = attributes.start else { return issue("<\(element)> has no startDate") }
-        guard let start = TimestampParser.appleHealth(startText) else {
-            return issue("startDate \(ImportIssue.quoted(startText)) is not yyyy-MM-dd HH:mm:ss Z")
+        guard let startStamp = TimestampParser.appleHealthStamp(startText) else {
+            return issue(Self.dateProblem("startDate", startText))
         }
+        let start = startStamp.date
         guard let endText = attributes.end else { return issue("<\(element)> has no endDate") }
         guard let end = TimestampParser.appleHealth(endText) else {
-            return issue("endDate \(ImportIssue.quoted(endText)) is not yyyy-MM-dd HH:mm:ss Z")
+            return issue(Self.dateProblem("endDate", endText))
         }
         guard end >= start else { return issue("endDate \(endText) is before startDate \(startText) (a negative duration)") }
         var duration = end.timeIntervalSince(start)
@@ -227,8 +228,20 @@ final class AppleHealthEventSource: ImportEventSource {
             return issue("the same session as line \(first) (same source, start and end); skipped as a duplicate")
         }
         seen[key] = line
+        // The zone named in the metadata, else the offset the date was written with: either way the
+        // session's day is the one it was lived on, whatever zone the report runs in.
+        let zone = timeZone ?? startStamp.offset.flatMap(TimestampParser.zoneIdentifier(offset:))
         let record = SessionRecord(start: start, duration: duration, kind: kind, source: source,
-                                   timeZone: timeZone, key: key)
+                                   timeZone: zone, key: key)
         return .record(record, line: line)
+    }
+
+    /// Why a date attribute could not be read: an offset beyond ±14:00 is named as such.
+    private static func dateProblem(_ attribute: String, _ text: String) -> String {
+        if let offset = TimestampParser.offsetBeyondLimit(in: text) {
+            return "\(attribute) \(ImportIssue.quoted(text)) has the offset \(offset), beyond ±14:00 (no clock is "
+                + "further from UTC)"
+        }
+        return "\(attribute) \(ImportIssue.quoted(text)) is not yyyy-MM-dd HH:mm:ss Z"
     }
 }

@@ -7,6 +7,10 @@ import ZIPFoundation
 /// Everything else in the export is skipped without being decoded. A session written twice (same source,
 /// start and end) is kept once, and the copy is reported as an issue.
 ///
+/// Dates carry an offset (`2019-04-10 08:10:34 -0500`): the session is that instant, and it carries the
+/// zone of its `HKTimeZone` metadata entry where the export has one, else its offset as a zone
+/// (`GMT-0500`), so its day is the day it was lived, whatever zone the report runs in.
+///
 /// A document that ends early (an export cut short) or whose markup breaks part-way is an
 /// ``ImportDataError`` naming the line, never a quiet end: sessions after that line were not read. The XML
 /// can come from a pipe (`/dev/stdin`); a ZIP cannot, since its directory is read from its end.
@@ -63,11 +67,14 @@ public struct AppleHealthImporter: SessionImporter {
             let source = ZipEntryChunkSource(archiveURL: url, entryPath: entryPath)
             let events = try AppleHealthEventSource(source: source, path: "\(url.path) (\(entryPath))",
                                                     workoutKinds: workoutKinds)
-            return SessionRecordReader(url: url, source: events)
+            return SessionRecordReader(url: url, source: events, timeRule: Self.timeRule)
         }
         let events = try AppleHealthEventSource(cursor: cursor, path: url.path, workoutKinds: workoutKinds)
-        return SessionRecordReader(url: url, source: events)
+        return SessionRecordReader(url: url, source: events, timeRule: Self.timeRule)
     }
+
+    static let timeRule = "Apple Health times carry their offset: each session keeps its zone (its HKTimeZone "
+        + "where the export has one, else its offset), so its day is the day it was lived"
 
     /// The main export in an `export.zip`: an `.xml` file in `apple_health_export/` (its name is localized,
     /// `export.xml`, `Export.xml`, `exportar.xml`), never the clinical `export_cda.xml`; the largest wins.

@@ -16,6 +16,8 @@ final class GenericCSVEventSource: ImportEventSource {
     private let columns: Columns
     private let options: GenericCSVImporter
     private let formatter: DateFormatter?
+    /// The `dateFormat` has a zone field (`Z`, `XXX`, `zzz`...): its dates are instants, not wall-clock times.
+    private let formatHasZone: Bool
     private let defaultKind: String
 
     var line: Int { rows.line }
@@ -33,9 +35,20 @@ final class GenericCSVEventSource: ImportEventSource {
             formatter.dateFormat = pattern
             formatter.isLenient = false
             self.formatter = formatter
+            formatHasZone = Self.hasZoneField(pattern)
         } else {
             formatter = nil
+            formatHasZone = false
         }
+    }
+
+    /// Whether a `DateFormatter` pattern has a zone field, outside its quoted literals.
+    static func hasZoneField(_ pattern: String) -> Bool {
+        var quoted = false
+        for character in pattern {
+            if character == "'" { quoted.toggle() } else if !quoted, "ZzXxOV".contains(character) { return true }
+        }
+        return false
     }
 
     func next() throws -> ImportEvent? {
@@ -51,9 +64,10 @@ final class GenericCSVEventSource: ImportEventSource {
         }
         let startText = fields[columns.start].trimmed()
         guard !startText.isEmpty else { return issue("\(options.startColumn) is empty") }
-        guard let start = date(startText) else {
-            return issue("\(options.startColumn) \(ImportIssue.quoted(startText)) is not \(dateFormatName)")
+        guard let stamp = stamp(startText) else {
+            return issue(dateProblem(column: options.startColumn, text: startText))
         }
+        let start = stamp.date
         let durationText = fields[columns.duration].trimmed()
         let durationName = options.duration.column
         guard !durationText.isEmpty else { return issue("\(durationName) is empty") }
@@ -71,7 +85,7 @@ final class GenericCSVEventSource: ImportEventSource {
             expected = "H:M:S"
         case .end:
             expected = dateFormatName
-            if let end = date(durationText) {
+            if let end = self.stamp(durationText)?.date {
                 outcome = end < start ? .negative : .seconds(end.timeIntervalSince(start))
             } else {
                 outcome = .invalid
@@ -87,12 +101,13 @@ final class GenericCSVEventSource: ImportEventSource {
             }
             return issue("\(durationName) \(ImportIssue.quoted(durationText)) is negative")
         case .invalid:
+            if case .end = options.duration { return issue(dateProblem(column: durationName, text: durationText)) }
             return issue("\(durationName) \(ImportIssue.quoted(durationText)) is not \(expected)")
         }
         let kind = columns.kind.flatMap { kinds.normalize(fields[$0]) } ?? defaultKind
         let note = columns.note.map { fields[$0].trimmed() }
         let record = SessionRecord(start: start, duration: duration, kind: kind, source: options.source,
-                                   timeZone: options.timeZone?.identifier, note: note?.isEmpty == false ? note : nil)
+                                   timeZone: zone(of: stamp), note: note?.isEmpty == false ? note : nil)
         return .record(record, line: row.line)
     }
 
@@ -100,13 +115,31 @@ final class GenericCSVEventSource: ImportEventSource {
         options.dateFormat.map { "in the format \($0)" } ?? "an ISO 8601 date such as 2024-03-05T07:30:00"
     }
 
-    private func date(_ text: String) -> Date? {
+    private func stamp(_ text: String) -> TimestampParser.Stamp? {
         if let formatter {
             // Foundation's DateFormatter traps ("Incorrect range") when its parse stops inside a character of
             // several scalars, such as a digit with a combining mark; no date a pattern reads has one.
             guard text.unicodeScalars.count == text.count else { return nil }
-            return formatter.date(from: text)
+            return formatter.date(from: text).map { TimestampParser.Stamp(date: $0, offset: nil) }
         }
-        return TimestampParser.iso8601(text, zone: options.timeZone)
+        return TimestampParser.iso8601Stamp(text, zone: options.timeZone)
+    }
+
+    /// Why a date cell could not be read: an offset beyond ±14:00 is named as such.
+    private func dateProblem(column: String, text: String) -> String {
+        if formatter == nil, let offset = TimestampParser.offsetBeyondLimit(in: text) {
+            return "\(column) \(ImportIssue.quoted(text)) has the offset \(offset), beyond ±14:00 (no clock is further "
+                + "from UTC); give an offset between -12:00 and +14:00"
+        }
+        return "\(column) \(ImportIssue.quoted(text)) is not \(dateFormatName)"
+    }
+
+    /// The zone a session carries: the one given to the import; else the offset its date was written
+    /// with; else, for a wall-clock time, `Etc/UTC` (see ``WallClockTime``); a date format with a zone
+    /// field and no zone given leaves it unknown, so the report's zone counts its days.
+    private func zone(of stamp: TimestampParser.Stamp) -> String? {
+        if let zone = options.timeZone { return zone.identifier }
+        if let offset = stamp.offset { return TimestampParser.zoneIdentifier(offset: offset) }
+        return formatHasZone ? nil : TimestampParser.wallClockZone
     }
 }

@@ -3,7 +3,9 @@ import Foundation
 /// Reads any spreadsheet of sessions saved as CSV: a header row, then one session a row.
 ///
 /// Columns are found by their header name, ignoring case and surrounding spaces. Dates are ISO 8601 unless
-/// ``dateFormat`` gives a `DateFormatter` pattern; a date without an offset is read in ``timeZone``.
+/// ``dateFormat`` gives a `DateFormatter` pattern. A date with an offset is that instant, and the session
+/// carries the offset as its zone (`GMT+0200`); a date without one is read in ``timeZone`` when given, and
+/// otherwise kept as the wall-clock time the person saw (zone `Etc/UTC`, see ``WallClockTime``).
 ///
 /// A bad row is skipped as an issue with its line. A quoted field whose quote is never closed is not: it
 /// would swallow every row after it, so the reader yields the rows before it and then throws an
@@ -49,8 +51,8 @@ public struct GenericCSVImporter: SessionImporter {
     public var noteColumn: String?
     /// A `DateFormatter` pattern (read with the `en_US_POSIX` locale), or `nil` for ISO 8601.
     public var dateFormat: String?
-    /// The zone of dates written without an offset, which the records then carry; `nil` reads them as UTC
-    /// and leaves the records' zone unknown.
+    /// The zone of dates written without an offset, which the records then carry; `nil` keeps them as the
+    /// wall-clock times the person saw.
     public var timeZone: TimeZone?
     /// The kind of a session whose kind cell is empty or absent.
     public var defaultKind: String
@@ -118,7 +120,22 @@ public struct GenericCSVImporter: SessionImporter {
             duration: try index(of: duration.column),
             kind: try kindColumn.map(index(of:)),
             note: try noteColumn.map(index(of:)))
-        return SessionRecordReader(url: url, source: GenericCSVEventSource(rows: rows, columns: columns, options: self))
+        return SessionRecordReader(url: url, source: GenericCSVEventSource(rows: rows, columns: columns, options: self),
+                                   timeRule: timeRule)
+    }
+
+    /// The line the import prints about how it reads the file's times.
+    var timeRule: String {
+        if let dateFormat, GenericCSVEventSource.hasZoneField(dateFormat) {
+            let days = timeZone.map { "counted in \($0.identifier) (--time-zone)" } ?? "counted in the report's zone"
+            return "csv times carry their zone (date format \(dateFormat)): days and hours are \(days)"
+        }
+        if let timeZone {
+            return "csv times without an offset are read as wall-clock times in \(timeZone.identifier) (--time-zone); "
+                + "times with an offset are kept as written"
+        }
+        return "csv times without an offset are read as the wall-clock times you saw (--time-zone Europe/Berlin "
+            + "to give their zone); times with an offset keep it"
     }
 
     private func formatError(_ url: URL, found: String) -> ImportFormatError {

@@ -6,4 +6,10 @@ protocol ImportEventSource: AnyObject {
     var line: Int { get }
     /// Largest number of input bytes held at once.
     var peakBufferedBytes: Int { get }
+    /// Rows left out because they are not practice, by their type; most formats have none.
+    var notPractice: [String: Int] { get }
+}
+
+extension ImportEventSource {
+    var notPractice: [String: Int] { [:] }
 }

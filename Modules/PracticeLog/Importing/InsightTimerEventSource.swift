@@ -4,16 +4,19 @@ import Foundation
 final class InsightTimerEventSource: ImportEventSource {
     private let rows: CSVRowReader
     private var kinds = KindNormalizer.Memo()
-    private let timeZone: TimeZone?
+    private let wallClock: WallClockTime
+    /// An older export's `StartedAt (UTC)`: the times are instants in UTC, not wall-clock times.
+    private let timesAreUTC: Bool
     private let zoneIdentifier: String?
 
     var line: Int { rows.line }
     var peakBufferedBytes: Int { rows.peakBufferedBytes }
 
-    init(rows: CSVRowReader, timeZone: TimeZone?) {
+    init(rows: CSVRowReader, timeZone: TimeZone?, timesAreUTC: Bool = false) {
         self.rows = rows
-        self.timeZone = timeZone
-        zoneIdentifier = timeZone?.identifier
+        wallClock = WallClockTime(zone: timeZone)
+        self.timesAreUTC = timesAreUTC
+        zoneIdentifier = timesAreUTC ? timeZone?.identifier : wallClock.zoneIdentifier
     }
 
     func next() throws -> ImportEvent? {
@@ -27,7 +30,7 @@ final class InsightTimerEventSource: ImportEventSource {
                 + "(\(header.joined(separator: ", ")))")
         }
         let startText = fields[0].trimmed()
-        guard let start = TimestampParser.monthDayYear(startText, zone: timeZone) else {
+        guard let written = TimestampParser.monthDayYear(startText, zone: nil) else {
             return issue("date \(ImportIssue.quoted(startText)) is not MM/dd/yyyy HH:mm:ss")
         }
         let duration: TimeInterval
@@ -39,8 +42,11 @@ final class InsightTimerEventSource: ImportEventSource {
         let preset = fields[2].trimmed()
         // Insight Timer is a meditation timer: a session without an activity is a sit.
         let kind = kinds.normalize(fields[3]) ?? "meditation"
+        let start = timesAreUTC ? written : wallClock.start(wallClock: written)
+        // Keyed on the time as written, so a zone given on a later import corrects the sessions in place.
+        let key = SessionRecord.key(source: "insight_timer", start: written, end: written.addingTimeInterval(duration))
         let record = SessionRecord(start: start, duration: duration, kind: kind, source: "insight_timer",
-                                   timeZone: zoneIdentifier, note: preset.isEmpty ? nil : preset)
+                                   timeZone: zoneIdentifier, note: preset.isEmpty ? nil : preset, key: key)
         return .record(record, line: row.line)
     }
 }

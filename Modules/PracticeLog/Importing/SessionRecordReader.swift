@@ -17,12 +17,20 @@ public final class SessionRecordReader {
     private var failed = false
     /// When the reader was made: starts more than ``ImportLimits/futureMargin`` after it are refused.
     private let now: Date
+    /// How the file's times were read, in one line for the person importing it: `Insight Timer times carry
+    /// no zone: read as the wall-clock times you saw (--time-zone Europe/Berlin to give their zone)`.
+    public let timeRule: String?
 
-    init(url: URL, source: any ImportEventSource, now: Date = Date()) {
+    init(url: URL, source: any ImportEventSource, timeRule: String? = nil, now: Date = Date()) {
         self.url = url
         self.source = source
+        self.timeRule = timeRule
         self.now = now
     }
+
+    /// Rows left out because they are not practice (a run in an activity list), counted by their type
+    /// instead of listed one by one: `["Running": 12, "Cycling": 3]`.
+    public var notPractice: [String: Int] { source.notPractice }
 
     /// The next session or skipped row, or `nil` once the file is done.
     ///

@@ -3,6 +3,50 @@ import Foundation
 /// Parses the fixed date formats of the exports by hand: strict about the fields, and much faster than a
 /// `DateFormatter` over millions of rows.
 enum TimestampParser {
+    /// The zone of a session whose time was written without one and read as the wall-clock time the person
+    /// saw: the time is stored as if it were UTC, and this zone makes every statistic place it on that day
+    /// and hour, whatever the report's zone.
+    static let wallClockZone = "Etc/UTC"
+
+    /// The largest offset from UTC a clock on Earth shows (Kiribati, +14:00; the lowest is -12:00).
+    static let maxOffset = 14 * 3_600
+
+    /// A date-time and the offset written with it, if any.
+    struct Stamp: Equatable {
+        var date: Date
+        /// Seconds east of UTC, when the text gave an offset (`Z` is 0).
+        var offset: Int?
+    }
+
+    /// The identifier of a zone that is only an offset, as Foundation names it: `GMT+0200`, `GMT-0530`.
+    static func zoneIdentifier(offset: Int) -> String? {
+        TimeZone(secondsFromGMT: offset)?.identifier
+    }
+
+    /// `yyyy-MM-dd HH:mm:ss` (Meditation Helper, Garmin Connect), as a wall-clock time in `zone` (`nil` is
+    /// UTC); seconds may carry a fraction.
+    static func dateTime(_ text: String, zone: TimeZone?) -> Date? {
+        var scanner = Scanner(text)
+        guard let (year, month, day) = scanner.isoDate(), scanner.skip(" "),
+              let time = scanner.time(), scanner.isAtEnd
+        else { return nil }
+        return date(year: year, month: month, day: day, time: time, offset: nil, zone: zone)
+    }
+
+    /// The offset of a date-time that is well formed except for an offset beyond ±14:00, such as `+19:00`
+    /// in `2024-03-05T07:30:00+19:00`; `nil` for any other text.
+    static func offsetBeyondLimit(in text: String) -> String? {
+        // The offset follows the time, so it is looked for after the first colon, never in the date.
+        guard let colon = text.firstIndex(of: ":"),
+              let sign = text[colon...].lastIndex(where: { $0 == "+" || $0 == "-" })
+        else { return nil }
+        let offsetText = String(text[sign...])
+        var scanner = Scanner(offsetText)
+        guard let seconds = scanner.offset(limit: 99 * 3_600 + 59 * 60), scanner.isAtEnd, abs(seconds) > maxOffset
+        else { return nil }
+        return offsetText
+    }
+
     /// `MM/dd/yyyy HH:mm:ss` (Insight Timer), as a wall-clock time in `zone` (`nil` is UTC).
     static func monthDayYear(_ text: String, zone: TimeZone?) -> Date? {
         var scanner = Scanner(text)
@@ -16,21 +60,33 @@ enum TimestampParser {
 
     /// `yyyy-MM-dd HH:mm:ss Z` (Apple Health), for example `2019-04-10 08:10:34 -0500`.
     static func appleHealth(_ text: String) -> Date? {
+        appleHealthStamp(text)?.date
+    }
+
+    /// ``appleHealth(_:)`` with the offset it was written with.
+    static func appleHealthStamp(_ text: String) -> Stamp? {
         var scanner = Scanner(text)
         guard let (year, month, day) = scanner.isoDate(), scanner.skip(" "),
               let time = scanner.time(), scanner.skip(" "),
-              let offset = scanner.offset(), scanner.isAtEnd
+              let offset = scanner.offset(), scanner.isAtEnd,
+              let date = date(year: year, month: month, day: day, time: time, offset: offset, zone: nil)
         else { return nil }
-        return date(year: year, month: month, day: day, time: time, offset: offset, zone: nil)
+        return Stamp(date: date, offset: offset)
     }
 
     /// ISO 8601 as spreadsheets write it: `2024-03-05`, `2024-03-05T07:30`, `2024-03-05 07:30:00`,
     /// `2024-03-05T07:30:00.250+01:00`, `...Z`. Without an offset the time is wall-clock in `zone`.
     static func iso8601(_ text: String, zone: TimeZone?) -> Date? {
+        iso8601Stamp(text, zone: zone)?.date
+    }
+
+    /// ``iso8601(_:zone:)`` with the offset the text gave, if any.
+    static func iso8601Stamp(_ text: String, zone: TimeZone?) -> Stamp? {
         var scanner = Scanner(text)
         guard let (year, month, day) = scanner.isoDate() else { return nil }
         if scanner.isAtEnd {
             return date(year: year, month: month, day: day, time: (0, 0, 0, 0), offset: nil, zone: zone)
+                .map { Stamp(date: $0, offset: nil) }
         }
         guard scanner.skip("T") || scanner.skip("t") || scanner.skip(" "), let time = scanner.time(secondsOptional: true)
         else { return nil }
@@ -44,6 +100,7 @@ enum TimestampParser {
         }
         guard scanner.isAtEnd else { return nil }
         return date(year: year, month: month, day: day, time: time, offset: offset, zone: zone)
+            .map { Stamp(date: $0, offset: offset) }
     }
 
     typealias Time = (hour: Int, minute: Int, second: Int, fraction: Double)
@@ -58,10 +115,14 @@ enum TimestampParser {
         let wall = Double(days * 86_400 + time.hour * 3_600 + time.minute * 60 + time.second) + time.fraction
         if let offset { return Date(timeIntervalSince1970: wall - Double(offset)) }
         guard let zone else { return Date(timeIntervalSince1970: wall) }
+        return instant(wallClock: Date(timeIntervalSince1970: wall), in: zone)
+    }
+
+    /// The instant a clock in `zone` showed the wall-clock time `wall` (read as UTC).
+    static func instant(wallClock wall: Date, in zone: TimeZone) -> Date {
         // Two steps find the offset in force at that wall-clock time, also across a DST change.
-        let guess = wall - Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: wall)))
-        let actual = zone.secondsFromGMT(for: Date(timeIntervalSince1970: guess))
-        return Date(timeIntervalSince1970: wall - Double(actual))
+        let guess = wall.addingTimeInterval(-Double(zone.secondsFromGMT(for: wall)))
+        return wall.addingTimeInterval(-Double(zone.secondsFromGMT(for: guess)))
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {
@@ -135,18 +196,19 @@ enum TimestampParser {
             return (hour, minute, second, fraction)
         }
 
-        /// `+HHMM`, `+HH:MM` or `+HH`, as seconds east of UTC.
-        mutating func offset() -> Int? {
+        /// `+HHMM`, `+HH:MM` or `+HH`, as seconds east of UTC, at most `limit` away from UTC (±14:00).
+        mutating func offset(limit: Int = TimestampParser.maxOffset) -> Int? {
             let sign: Int
             if skip("+") { sign = 1 } else if skip("-") { sign = -1 } else { return nil }
-            guard let hours = number(digits: 2...2), hours <= 18 else { return nil }
+            guard let hours = number(digits: 2...2) else { return nil }
             var minutes = 0
             if !isAtEnd {
                 _ = skip(":")
                 guard let parsed = number(digits: 2...2), parsed < 60 else { return nil }
                 minutes = parsed
             }
-            return sign * (hours * 3_600 + minutes * 60)
+            let seconds = hours * 3_600 + minutes * 60
+            return seconds <= limit ? sign * seconds : nil
         }
     }
 }

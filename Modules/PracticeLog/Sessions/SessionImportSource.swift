@@ -15,6 +15,9 @@ public struct SessionImportSource: ImportRecordSource {
         self.reader = reader
     }
 
+    /// Rows left out because they are not practice, by their type (see ``SessionRecordReader/notPractice``).
+    public var notPractice: [String: Int] { reader.notPractice }
+
     public mutating func next() throws -> ImportSourceElement? {
         switch try reader.next() {
         case .record(let record, let line)?:

@@ -149,11 +149,13 @@ enum ValueText {
         var text: String?
     }
 
-    /// A record key as a label: `insight_timer` → `Insight timer`, hour `7` of `sessions_by_hour` → `07:00`.
+    /// A record key as a label: `insight_timer` → `Insight Timer` (a known source's name), `tai_chi` →
+    /// `Tai chi`, hour `7` of `sessions_by_hour` → `07:00`.
     static func label(forKey key: String, statistic: String = "") -> String {
         if statistic == "sessions_by_hour", let hour = Int(key), (0...23).contains(hour) {
             return (hour < 10 ? "0" : "") + "\(hour):00"
         }
+        if let name = SessionSource.displayName(of: key) { return name }
         let spaced = key.replacingOccurrences(of: "_", with: " ")
         return spaced.prefix(1).uppercased() + spaced.dropFirst()
     }

@@ -66,10 +66,15 @@ public final class ProgressBar: Sendable {
             state.finished = true
             let elapsed = max(0, now() - state.started)
             let rate = elapsed > 0 ? Double(state.completed) / elapsed : nil
-            var text = label + "  " + Self.formatCount(state.completed) + " " + unit + " in " + Self.formatElapsed(elapsed)
+            var text = label + "  " + Self.formatCount(state.completed) + " " + unit(state.completed) + " in " + Self.formatElapsed(elapsed)
             if let rate { text += ", " + Self.formatRate(rate, unit: unit) }
             output.write(output.isTerminal ? "\r" + ANSI.clearLine + text + "\n" : text + "\n")
         }
+    }
+
+    /// The unit after a count: `1 row`, `2 rows` (a plural unit ending in "s" loses it for one).
+    private func unit(_ count: Int) -> String {
+        count == 1 && unit.hasSuffix("s") ? String(unit.dropLast()) : unit
     }
 
     private func report(_ change: (inout State) -> Void) {
@@ -101,9 +106,9 @@ public final class ProgressBar: Sendable {
                 parts.append("[" + bar + "]")
             }
             parts.append(String(Int((fraction * 100).rounded(.down))) + " %")  // swiftlint:disable:this trapping_conversion: a fraction in 0...1
-            parts.append(Self.formatCount(state.completed) + " / " + Self.formatCount(total) + " " + unit)
+            parts.append(Self.formatCount(state.completed) + " / " + Self.formatCount(total) + " " + unit(total))
         } else {
-            parts.append(Self.formatCount(state.completed) + " " + unit)
+            parts.append(Self.formatCount(state.completed) + " " + unit(state.completed))
         }
         if elapsed > 0 {
             parts.append(Self.formatRate(Double(state.completed) / elapsed, unit: unit))

@@ -8,12 +8,19 @@ import StillpointReport
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import sessions from an Insight Timer, Apple Health or spreadsheet export.",
+        abstract: "Import sessions from an Insight Timer, Apple Health, Meditation Helper, Garmin, Strava or spreadsheet export.",
         discussion: """
             The file is read as a stream, so exports of gigabytes keep memory flat; `-` reads standard input \
-            (csv, insight-timer, and apple-health's export.xml; a ZIP needs a file). Rows that cannot be read \
+            (every format; apple-health's export.zip needs a file, or pipe the export.xml inside it). Rows that cannot be read \
             are skipped and listed with their line number and the reason; the good rows are still imported. A \
             file that is not in the format at all changes nothing. Importing the same file again adds nothing.
+
+            Times: a time written without a zone (Insight Timer, Meditation Helper, Garmin, csv) is the \
+            wall-clock time you saw, and counts on that day and hour whatever zone the report runs in; \
+            --time-zone gives the zone it was in, to store true instants. Apple Health sessions keep their \
+            zone or offset; Strava's times are UTC. The import says which rule it applied; docs/import-formats.md \
+            has the rule of each format. Garmin and Strava lists import yoga and meditation activities and count \
+            the others.
 
             Limits: a session lasts more than 0 seconds and at most 7 days, and starts between 1970-01-01 and \
             one day from now; a session outside them is skipped with its line. One record (a CSV row, an XML \
@@ -29,6 +36,7 @@ struct ImportCommand: AsyncParsableCommand {
 
             Examples:
               stillpoint import "Insight Timer Sessions.csv" --format insight-timer
+              stillpoint import Activities.csv --format garmin
               stillpoint import export.zip --format apple-health --store my.sqlite
               stillpoint import log.csv --format csv --start-column date --duration-column minutes --duration-unit minutes
               unzip -p export.zip apple_health_export/export.xml | stillpoint import - --format apple-health
@@ -37,12 +45,14 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The export file, or - for standard input.", valueName: "file"))
     var file: String
 
-    @Option(help: ArgumentHelp("The export's format: insight-timer, apple-health or csv.", valueName: "format"))
+    @Option(help: ArgumentHelp("The export's format: insight-timer, apple-health, meditation-helper, garmin, strava or csv.", valueName: "format"))
     var format: String
 
     @OptionGroup var storeOption: StoreOption
 
-    @Option(name: .customLong("time-zone"), help: ArgumentHelp("The zone the file's times are in (Insight Timer and csv; default UTC).", valueName: "zone"))
+    @Option(name: .customLong("time-zone"),
+            help: ArgumentHelp("The zone the file's times are in (default: the wall-clock times you saw; "
+                               + "Strava: the zone to count its UTC times in).", valueName: "zone"))
     var timeZone: String?
 
     @Option(name: .customLong("start-column"), help: "csv: the column of the start date-time.")
@@ -72,8 +82,8 @@ struct ImportCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        guard ["insight-timer", "apple-health", "csv"].contains(format) else {
-            throw ValidationError("'\(format)' is not an import format; use insight-timer, apple-health or csv")
+        guard SessionImporters.type(withID: format) != nil else {
+            throw ValidationError("'\(format)' is not an import format; use \(Self.formatList)")
         }
         if let timeZone, TimeZone(identifier: timeZone) == nil {
             throw ValidationError("'\(timeZone)' is not a time zone; use an IANA name such as Europe/Berlin")
@@ -96,6 +106,7 @@ struct ImportCommand: AsyncParsableCommand {
         } catch {
             throw Self.failure(error)
         }
+        if let rule = reader.timeRule { Output.printError(rule) }
         let container = try await storeOption.open(for: .writing, logger: logger)
         let queue = ContextOperationQueue(container: container, name: "import")
         let input = ImportInput(reader)
@@ -119,8 +130,10 @@ struct ImportCommand: AsyncParsableCommand {
             Output.printError("skipped \(issue.position.map { "line \($0)" } ?? "a row"): \(issue.reason)")
         }
         if summary.skipped > summary.issues.count {
-            Output.printError("... and \(summary.skipped - summary.issues.count) more rows skipped")
+            let more = summary.skipped - summary.issues.count
+            Output.printError("... and \(more) more \(more == 1 ? "row" : "rows") skipped")
         }
+        if let line = Self.notPracticeLine(input.notPractice) { Output.printError(line) }
         Output.print("imported \(url.lastPathComponent): \(summary.inserted) new, \(summary.updated) updated, "
                      + "\(summary.unchanged) already there, \(summary.skipped) skipped")
         switch operation.outcome {
@@ -141,20 +154,41 @@ struct ImportCommand: AsyncParsableCommand {
         }
     }
 
-    /// The one-line message and status for an importer's error: bad data 65, a file that cannot be opened
-    /// 66, reading that failed part-way 74.
-    /// The failure's one line and status, as `Stillpoint.main` would give it.
+    /// The failure's one line and status, as `Stillpoint.main` would give it: bad data 65, a file that cannot
+    /// be opened 66, reading that failed part-way 74.
     private static func failure(_ error: any Error) -> ToolFailure {
         ToolFailure(error) ?? ToolFailure("the import failed: \(error.localizedDescription)", status: .failure)
+    }
+
+    /// `insight-timer, apple-health, ... or csv`, from the built-in importers.
+    static var formatList: String {
+        let ids = SessionImporters.builtIn.map { $0.id }
+        return ids.dropLast().joined(separator: ", ") + " or " + (ids.last ?? "")
+    }
+
+    /// `left out 7 activities that are not yoga or meditation: 5 Running, 2 Cycling`, or `nil` for none.
+    static func notPracticeLine(_ counts: [String: Int]) -> String? {
+        let total = counts.values.reduce(0, +)
+        guard total > 0 else { return nil }
+        let types = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        let shown = types.prefix(5).map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        let rest = types.count > 5 ? ", …" : ""
+        return "left out \(total) \(total == 1 ? "activity that is" : "activities that are") not yoga or meditation: \(shown)\(rest)"
     }
 
     private func makeImporter() throws -> any SessionImporter {
         let zone = timeZone.flatMap(TimeZone.init(identifier:))
         switch format {
-        case "insight-timer":
+        case InsightTimerImporter.id:
             return InsightTimerImporter(timeZone: zone)
-        case "apple-health":
+        case AppleHealthImporter.id:
             return AppleHealthImporter()
+        case MeditationHelperImporter.id:
+            return MeditationHelperImporter(timeZone: zone)
+        case GarminImporter.id:
+            return GarminImporter(timeZone: zone)
+        case StravaImporter.id:
+            return StravaImporter(timeZone: zone)
         default:
             let duration: GenericCSVImporter.DurationColumn
             if let endColumn {
@@ -186,6 +220,7 @@ private final class ImportInput: @unchecked Sendable {
     private let lock = NSLock()
     private var reader: SessionRecordReader?
     private var stoppedBy: ImportDataError?
+    private var leftOut: [String: Int] = [:]
 
     init(_ reader: SessionRecordReader) {
         self.reader = reader
@@ -193,6 +228,9 @@ private final class ImportInput: @unchecked Sendable {
 
     /// Where the file broke off, if it did.
     var stop: ImportDataError? { lock.withLock { stoppedBy } }
+
+    /// Rows left out as not practice, by type, once the file was read to its end.
+    var notPractice: [String: Int] { lock.withLock { leftOut } }
 
     func takeSource() throws -> any ImportRecordSource {
         try lock.withLock {
@@ -208,7 +246,12 @@ private final class ImportInput: @unchecked Sendable {
 
         mutating func next() throws -> ImportSourceElement? {
             do {
-                return try base.next()
+                guard let element = try base.next() else {
+                    let counts = base.notPractice
+                    input.lock.withLock { input.leftOut = counts }
+                    return nil
+                }
+                return element
             } catch let error as ImportDataError {
                 input.lock.withLock { input.stoppedBy = error }
                 return nil
