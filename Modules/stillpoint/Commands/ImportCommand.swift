@@ -106,8 +106,8 @@ struct ImportCommand: AsyncParsableCommand {
         } catch {
             throw Self.failure(error)
         }
-        if let rule = reader.timeRule { Output.printError(rule) }
         let container = try await storeOption.open(for: .writing, logger: logger)
+        if let rule = reader.timeRule { Output.printError(rule) }
         let queue = ContextOperationQueue(container: container, name: "import")
         let input = ImportInput(reader)
         let operation = ImportOperation(entity: Session.entity, key: ["key"], batchSize: 2_000) {
