@@ -177,7 +177,7 @@ enum ValueText {
         formatter.calendar = Calendar(identifier: .gregorian)
         formatter.timeZone = report.timeZone
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.string(from: report.asOf) + " (" + report.timeZone.identifier + ")"
+        return formatter.string(from: report.asOf) + " (" + ZoneName.of(report.timeZone) + ")"
     }
 
     // MARK: Shapes
