@@ -247,7 +247,7 @@ struct ManifestTests {
             "as_of expects an instant that exists, \(ISOInstant.expectedForm), or now; got 'yesterday'",
             "filters expects a mapping of from, until and kinds, not a list",
             "statistics expects a list of entries, one per line, each `- id: some_statistic` or `- some_statistic`",
-            "unknown output format 'pdf'; use any of: text, json, markdown, html",
+            "unknown output format 'pdf'; use any of: text, json, markdown, csv, html",
         ])
     }
 

@@ -445,7 +445,7 @@ struct ManifestReader {
             // libyaml notices a missing `:`, quote or bracket only at the next token, often the next line (or
             // the end of the file): the mistake is where the unfinished key, scalar or list began, which is
             // the context's mark.
-            let unfinished = ["could not find expected", "did not find expected", "found unexpected end of stream"]
+            let unfinished = ["could not find expected ':'", "did not find expected ',' or", "found unexpected end of stream"]
                 .contains { problem.contains($0) }
             if let context, unfinished, context.mark.line < mark.line {
                 let where_ = SourceLocation(file: file, line: context.mark.line, column: context.mark.column)
