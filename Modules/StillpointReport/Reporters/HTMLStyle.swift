@@ -87,7 +87,7 @@ enum HTMLStyle {
     g:hover > .bar { opacity: .8; }
     .day { stroke: rgba(0, 0, 0, .03); }
     .l0 { fill: var(--l0); } .l1 { fill: var(--l1); } .l2 { fill: var(--l2); } .l3 { fill: var(--l3); } .l4 { fill: var(--l4); }
-    .streak.run { fill: var(--l2); } .streak.longest { fill: var(--sage); } .streak.current { fill: var(--lavender); }
+    .streak.run { fill: color-mix(in srgb, var(--sage) 55%, var(--card)); } .streak.longest { fill: var(--sage-deep); } .streak.current { fill: var(--lavender); }
     .run-length { font-size: 12.5px; font-weight: 600; fill: var(--ink); }
     .run-length.current { fill: var(--lavender); }
     .chips { display: flex; flex-wrap: wrap; gap: 10px; margin: 0 0 14px; padding: 0; list-style: none; }
