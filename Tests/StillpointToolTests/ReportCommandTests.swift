@@ -57,9 +57,10 @@ struct ReportCommandTests {
         let store = try Self.makeStore(tool)
         let result = try tool.run(["report", "--store", store, "--as-of", Self.asOf])
         #expect(result.status == 0, "\(result.standardError)")
-        // Not a terminal: no escape codes, and no live lines before the report, on either output.
+        // Not a terminal: no escape codes; the live lines go to standard error, one per statistic.
         #expect(!result.standardOutput.contains("\u{1B}[") && !result.standardError.contains("\u{1B}["))
         #expect(result.standardOutput.hasPrefix("Practice report"))
+        #expect(result.standardError.split(separator: "\n").filter { $0.hasPrefix("✓ ") }.count >= 16, "\(result.standardError)")
         try Golden.check(result.standardOutput, against: "default.txt")
     }
 
