@@ -128,6 +128,21 @@ struct ReportOutputTests {
         #expect(report.standardError.contains("and \(count - 1) more problems"), "\(report.standardError)")
     }
 
+    /// A key without its colon: libyaml notices at the next line, the message names the line of the mistake,
+    /// in `validate` and in `report` alike.
+    @Test func aYAMLSyntaxErrorNamesTheLineOfTheMistake() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let path = tool.path("colon.yaml")
+        try "version: 1\nstatistics:\n  - session_count\nstore practice.sqlite\ntime_zone: UTC\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        for arguments in [["validate", path], ["report", "--config", path]] {
+            let result = try tool.run(arguments)
+            #expect(result.status == 65)
+            #expect(result.standardError.contains("colon.yaml:4:1:"), "\(arguments[0]): \(result.standardError)")
+        }
+    }
+
     /// Whatever the machine calls UTC, every format says UTC.
     @Test(arguments: ["UTC", "Etc/UTC", "GMT"])
     func utcIsSpelledUTCEverywhere(zone: String) throws {
