@@ -14,11 +14,16 @@ struct ReportCommand: AsyncParsableCommand {
         abstract: "Compute the statistics of a manifest and print the report.",
         discussion: """
             Each statistic runs in its own background context, concurrently; in a terminal the report fills in \
-            line by line as each one completes. Ctrl-C stops the running statistics cleanly, prints the report \
+            line by line as each one completes (with standard output not a terminal, those lines go to standard \
+            error and standard output gets the report alone). Ctrl-C stops the running statistics cleanly, prints the report \
             with the unfinished ones marked cancelled, and exits with status 130. Otherwise the exit status is 0 \
             only when every statistic succeeded.
 
-            With --watch, the report is refreshed when the store changes; changes saved while a refresh runs (a \
+            The report is written in each of the manifest's output.formats, to its output.path (relative to the \
+            manifest, one file per format: reports/practice.html, reports/practice.json), or to standard output \
+            without one; --format and --output override them.
+
+            With --watch, the report is refreshed when the store changes (on a terminal, in place of the one before); changes saved while a refresh runs (a \
             large import) are merged into the one next refresh, so the report keeps up. Ctrl-C ends the watch (and \
             cancels a refresh that is running); the exit status is then that of the last complete report printed.
 
