@@ -67,10 +67,162 @@ struct HTMLReportRendererTests {
     @Test func heatmapCoversTheLast52WeeksThroughToday() throws {
         let heatmap = CalendarHeatmap(activity: [DailyActivity(day: SampleReports.day("2024-03-15"), sessions: 1, seconds: 600)],
                                       today: SampleReports.day("2024-03-15"))
+        #expect(heatmap.windowStart == SampleReports.day("2023-03-18"))
         #expect(heatmap.firstDay == SampleReports.day("2023-03-13"))
         let svg = try #require(heatmap.svg())
-        // 52 full weeks and Monday to Friday of this one, plus the five squares of the legend.
-        #expect(svg.components(separatedBy: "<rect class=\"day").count - 1 == 52 * 7 + 5 + 5)
+        // Exactly 52 weeks of days, 2023-03-18 through 2024-03-15, plus the five squares of the legend.
+        #expect(svg.components(separatedBy: "<rect class=\"day").count - 1 == 364 + 5)
+    }
+
+    // MARK: The numbers of the SVG
+
+    /// WCAG's relative luminance of `#rrggbb`.
+    static func luminance(_ hex: String) -> Double {
+        let digits = Array(hex.dropFirst())
+        let channels = stride(from: 0, to: 6, by: 2).map { Double(Int(String(digits[$0..<$0 + 2]), radix: 16) ?? 0) / 255 }
+        let linear = channels.map { $0 <= 0.04045 ? $0 / 12.92 : pow(($0 + 0.055) / 1.055, 2.4) }
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    }
+
+    static func contrast(_ a: String, _ b: String) -> Double {
+        let (x, y) = (luminance(a), luminance(b))
+        return (max(x, y) + 0.05) / (min(x, y) + 0.05)
+    }
+
+    /// Every match of `pattern`'s first group in `text`.
+    static func matches(_ pattern: String, in text: String) -> [String] {
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+            Range($0.range(at: 1), in: text).map { String(text[$0]) }
+        }
+    }
+
+    /// The SVG with `label` of a page.
+    static func svg(_ label: String, in html: String) throws -> String {
+        let start = try #require(html.range(of: "aria-label=\"\(label)\""))
+        let end = try #require(html.range(of: "</svg>", range: start.upperBound..<html.endIndex))
+        return String(html[start.lowerBound..<end.upperBound])
+    }
+
+    /// Days without practice and the lightest shade of practice: the fills of the heatmap's `l0` and `l1`
+    /// classes, from the page's style sheet, light and dark, at least 3:1 apart.
+    @Test func noPracticeAndTheLightestPracticeAreThreeToOneApart() throws {
+        let html = HTMLReportRenderer().render(SampleReports.year())
+        #expect(html.contains(".l0 { fill: var(--l0); }") && html.contains(".l1 { fill: var(--l1); }"))
+        let l0 = Self.matches("--l0: (#[0-9a-fA-F]{6})", in: html), l1 = Self.matches("--l1: (#[0-9a-fA-F]{6})", in: html)
+        #expect(l0.count == 2 && l1.count == 2, "light and dark variants")
+        for (none, lightest) in zip(l0, l1) {
+            #expect(Self.contrast(none, lightest) >= 3, "\(none) and \(lightest): \(Self.contrast(none, lightest))")
+        }
+        let svg = try Self.svg("Active days over the last 52 weeks", in: html)
+        #expect(svg.contains("class=\"day l0\"") && svg.contains("class=\"day l1\""))
+    }
+
+    /// Practice every day for 400 days: the heatmap draws 364 days, all active, and its sentence says 364.
+    @Test func theHeatmapsWindowAndItsSentenceAgree() throws {
+        let today = SampleReports.day("2024-03-15")
+        let activity = (0..<400).map { DailyActivity(day: today.adding(days: -$0), sessions: 1, seconds: 900) }.reversed()
+        let report = Report(asOf: SampleReports.asOf, timeZone: SampleReports.berlin, entries: [], activity: Array(activity))
+        let html = HTMLReportRenderer().render(report)
+        let svg = try Self.svg("Active days over the last 52 weeks", in: html).components(separatedBy: ">Less<")[0]
+        let days = Self.matches("<rect class=\"day (l[0-4])\" x=\"[^\"]*\" y=\"[^\"]*\" width=\"[^\"]*\" height=\"[^\"]*\" rx=\"2\"><title>[^<]*(?:session|no practice)", in: svg)
+        #expect(days.count == 364, "\(days.count) days drawn")
+        #expect(!days.contains("l0"))
+        #expect(html.contains("<p>364 active days · 364 sessions · 91h in the last 52 weeks</p>"))
+    }
+
+    /// The last session in June 2023, the report in March 2024: the chart runs through March, empty months
+    /// included.
+    @Test func monthlyTotalsRunThroughTheReportsMonth() throws {
+        let months = ["2023-04", "2023-05", "2023-06"]
+        let report = Report(asOf: SampleReports.asOf, timeZone: SampleReports.berlin, entries: [
+            SampleReports.finished("totals_by_period", "Totals by period",
+                                   .record(months.map { StatisticField($0, SampleReports.tally(10, 18_000)) })),
+        ])
+        let svg = try Self.svg("Monthly totals", in: HTMLReportRenderer().render(report))
+        let keys = Self.matches("<g><title>([0-9]{4}-[0-9]{2}):", in: svg)
+        #expect(keys == ["2023-04", "2023-05", "2023-06", "2023-07", "2023-08", "2023-09", "2023-10", "2023-11", "2023-12",
+                         "2024-01", "2024-02", "2024-03"])
+        #expect(svg.components(separatedBy: "class=\"bar empty\"").count - 1 == 9)
+        #expect(HTMLReportRenderer.periodKeys(after: "2023-Q3", through: SampleReports.day("2024-03-15")) == ["2023-Q4", "2024-Q1"])
+        #expect(HTMLReportRenderer.periodKeys(after: "2021", through: SampleReports.day("2024-03-15")) == ["2022", "2023", "2024"])
+        #expect(HTMLReportRenderer.periodKeys(after: "2024-05", through: SampleReports.day("2024-03-15")).isEmpty)
+    }
+
+    /// One 22-hour month among months of 4 to 6 hours: the axis fits the others, the outlier reaches the top
+    /// cut short, with a break, and its whole total above it.
+    @Test func anOutlierMonthIsCutShortAndMarked() throws {
+        let hours: [(String, Double)] = [("2024-01", 5), ("2024-02", 22), ("2024-03", 6)]
+        let earlier: [(String, Double)] = [("2023-11", 4), ("2023-12", 5)]
+        let report = Report(asOf: SampleReports.asOf, timeZone: SampleReports.berlin, entries: [
+            SampleReports.finished("totals_by_period", "Totals by period",
+                                   .record((earlier + hours).map { StatisticField($0.0, SampleReports.tally(8, $0.1 * 3_600)) })),
+        ])
+        let html = HTMLReportRenderer().render(report)
+        let svg = try Self.svg("Monthly totals", in: html)
+        let ticks = Self.matches("<text class=\"tick\"[^>]*>([0-9]+)h</text>", in: svg).compactMap(Double.init)
+        let top = try #require(ticks.max())
+        #expect(top < 22 && top >= 6, "the axis fits the other months: \(ticks)")
+        // The plot is 240 - 20 - 26 = 194 high from y = 20: the outlier fills it.
+        let outlier = Self.matches("(<rect class=\"bar sand outlier\"[^>]*>)", in: svg)
+        #expect(outlier.count == 1)
+        #expect(outlier.first?.contains("y=\"20\" ") == true && outlier.first?.contains("height=\"194\"") == true, "\(outlier)")
+        #expect(svg.components(separatedBy: "class=\"break\"").count - 1 == 2)
+        #expect(svg.contains("<text class=\"value outlier\"") && svg.contains(">22h</text>"))
+        // The other months keep their proportions on the axis: 6 h is 6/top of the plot.
+        let heights = Self.matches("<rect class=\"bar sand\" x=\"[^\"]*\" y=\"[^\"]*\" width=\"[^\"]*\" height=\"([0-9.]+)\"", in: svg).compactMap(Double.init)
+        #expect(heights.contains { abs($0 - 194 * 6 / top) < 0.2 }, "\(heights)")
+        #expect(html.contains("the longest is cut short, its total above it"))
+        // Without an outlier nothing is cut short.
+        let even = Report(asOf: SampleReports.asOf, timeZone: SampleReports.berlin, entries: [
+            SampleReports.finished("totals_by_period", "Totals by period",
+                                   .record(hours.map { StatisticField($0.0, SampleReports.tally(8, 5 * 3_600)) })),
+        ])
+        #expect(!HTMLReportRenderer().render(even).contains("class=\"bar sand outlier\""))
+    }
+
+    /// A streak of 2,000 days running to today, and older runs: every caption stays inside the chart and
+    /// clear of the day counts left of the bars.
+    @Test(arguments: [2_000, 400, 40])
+    func streakCaptionsStayClearOfTheirDayCounts(length: Int) throws {
+        let today = SampleReports.day("2024-03-15")
+        let runs = [
+            StreakTimeline.Run(start: today.adding(days: -(length - 1)), end: today, isCurrent: true),
+            StreakTimeline.Run(start: SampleReports.day("2017-01-01"), end: SampleReports.day("2017-02-10")),
+        ]
+        let svg = try #require(StreakTimeline(runs: runs, today: today).svg())
+        let left = 92.0, width = 1000.0
+        let texts = Self.matches("(<text class=\"(?:caption|run-length)[^>]*>[^<]*</text>)", in: svg)
+        #expect(texts.count == 4)
+        for text in texts {
+            let x = try #require(Self.matches("x=\"([-0-9.]+)\"", in: text).first.flatMap(Double.init))
+            let content = try #require(Self.matches(">([^<]*)</text>", in: text).first)
+            let extent = StreakTimeline.textWidth(content)
+            let (from, to) = text.contains("text-anchor=\"end\"") ? (x - extent, x) : (x, x + extent)
+            #expect(from >= 0 && to <= width, "\(content) from \(from) to \(to)")
+            if text.contains("class=\"caption") {
+                #expect(from >= left - 4, "\(content) runs over the day counts: from \(from)")
+            }
+        }
+    }
+
+    /// by_kind of an empty store: a card that says there is nothing to group, not a line of dashes.
+    @Test func anEmptyBreakdownSaysSo() {
+        let report = Report(asOf: SampleReports.asOf, timeZone: .gmt, entries: [
+            SampleReports.finished("by_kind", "By kind and source", .record([
+                StatisticField("kind", .record([])), StatisticField("source", .record([])),
+            ])),
+        ])
+        let html = HTMLReportRenderer().render(report)
+        #expect(html.contains("no sessions to group yet"))
+        #expect(!html.contains("Kind —"))
+    }
+
+    /// Narrow screens: the breakdowns' columns can shrink, and their values wrap.
+    @Test func breakdownsFitNarrowScreens() {
+        let css = HTMLStyle.css
+        #expect(css.contains("minmax(min(300px, 100%), 1fr)"))
+        #expect(css.contains("@media (max-width: 560px)"))
     }
 
     @Test func heatmapLevelsFollowTheQuartilesOfActiveDays() {

@@ -104,6 +104,20 @@ struct ManifestTests {
         #expect(error.description.contains("parameters: {kinds: [yoga}\n"))
     }
 
+    /// libyaml notices a missing colon, quote or bracket at the next line; the error points at the line with
+    /// the mistake.
+    @Test(arguments: [
+        ("version: 1\nstatistics:\n  - fake_count\nstore practice.sqlite\ntime_zone: UTC\n", 4, "store practice.sqlite"),
+        ("version: 1\nstatistics:\n  - fake_count\nstore: \"practice.sqlite\n", 4, "store: \"practice.sqlite"),
+        ("version: 1\nstatistics:\n  - id: [fake_count\ntime_zone: UTC\n", 3, "  - id: [fake_count"),
+    ])
+    func aSyntaxErrorIsReportedOnTheLineOfTheMistake(yaml: String, line: Int, text: String) throws {
+        let errors = try Self.errors(yaml)
+        #expect(errors.count == 1)
+        #expect(errors.first?.location?.line == line, "\(errors)")
+        #expect(errors.first?.description.contains(text + "\n") == true, "\(errors)")
+    }
+
     @Test func badIndentationIsMalformed() throws {
         let errors = try Self.errors("statistics:\n  - id: fake_count\n   - id: zone_echo\n")
         #expect(errors.count == 1)
@@ -233,7 +247,7 @@ struct ManifestTests {
             "as_of expects an instant that exists, \(ISOInstant.expectedForm), or now; got 'yesterday'",
             "filters expects a mapping of from, until and kinds, not a list",
             "statistics expects a list of entries, one per line, each `- id: some_statistic` or `- some_statistic`",
-            "unknown output format 'pdf'; use any of: text, json, markdown, html",
+            "unknown output format 'pdf'; use any of: text, json, markdown, csv, html",
         ])
     }
 

@@ -19,8 +19,9 @@ struct InterruptedReportTests {
 
         let running = try RunningTool(["report", "--store", store, "--config", manifest, "--as-of", ReportCommandTests.asOf], in: tool)
         defer { running.kill() }
-        // Not a terminal: one line per statistic as it completes, so the first line means the report runs.
-        try #require(running.waitForOutput(within: .seconds(60)) { $0.contains("✓ ") },
+        // Not a terminal: one line per statistic on standard error as it completes, so the first line means
+        // the report runs.
+        try #require(running.waitForError(within: .seconds(60)) { $0.contains("✓ ") },
                      "no statistic completed; stderr: \(running.standardError)")
         let (status, took) = running.interruptAndWaitForExit(within: .seconds(20))
         #expect(status == 130, "stderr: \(running.standardError)")

@@ -44,7 +44,6 @@ struct ReportCommandTests {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = try Self.makeStore(tool)
-        // To a file: on standard output the text report is preceded by live lines in completion order.
         let output = tool.path("report.out")
         let result = try tool.run(["report", "--store", store, "--format", format, "--as-of", Self.asOf, "--output", output])
         #expect(result.status == 0, "\(result.standardError)")
@@ -52,17 +51,17 @@ struct ReportCommandTests {
                          against: "default.\(format == "markdown" ? "md" : format == "text" ? "txt" : format)")
     }
 
-    @Test func theTextReportFillsInLineByLineThenPrintsTheWholeReport() throws {
+    @Test func theTextReportOnAPipeIsTheWholeReportAlone() throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = try Self.makeStore(tool)
         let result = try tool.run(["report", "--store", store, "--as-of", Self.asOf])
         #expect(result.status == 0, "\(result.standardError)")
-        // Not a terminal: plain lines, no escape codes, one per statistic as it completes, then the summary.
-        #expect(!result.standardOutput.contains("\u{1B}["))
-        let summary = try #require(result.standardOutput.range(of: "Practice report"))
-        let live = result.standardOutput[..<summary.lowerBound]
-        #expect(live.split(separator: "\n").count >= 16, "\(live)")
+        // Not a terminal: no escape codes; the live lines go to standard error, one per statistic.
+        #expect(!result.standardOutput.contains("\u{1B}[") && !result.standardError.contains("\u{1B}["))
+        #expect(result.standardOutput.hasPrefix("Practice report"))
+        #expect(result.standardError.split(separator: "\n").filter { $0.hasPrefix("✓ ") }.count >= 16, "\(result.standardError)")
+        try Golden.check(result.standardOutput, against: "default.txt")
     }
 
     @Test func htmlGoesToTheOutputFile() throws {

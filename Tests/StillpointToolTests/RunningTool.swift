@@ -11,8 +11,16 @@ final class RunningTool {
     private let output: OutputCollector
     private let errors: OutputCollector
 
-    init(_ arguments: [String], in tool: ToolRunner) throws {
+    /// With `terminal`, the tool runs on a pseudo-terminal made by `script(1)`, its standard output and
+    /// error both on it, and what it writes there arrives on ``standardOutput``.
+    init(_ arguments: [String], in tool: ToolRunner, terminal: Bool = false) throws {
         process = tool.process(arguments)
+        if terminal, let executable = process.executableURL {
+            let quoted = ([executable.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qfec", quoted.joined(separator: " "), "/dev/null"]
+            process.environment?["TERM"] = "xterm"
+        }
         let outputPipe = Pipe(), errorPipe = Pipe()
         process.standardOutput = outputPipe
         process.standardError = errorPipe

@@ -47,6 +47,32 @@ struct WatchReportTests {
         #expect(try ImportCommandTests().count(store, in: tool) == 1503)
     }
 
+    /// On a terminal a refreshed report replaces the one before it: the cursor goes home and the screen is
+    /// cleared before it, instead of a whole new report printed below.
+    @Test(.timeLimit(.minutes(3)), .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal"))
+    func onATerminalARefreshRedrawsInPlace() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let store = try ReportCommandTests.makeStore(tool)
+        let watching = try RunningTool(["report", "--watch", "--store", store, "--as-of", ReportCommandTests.asOf],
+                                       in: tool, terminal: true)
+        defer { watching.kill() }
+        try #require(watching.waitForOutput(within: .seconds(60)) { $0.contains("watching the store") },
+                     "the watch did not start: \(watching.standardOutput)")
+        #expect(!watching.standardOutput.contains("\u{1B}[H\u{1B}[2J"))
+
+        let file = tool.path("new-sessions.csv")
+        try "start,duration\n2025-05-31T06:00:00Z,1200\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try tool.run(["import", file, "--format", "csv", "--store", store])
+        #expect(imported.status == 0, "\(imported.standardError)")
+
+        let redrawn = watching.waitForOutput(within: .seconds(60)) { output in
+            guard let clear = output.range(of: "\u{1B}[H\u{1B}[2J", options: .backwards) else { return false }
+            return Self.sessionCounts(in: String(output[clear.upperBound...]).replacingOccurrences(of: "\r", with: "")) == [1501]
+        }
+        #expect(redrawn, "no report redrawn in place: \(watching.standardOutput.suffix(400))")
+    }
+
     /// Many change sets saved while the watcher cannot keep up (here: while it is paused) make at most two
     /// refreshes, not one each, and the last report counts every session.
     @Test(.timeLimit(.minutes(3)))

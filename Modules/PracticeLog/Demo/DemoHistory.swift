@@ -116,9 +116,10 @@ public struct DemoHistory: Sequence, Sendable {
                 while recentStarts.contains(startSecond) { startSecond += 1 }
                 recentStarts.insert(startSecond)
                 let start = Date(timeIntervalSince1970: Double(startSecond))
-                // Real exports hold a timer left running for days: make sure the demo has one too.
+                // Real exports hold a timer someone forgot to stop: make sure the demo has one too. A few hours,
+                // as a forgotten timer is; days-long sessions would greet a newcomer as their longest session.
                 let leftRunning = produced + records.count == history.sessions / 3
-                let duration = leftRunning ? 87 * 3_600 + 21 * 60 + 41 : pickDuration(kind: kind)
+                let duration = leftRunning ? 4 * 3_600 + 12 * 60 + 41 : pickDuration(kind: kind)
                 // Some exports carry no zone: the report's zone then decides the day.
                 let recordedZone: String? = Double.random(in: 0..<1, using: &random) < 0.15 ? nil : zoneName
                 records.append(SessionRecord(
@@ -138,7 +139,7 @@ public struct DemoHistory: Sequence, Sendable {
         private mutating func pickDuration(kind: String) -> TimeInterval {
             let roll = Double.random(in: 0..<1, using: &random)
             if roll < 0.004 { return Double(Int.random(in: 1...9, using: &random)) }   // a timer stopped at once
-            if roll < 0.0045 { return Double(Int.random(in: 10...90, using: &random)) * 3_600 }  // left running
+            if roll < 0.0045 { return Double(Int.random(in: 2...6, using: &random)) * 3_600 }  // left running
             let minutes: Double
             switch kind {
             case "yoga": minutes = [20, 30, 45, 60, 75].randomElement(using: &random)! + Double.random(in: -3...3, using: &random)  // swiftlint:disable:this force_unwrapping: a constant list

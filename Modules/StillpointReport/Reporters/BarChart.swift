@@ -31,11 +31,27 @@ struct BarChart {
     var labelEvery: Int = 1
     var width: Double = 560
     var height: Double = 230
+    /// Whether one bar far above the others (``outlierFactor`` times the next) is cut short: the axis then
+    /// fits the other bars, and the outlier reaches the top with a break across it and its value written
+    /// above, so that one retreat does not flatten every other bar.
+    var capsOutliers = false
+
+    /// How many times the next bar's value a bar must reach to be cut short.
+    static let outlierFactor = 2.0
+
+    /// The index of the bar cut short, if any: the largest, when it is ``outlierFactor`` times the next.
+    var outlierIndex: Int? {
+        guard capsOutliers, bars.count >= 3 else { return nil }
+        let order = bars.indices.sorted { bars[$0].value > bars[$1].value }
+        let largest = bars[order[0]].value, next = bars[order[1]].value
+        return next > 0 && largest >= Self.outlierFactor * next ? order[0] : nil
+    }
 
     func svg(description: String) -> String {
         let (left, right, top, bottom) = (44.0, 8.0, 20.0, 26.0)
         let plotWidth = width - left - right, plotHeight = height - top - bottom
-        let scale = AxisScale(maximum: bars.map(\.value).max() ?? 0)
+        let outlier = outlierIndex
+        let scale = AxisScale(maximum: bars.indices.filter { $0 != outlier }.map { bars[$0].value }.max() ?? 0)
         let slot = plotWidth / Double(max(1, bars.count))
         let barWidth = min(44, slot * 0.64)
         let n = HTMLText.number
@@ -54,9 +70,19 @@ struct BarChart {
             let y = top + plotHeight - barHeight
             let kind = bar.value > 0 ? "bar \(style)" : "bar empty"
             svg += "<g><title>\(HTMLText.escape(bar.tooltip))</title>"
-            svg += "<rect class=\"\(kind)\" x=\"\(n(centre - barWidth / 2))\" y=\"\(n(y))\" width=\"\(n(barWidth))\" height=\"\(n(barHeight))\" rx=\"\(n(min(4, barWidth / 4)))\"/>"
-            if let valueLabel = bar.valueLabel, bar.value > 0 {
-                svg += "<text class=\"value\" x=\"\(n(centre))\" y=\"\(n(y - 5))\" text-anchor=\"middle\">\(HTMLText.escape(valueLabel))</text>"
+            if index == outlier {
+                // Cut short at the top of the axis, with a break across it and its whole value above.
+                let x = centre - barWidth / 2
+                svg += "<rect class=\"\(kind) outlier\" x=\"\(n(x))\" y=\"\(n(top))\" width=\"\(n(barWidth))\" height=\"\(n(plotHeight))\" rx=\"\(n(min(4, barWidth / 4)))\" data-value=\"\(n(bar.value))\"/>"
+                for offset in [14.0, 20.0] {
+                    svg += "<line class=\"break\" x1=\"\(n(x - 2))\" y1=\"\(n(top + offset + 3))\" x2=\"\(n(x + barWidth + 2))\" y2=\"\(n(top + offset - 3))\"/>"
+                }
+                svg += "<text class=\"value outlier\" x=\"\(n(centre))\" y=\"\(n(top - 6))\" text-anchor=\"middle\">\(HTMLText.escape(bar.valueLabel ?? tickLabel(bar.value)))</text>"
+            } else {
+                svg += "<rect class=\"\(kind)\" x=\"\(n(centre - barWidth / 2))\" y=\"\(n(y))\" width=\"\(n(barWidth))\" height=\"\(n(barHeight))\" rx=\"\(n(min(4, barWidth / 4)))\"/>"
+                if let valueLabel = bar.valueLabel, bar.value > 0 {
+                    svg += "<text class=\"value\" x=\"\(n(centre))\" y=\"\(n(y - 5))\" text-anchor=\"middle\">\(HTMLText.escape(valueLabel))</text>"
+                }
             }
             svg += "</g>"
             if index % max(1, labelEvery) == 0 {

@@ -2,7 +2,9 @@ import PracticeLog
 import StillpointStatistics
 
 /// The calendar heatmap of active days, like a contribution graph: a column per week, a row per weekday,
-/// the last 52 weeks through today, darker for days with more practice.
+/// darker for days with more practice. It shows exactly the last 52 weeks, the 364 days through today
+/// (``windowDays``), so that "in the last 52 weeks" is true of every number drawn; the first column is
+/// drawn from the window's first day.
 ///
 /// ```swift
 /// let heatmap = CalendarHeatmap(activity: report.activity, today: LocalDay("2024-03-15")!)
@@ -13,20 +15,29 @@ struct CalendarHeatmap {
     var today: LocalDay
     /// The weekday of the top row.
     var weekStart: Weekday = .monday
-    /// Columns: 52 full weeks before the current one, and the current one.
-    var weeks = 53
+    /// Columns: the weeks that hold the window's days, 53 unless the window starts on the week's first day.
+    var weeks: Int { firstDay.distance(to: today) / 7 + 1 }
+
+    /// The days of the window: 52 weeks.
+    static let windowDays = 364
 
     private static let pitch = 14.0, cell = 11.0, left = 34.0, top = 22.0
 
-    /// The first day drawn, at the top of the first column.
+    /// The first day of the window: 363 days before today.
+    var windowStart: LocalDay {
+        today.adding(days: -(Self.windowDays - 1))
+    }
+
+    /// The top of the first column: the start of the week that holds the window's first day. Days of that
+    /// week before the window are left blank.
     var firstDay: LocalDay {
-        today.startOfWeek(startingOn: weekStart).adding(days: -7 * (weeks - 1))
+        windowStart.startOfWeek(startingOn: weekStart)
     }
 
     /// The practice of each drawn day that has some.
     var days: [LocalDay: DailyActivity] {
         var days: [LocalDay: DailyActivity] = [:]
-        for entry in activity where entry.day >= firstDay && entry.day <= today && (entry.sessions > 0 || entry.seconds > 0) {
+        for entry in activity where entry.day >= windowStart && entry.day <= today && (entry.sessions > 0 || entry.seconds > 0) {
             // Several entries for one day (should the runner split them) add up.
             var total = days[entry.day] ?? DailyActivity(day: entry.day, sessions: 0, seconds: 0)
             total.sessions += entry.sessions
@@ -71,6 +82,7 @@ struct CalendarHeatmap {
             for row in 0..<7 {
                 let day = weekFirst.adding(days: row)
                 guard day <= today else { break }
+                guard day >= windowStart else { continue }
                 let practice = days[day]
                 let level = practice.map { Self.level($0.seconds, thresholds) } ?? 0
                 let tip = DayText.long(day) + (practice.map {
@@ -105,12 +117,12 @@ struct CalendarHeatmap {
         var labels: [(column: Int, month: Int)] = []
         for column in 0..<weeks {
             let weekFirst = firstDay.adding(days: 7 * column)
-            if let first = (0..<7).map({ weekFirst.adding(days: $0) }).first(where: { $0.day == 1 && $0 <= today }) {
+            if let first = (0..<7).map({ weekFirst.adding(days: $0) }).first(where: { $0.day == 1 && $0 >= windowStart && $0 <= today }) {
                 labels.append((column, first.month))
             }
         }
         if (labels.first?.column ?? weeks) >= 3 {
-            labels.insert((0, firstDay.month), at: 0)
+            labels.insert((0, windowStart.month), at: 0)
         }
         return labels
     }

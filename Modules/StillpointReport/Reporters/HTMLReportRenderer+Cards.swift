@@ -19,6 +19,11 @@ extension HTMLReportRenderer {
         }
         switch entry.outcome {
         case .finished(let result):
+            // A breakdown with nothing to break down (by_kind of an empty store) says so, instead of a line of
+            // dashes too wide for its card.
+            if case .record(let fields) = result.value, !fields.isEmpty, fields.allSatisfy({ Self.isEmptyGroup($0.value) }) {
+                return "<article class=\"card\">\(title)<p class=\"big\">\(ValueText.noValue)</p>\(notes(["no sessions to group yet"] + result.notes))</article>\n"
+            }
             if let text = ValueText.inline(result.value) {
                 let big = if case .quantity = result.value { Self.numberWithSmallUnits(text) } else { HTMLText.escape(text) }
                 return "<article class=\"card\">\(title)<p class=\"big\">\(big)</p>\(notes(result.notes))</article>\n"
@@ -28,6 +33,15 @@ extension HTMLReportRenderer {
             return "<article class=\"card failed\">\(title)<p class=\"big\">Failed</p>\(notes([message]))</article>\n"
         case .waiting, .running, .cancelled:
             return "<article class=\"card cancelled\">\(title)<p class=\"big\">Cancelled</p>\(notes([]))</article>\n"
+        }
+    }
+
+    /// Whether a value is an empty record or list: a group without members.
+    static func isEmptyGroup(_ value: StatisticValue) -> Bool {
+        switch value {
+        case .record(let fields): fields.isEmpty
+        case .list(let items): items.isEmpty
+        default: false
         }
     }
 
@@ -62,7 +76,17 @@ extension HTMLReportRenderer {
         let fields: [(key: String, value: StatisticValue)]
         switch value {
         case .record(let record): fields = record.map { ($0.key, $0.value) }
-        case .list(let items): fields = items.enumerated().map { ("\($0.offset + 1).", $0.element) }
+        case .list(let items):
+            // Runs of days by their dates, other items by position (see ValueText.listEntries).
+            for entry in ValueText.listEntries(items) {
+                if let text = entry.text {
+                    html += "<li class=\"plain\"><span>\(HTMLText.escape(entry.key))</span><span class=\"v\">\(HTMLText.escape(text))</span></li>"
+                } else {
+                    html += "<li class=\"heading\"><span>\(HTMLText.escape(entry.key))</span></li>"
+                    append(entry.value, statistic: statistic, to: &html)
+                }
+            }
+            return
         default: return
         }
         let totalTime = fields.compactMap { ValueText.tally($0.value)?.time }.reduce(0, +)

@@ -1,3 +1,4 @@
+import Foundation
 import PracticeLog
 import StillpointStatistics
 
@@ -55,13 +56,19 @@ extension HTMLReportRenderer {
                      empty: page.missing(id) ?? "No sessions yet.")
     }
 
-    /// Time practised per month (or quarter, or year), from `totals_by_period`, the latest 24 periods.
+    /// Time practised per month (or quarter, or year), from `totals_by_period`, the latest 24 periods through
+    /// the report's day: the periods after the last session are drawn empty, so a lapse shows as one.
     func periodPanel(_ page: Page) -> String {
         let id = "totals_by_period"
-        let all = Self.tallies(page.value(id))
+        var all = Self.tallies(page.value(id))
+        if let last = all.last?.key {
+            all += Self.periodKeys(after: last, through: page.today).map { ($0, (count: 0, time: 0)) }
+        }
         let shown = Array(all.suffix(24))
         let kind = Self.periodKind(all.first?.key ?? "")
-        let longest = shown.map(\.tally.time).max() ?? 0
+        // An outlier period is cut short (BarChart.capsOutliers): the unit follows the bars the axis fits.
+        let times = shown.map(\.tally.time).sorted(by: >)
+        let longest = times.count >= 3 && times[1] > 0 && times[0] >= BarChart.outlierFactor * times[1] ? times[1] : times.first ?? 0
         // Hours once the bars reach two hours, minutes below, so that the ticks stay round.
         let unit = longest >= 7_200 ? 3_600.0 : 60.0
         let bars = shown.map { key, tally in
@@ -70,10 +77,16 @@ extension HTMLReportRenderer {
                          tooltip: key + ": " + Self.describe(tally))
         }
         let chart = BarChart(bars: bars, style: "sand", tickLabel: { ValueText.duration($0 * unit) },
-                             width: 1000, height: 240)
-        let hasData = bars.contains { $0.value > 0 }
-        let caption = all.count > shown.count ? "Time practised, the latest \(shown.count) of \(all.count) \(kind.plural)"
+                             width: 1000, height: 240, capsOutliers: true)
+        // A lapse longer than the chart is drawn too: empty bars through the report's day say it.
+        let hasData = all.contains { $0.tally.time > 0 || $0.tally.count > 0 }
+        var caption = all.count > shown.count ? "Time practised, the latest \(shown.count) of \(all.count) \(kind.plural)"
             : "Time practised per \(kind.singular)"
+        if chart.outlierIndex != nil { caption += "; the longest is cut short, its total above it" }
+        if hasData, !shown.contains(where: { $0.tally.time > 0 || $0.tally.count > 0 }),
+           let last = all.last(where: { $0.tally.time > 0 || $0.tally.count > 0 }) {
+            caption = "No practice in the latest \(shown.count) \(kind.plural); the last in \(last.key)"
+        }
         return panel(kind.title, caption: hasData ? caption : nil,
                      body: hasData ? chart.svg(description: kind.title) : nil,
                      empty: page.missing(id) ?? "No sessions yet.")
@@ -130,6 +143,42 @@ extension HTMLReportRenderer {
         if key.contains("-Q") { return ("quarter", "quarters", "Quarterly totals") }
         if key.count == 4 { return ("year", "years", "Yearly totals") }
         return ("month", "months", "Monthly totals")
+    }
+
+    /// The keys of the periods after `last` through the one holding `today`, in `last`'s form (`2024-03`,
+    /// `2024-Q1` or `2024`); empty when `last` is that period or later, or not a period key.
+    ///
+    /// ```swift
+    /// HTMLReportRenderer.periodKeys(after: "2024-11", through: LocalDay("2025-02-10")!)   // ["2024-12", "2025-01", "2025-02"]
+    /// ```
+    static func periodKeys(after last: String, through today: LocalDay) -> [String] {
+        let parts = last.split(separator: "-", omittingEmptySubsequences: false)
+        guard let year = Int(parts[0]), (1...9_999).contains(year) else { return [] }
+        // Periods as (year, index within the year, periods per year).
+        let perYear: Int, index: Int, todayIndex: Int
+        if parts.count == 1 {
+            (perYear, index, todayIndex) = (1, 0, 0)
+        } else if parts[1].hasPrefix("Q"), let quarter = Int(parts[1].dropFirst()), (1...4).contains(quarter) {
+            (perYear, index, todayIndex) = (4, quarter - 1, (today.month - 1) / 3)
+        } else if let month = Int(parts[1]), (1...12).contains(month) {
+            (perYear, index, todayIndex) = (12, month - 1, today.month - 1)
+        } else {
+            return []
+        }
+        let end = today.year * perYear + todayIndex
+        var current = year * perYear + index + 1
+        var keys: [String] = []
+        while current <= end {
+            let (y, i) = (current / perYear, current % perYear)
+            let yearText = String(format: "%04d", y)
+            switch perYear {
+            case 1: keys.append(yearText)
+            case 4: keys.append(yearText + "-Q\(i + 1)")
+            default: keys.append(yearText + "-" + String(format: "%02d", i + 1))
+            }
+            current += 1
+        }
+        return keys
     }
 
     /// `Mar` for `2024-03` (`2024` for January, so the years stay readable), `Q1 '24`, `2024`.

@@ -99,7 +99,7 @@ public struct HTMLReportRenderer: ReportRenderer {
         formatter.timeZone = page.report.timeZone
         formatter.dateFormat = "HH:mm"
         let subtitle = "As of " + DayText.long(page.today) + ", " + formatter.string(from: page.report.asOf)
-            + " · " + page.report.timeZone.identifier
+            + " · " + ZoneName.of(page.report.timeZone)
         // Three rings, the stillpoint at their centre: a mark drawn inline, like everything else on the page.
         return """
         <header class="masthead">

@@ -1,6 +1,10 @@
 /// The HTML report's style sheet, inlined in the page so it needs no network: a warm sand background,
 /// sage, lavender and sand accents, system fonts, and a dark variant that follows the system setting.
 ///
+/// The heatmap's shade of a day without practice (`--l0`) and its lightest shade of practice (`--l1`) differ
+/// by a contrast ratio of at least 3:1 (WCAG's minimum for parts of a graphic), in both variants, so a day of
+/// practice never reads as a day without.
+///
 /// ```swift
 /// "<style>" + HTMLStyle.css + "</style>"
 /// ```
@@ -9,14 +13,14 @@ enum HTMLStyle {
     :root {
       --page: #f6f3ee; --card: #fffdf9; --line: #e9e3d9; --ink: #2d3a34; --muted: #78837d; --faint: #a9b0ab;
       --sage: #6f9a83; --sage-deep: #3f6b57; --lavender: #9a8fc6; --sand: #c9a56b; --clay: #b8674f;
-      --l0: #ebe7df; --l1: #d3e3d6; --l2: #a8cbb3; --l3: #76a88a; --l4: #467a61;
+      --l0: #efebe4; --l1: #5a9172; --l2: #437b5f; --l3: #2f634a; --l4: #1d4634;
       --shadow: 0 1px 2px rgba(60, 50, 30, .05), 0 4px 18px rgba(60, 50, 30, .05);
     }
     @media (prefers-color-scheme: dark) {
       :root {
         --page: #1d2220; --card: #252b28; --line: #343c38; --ink: #e7ece8; --muted: #9ca7a1; --faint: #6d7772;
         --sage: #86b29a; --sage-deep: #a9d1bb; --lavender: #aea4d8; --sand: #d6b67f; --clay: #d98a72;
-        --l0: #2e3532; --l1: #38564a; --l2: #4a7762; --l3: #68a184; --l4: #93cdb0;
+        --l0: #2e3532; --l1: #5b8f75; --l2: #76ab8f; --l3: #94c7aa; --l4: #bde6cd;
         --shadow: none;
       }
     }
@@ -73,6 +77,9 @@ enum HTMLStyle {
     .label { fill: var(--muted); font-size: 11.5px; }
     .value { fill: var(--ink); font-size: 11px; font-weight: 600; }
     .caption { fill: var(--muted); font-size: 12px; }
+    .caption.inside { fill: var(--card); font-weight: 600; }
+    .break { stroke: var(--card); stroke-width: 3; }
+    .value.outlier { fill: var(--clay); }
     .grid { stroke: var(--line); stroke-width: 1; }
     .axis { stroke: var(--faint); stroke-width: 1; }
     .bar.sage { fill: var(--sage); } .bar.lavender { fill: var(--lavender); } .bar.sand { fill: var(--sand); }
@@ -80,7 +87,7 @@ enum HTMLStyle {
     g:hover > .bar { opacity: .8; }
     .day { stroke: rgba(0, 0, 0, .03); }
     .l0 { fill: var(--l0); } .l1 { fill: var(--l1); } .l2 { fill: var(--l2); } .l3 { fill: var(--l3); } .l4 { fill: var(--l4); }
-    .streak.run { fill: var(--l2); } .streak.longest { fill: var(--sage); } .streak.current { fill: var(--lavender); }
+    .streak.run { fill: color-mix(in srgb, var(--sage) 55%, var(--card)); } .streak.longest { fill: var(--sage-deep); } .streak.current { fill: var(--lavender); }
     .run-length { font-size: 12.5px; font-weight: 600; fill: var(--ink); }
     .run-length.current { fill: var(--lavender); }
     .chips { display: flex; flex-wrap: wrap; gap: 10px; margin: 0 0 14px; padding: 0; list-style: none; }
@@ -90,7 +97,7 @@ enum HTMLStyle {
     }
     .chips li.current { background: color-mix(in srgb, var(--lavender) 16%, var(--card)); }
     .chips strong { color: var(--ink); font-size: 16px; }
-    .groups { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); align-items: start; gap: 4px 40px; margin-top: 4px; }
+    .groups { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(300px, 100%), 1fr)); align-items: start; gap: 4px 40px; margin-top: 4px; }
     /* One grid per list, its rows `display: contents`, so bars and values line up down the list. */
     .breakdown { display: grid; grid-template-columns: minmax(6em, max-content) minmax(60px, 1fr) max-content; align-items: center; align-content: start; gap: 6px 14px; margin: 4px 0 0; padding: 0; list-style: none; font-size: 13.5px; }
     .breakdown li { display: contents; }
@@ -99,6 +106,18 @@ enum HTMLStyle {
     .breakdown .share { height: 8px; border-radius: 4px; background: var(--l0); overflow: hidden; }
     .breakdown .share i { display: block; height: 100%; border-radius: 4px; background: var(--sage); }
     .breakdown .v { color: var(--muted); font-variant-numeric: tabular-nums; text-align: right; white-space: nowrap; }
+    .breakdown li > span { min-width: 0; overflow-wrap: anywhere; }
+    /* Narrow screens: less padding, and the breakdowns drop their bars and let values wrap, so that nothing
+       leaves its card. */
+    @media (max-width: 560px) {
+      main { padding: 28px 14px 32px; }
+      .card { padding: 14px 14px 12px; }
+      .panel { padding: 16px 14px 14px; }
+      .breakdown { grid-template-columns: minmax(0, 1fr) minmax(0, max-content); }
+      .breakdown .share { display: none; }
+      .breakdown .v { white-space: normal; }
+      .breakdown li.plain > span:last-child { grid-column: auto; }
+    }
     footer { margin-top: 26px; color: var(--faint); font-size: 12px; text-align: center; }
     """
 }

@@ -27,7 +27,7 @@ public struct JSONReportRenderer: ReportRenderer {
     public func document(_ report: Report) -> OrderedJSON {
         .object([
             "as_of": .string(Self.timestamp(report.asOf, in: report.timeZone)),
-            "time_zone": .string(report.timeZone.identifier),
+            "time_zone": .string(ZoneName.of(report.timeZone)),
             "statistics": .array(report.entries.map(statistic)),
         ])
     }

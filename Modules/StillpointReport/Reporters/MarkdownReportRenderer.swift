@@ -66,6 +66,10 @@ public struct MarkdownReportRenderer: ReportRenderer {
                 return heading + "\n\n" + body
             }.joined(separator: "\n")
         case .list(let items):
+            // Runs of days are listed in date order: numbering them would make "1" read as the best.
+            if !items.isEmpty, items.allSatisfy({ ValueText.streak($0) != nil }) {
+                return table(header: ["Run", "Length"], rows: ValueText.listEntries(items).map { [$0.key, $0.text ?? ""] })
+            }
             if let columns = sharedColumns(items) {
                 return table(header: ["#"] + columns.map { ValueText.label(forKey: $0) },
                              rows: items.enumerated().map { ["\($0.offset + 1)"] + cells($0.element, columns) })

@@ -34,6 +34,7 @@ public enum ReportFormat: String, Sendable, Hashable, CaseIterable, CustomString
         case .text: self = .text
         case .json: self = .json
         case .markdown: self = .markdown
+        case .csv: self = .csv
         case .html: self = .html
         }
     }

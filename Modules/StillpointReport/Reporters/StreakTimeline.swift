@@ -75,12 +75,35 @@ struct StreakTimeline {
             svg += "<g><title>\(HTMLText.escape(days + ": " + caption))</title>"
             svg += "<text class=\"run-length \(kind)\" x=\"\(n(left - 12))\" y=\"\(n(y + 19))\" text-anchor=\"end\">\(days)</text>"
             svg += "<rect class=\"streak \(kind)\" x=\"\(n(startX))\" y=\"\(n(y + 7))\" width=\"\(n(endX - startX))\" height=\"16\" rx=\"8\"/>"
-            // The dates go right of the bar, or left of it when the bar ends near today.
-            let fitsRight = endX + 8 + 7 * Double(caption.count) < width - right
-            svg += "<text class=\"caption\" x=\"\(n(fitsRight ? endX + 8 : startX - 8))\" y=\"\(n(y + 19))\" text-anchor=\"\(fitsRight ? "start" : "end")\">\(HTMLText.escape(caption))</text>"
+            // The dates go right of the bar; left of it when the bar ends near today and there is room between
+            // the day count and the bar; else inside a long bar, or, shortened to the dates, wherever they fit.
+            let place = Self.captionPlace(caption, startX: startX, endX: endX, left: left, right: width - right)
+            svg += "<text class=\"caption\(place.inside ? " inside" : "")\" x=\"\(n(place.x))\" y=\"\(n(y + 19))\" text-anchor=\"\(place.anchor)\">\(HTMLText.escape(place.text))</text>"
             svg += "</g>"
         }
         return svg + "</svg>"
+    }
+
+    /// The width a caption takes, in the chart's units: 7 per character of its 12-unit font, generously.
+    static func textWidth(_ text: String) -> Double {
+        7 * Double(text.count)
+    }
+
+    /// Where a bar's caption goes: right of the bar; else left of it, between the day counts (which end at
+    /// `left` - 12) and the bar; else inside the bar when it is long enough; else the dates alone, right of the
+    /// bar, left of it, or inside it, in that order. Never over the day count, never off the chart.
+    static func captionPlace(_ caption: String, startX: Double, endX: Double, left: Double, right: Double)
+        -> (x: Double, anchor: String, text: String, inside: Bool) {
+        let gap = 8.0
+        let texts = [caption, caption.components(separatedBy: " · ").first ?? caption]
+        for text in texts {
+            let width = textWidth(text)
+            if endX + gap + width <= right { return (endX + gap, "start", text, false) }
+            if startX - gap - width >= left { return (startX - gap, "end", text, false) }
+            if endX - startX >= width + 2 * gap { return (startX + gap, "start", text, true) }
+        }
+        // A short bar in a crowded row: the dates alone, right-aligned at the chart's edge.
+        return (right, "end", texts[1], false)
     }
 
     /// Gridlines: the first of every month over a span of up to 18 months (January named by its year), the

@@ -132,14 +132,35 @@ enum ValueText {
                     + rows(of: field.value, statistic: statistic, depth: depth + 1)
             }
         case .list(let items):
-            return items.enumerated().flatMap { offset, item -> [Row] in
-                let key = "\(offset + 1)."
-                if let text = inline(item) { return [Row(depth: depth, key: key, text: text)] }
-                return [Row(depth: depth, key: key, text: nil)] + rows(of: item, statistic: statistic, depth: depth + 1)
+            return listEntries(items).flatMap { entry -> [Row] in
+                if let text = entry.text { return [Row(depth: depth, key: entry.key, text: text)] }
+                return [Row(depth: depth, key: entry.key, text: nil)] + rows(of: entry.value, statistic: statistic, depth: depth + 1)
             }
         default:
             return [Row(depth: depth, key: "", text: inline(value) ?? noValue)]
         }
+    }
+
+    /// The items of a list as labelled rows. Runs of days (`best_streaks`) are not numbered, since they are
+    /// listed in date order and "1." would read as the best: each is labelled by its dates, with its length as
+    /// the text and the longest marked. Other items are labelled by their position, `1.`, `2.`, ….
+    ///
+    /// ```swift
+    /// ValueText.listEntries(bestStreaks)
+    /// // [("2024-01-03 – 2024-02-10", "39 days · longest", …), ("2024-03-01 – 2024-03-15", "15 days", …)]
+    /// ```
+    static func listEntries(_ items: [StatisticValue]) -> [(key: String, text: String?, value: StatisticValue)] {
+        let runs = items.compactMap(streak)
+        if runs.count == items.count, !runs.isEmpty {
+            let longest = runs.map(\.length).max() ?? 0
+            // With every run as long as the others, none is the longest.
+            let marks = runs.count > 1 && runs.contains { $0.length != longest }
+            return zip(runs, items).map { run, item in
+                ("\(run.start) – \(run.end)",
+                 plural(run.length, "day", "days") + (marks && run.length == longest ? " · longest" : ""), item)
+            }
+        }
+        return items.enumerated().map { ("\($0.offset + 1).", inline($0.element), $0.element) }
     }
 
     /// One row of ``rows(of:statistic:depth:)``; `text` is `nil` for a heading whose rows follow.
@@ -179,7 +200,7 @@ enum ValueText {
         formatter.calendar = Calendar(identifier: .gregorian)
         formatter.timeZone = report.timeZone
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.string(from: report.asOf) + " (" + report.timeZone.identifier + ")"
+        return formatter.string(from: report.asOf) + " (" + ZoneName.of(report.timeZone) + ")"
     }
 
     // MARK: Shapes

@@ -66,8 +66,10 @@ statistics:
     parameters: {period: month}   # or quarter, or year
 
 output:
-  formats: [text]   # any of: text, json, markdown, html
-  # path: reports/practice   # without it, the report goes to standard output
+  formats: [text]   # any of: text, json, markdown, csv, html; --format overrides
+  # One file per format, relative to this file: reports/practice.txt, reports/practice.json, ...
+  # Without a path, the reports go to standard output; --output overrides.
+  # path: reports/practice
 
 """
 }

@@ -86,12 +86,29 @@ public struct Manifest: Sendable {
 
     /// The store's location: `store` with `~` expanded, relative to the manifest's folder; `nil` when not given.
     public var storeURL: URL? {
-        guard let store else { return nil }
-        let path = (store as NSString).expandingTildeInPath
-        if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
+        store.map { URL(fileURLWithPath: resolve($0)) }
+    }
+
+    /// Where the report goes: `output.path` with `~` expanded, relative to the manifest's folder like `store`;
+    /// `-` (standard output) as is; `nil` when not given.
+    ///
+    /// ```swift
+    /// // output: {path: reports/practice} in /home/me/report.yaml
+    /// manifest.outputPath   // "/home/me/reports/practice"
+    /// ```
+    public var outputPath: String? {
+        guard let path = output.path else { return nil }
+        return path == "-" ? path : resolve(path)
+    }
+
+    /// `path` with `~` expanded, relative to the manifest's folder (the working directory for a manifest
+    /// that is not a file).
+    private func resolve(_ path: String) -> String {
+        let expanded = (path as NSString).expandingTildeInPath
+        if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL.path }
         let folder = file.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        return folder.appendingPathComponent(path).standardizedFileURL
+        return folder.appendingPathComponent(expanded).standardizedFileURL.path
     }
 
     /// The manifest's text; a file that cannot be read is an ``ManifestError/isUnreadableFile`` error, one

@@ -2,13 +2,16 @@
 ///
 /// ```yaml
 /// output:
-///   formats: [text, json]
-///   path: reports/practice     # reports/practice.txt and reports/practice.json; omit for standard output
+///   formats: [html, json]
+///   path: reports/practice     # reports/practice.html and reports/practice.json; omit for standard output
 /// ```
+///
+/// `path` is relative to the manifest's folder, like `store:`; each format's file is `path` with the format's
+/// extension added (unless `path` already ends with it), and `-` is standard output.
 public struct ManifestOutput: Sendable, Hashable {
     /// The formats, in order; `[.text]` unless the manifest says otherwise.
     public var formats: [OutputFormat]
-    /// Where to write, as written in the manifest; `nil` for standard output.
+    /// Where to write, as written in the manifest; `nil` for standard output. See ``Manifest/outputPath``.
     public var path: String?
 
     public init(formats: [OutputFormat] = [.text], path: String? = nil) {

@@ -442,7 +442,21 @@ struct ManifestReader {
             return ManifestError(location: nil, message: "malformed YAML: \(error)")
         }
         func problem(_ context: YamlError.Context?, _ problem: String, _ mark: Mark) -> ManifestError {
-            let where_ = SourceLocation(file: file, line: mark.line, column: mark.column)
+            // libyaml notices a missing `:`, quote or bracket only at the next token, often the next line (or
+            // the end of the file): the mistake is where the unfinished key, scalar or list began, which is
+            // the context's mark.
+            let unfinished = ["could not find expected ':'", "did not find expected ',' or", "found unexpected end of stream"]
+                .contains { problem.contains($0) }
+            if let context, unfinished, context.mark.line < mark.line {
+                let where_ = SourceLocation(file: file, line: context.mark.line, column: context.mark.column)
+                return ManifestError(location: where_,
+                                     message: "malformed YAML: \(problem) (\(context.text) that starts here; noticed at line \(mark.line), column \(mark.column)); \(advice)",
+                                     sourceLine: line(at: where_))
+            }
+            // A mark past the last line (the end of the file) points at the last line.
+            let lastLine = max(1, lines.last?.isEmpty == true ? lines.count - 1 : lines.count)
+            let where_ = mark.line > lastLine ? SourceLocation(file: file, line: lastLine, column: 1)
+                : SourceLocation(file: file, line: mark.line, column: mark.column)
             let during = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
             return ManifestError(location: where_, message: "malformed YAML: \(problem)\(during); \(advice)",
                                  sourceLine: line(at: where_))

@@ -7,5 +7,6 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     case text
     case json
     case markdown
+    case csv
     case html
 }

@@ -14,11 +14,16 @@ struct ReportCommand: AsyncParsableCommand {
         abstract: "Compute the statistics of a manifest and print the report.",
         discussion: """
             Each statistic runs in its own background context, concurrently; in a terminal the report fills in \
-            line by line as each one completes. Ctrl-C stops the running statistics cleanly, prints the report \
+            line by line as each one completes (with standard output not a terminal, those lines go to standard \
+            error and standard output gets the report alone). Ctrl-C stops the running statistics cleanly, prints the report \
             with the unfinished ones marked cancelled, and exits with status 130. Otherwise the exit status is 0 \
             only when every statistic succeeded.
 
-            With --watch, the report is refreshed when the store changes; changes saved while a refresh runs (a \
+            The report is written in each of the manifest's output.formats, to its output.path (relative to the \
+            manifest, one file per format: reports/practice.html, reports/practice.json), or to standard output \
+            without one; --format and --output override them.
+
+            With --watch, the report is refreshed when the store changes (on a terminal, in place of the one before); changes saved while a refresh runs (a \
             large import) are merged into the one next refresh, so the report keeps up. Ctrl-C ends the watch (and \
             cancels a refresh that is running); the exit status is then that of the last complete report printed.
 
@@ -35,13 +40,13 @@ struct ReportCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOption: StoreOption
 
-    @Option(help: ArgumentHelp("The report's format: \(ReportFormat.argumentList).", valueName: "format"))
+    @Option(help: ArgumentHelp("The report's format: \(ReportFormat.argumentList).", discussion: "Without it, the manifest's output.formats (text by default).", valueName: "format"))
     var format: String?
 
     @Option(name: .customLong("as-of"), help: ArgumentHelp("Make the report as of this ISO 8601 instant, e.g. 2024-03-15T12:00:00Z.", valueName: "instant"))
     var asOf: String?
 
-    @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the report to this file instead of standard output; - is standard output.", discussion: "Without it, the manifest's output.path. With several formats, each gets its own file: the path plus the format's extension.", valueName: "file"))
     var output: String?
 
     @Flag(help: "Keep the report open and recompute the statistics a change to the store affects, including changes made by another process.")
@@ -61,9 +66,15 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = global.bootstrapLogging()
         var manifest = try loadManifest()
-        if let output { try storeOption.refuse(output: output, fallback: manifest.storeURL?.path) }
+        let destinations = ReportDestination.plan(formats: format.flatMap(ReportFormat.init(argument:)).map { [$0] },
+                                                  output: output, manifestFormats: manifest.output.formats,
+                                                  manifestPath: manifest.outputPath)
+        // Every file is checked before any work: none may be the store, or in a folder that cannot be written.
+        for destination in destinations where !destination.isStandardOutput {
+            try storeOption.refuse(output: destination.path, option: output == nil ? "the manifest's output.path" : "--output",
+                                   fallback: manifest.storeURL?.path)
+        }
         if let asOf, let instant = SessionInstant.parse(asOf) { manifest.environment.asOf = instant }
-        let format = format.flatMap(ReportFormat.init(argument:)) ?? manifest.output.formats.first.map(ReportFormat.init) ?? .text
         let entries = try manifest.prepare(catalog: try BuiltInStatistics.catalog())
         let container = try await storeOption.open(fallback: manifest.storeURL?.path, logger: logger)
         let runner = ReportRunner(container: container)
@@ -75,16 +86,19 @@ struct ReportCommand: AsyncParsableCommand {
         }
         defer { withExtendedLifetime(interrupt) {} }
 
-        // The text report fills in line by line as statistics complete, then prints the whole report.
-        let live: LiveReport? = output == nil && format == .text ? await MainActor.run { LiveReport() } : nil
-        let activityDays = format == .html ? 371 : 0
+        // A text report on standard output fills in line by line as statistics complete, then prints whole.
+        let showsLive = destinations.contains { $0.format == .text && $0.isStandardOutput }
+        let live: LiveReport? = showsLive ? await MainActor.run { LiveReport.make() } : nil
+        let activityDays = Self.activityDays(destinations)
         var report = await runner.run(entries, environment: manifest.environment, activityDays: activityDays) { event in
             live?.show(event)
         }
-        try deliver(report, format: format)
+        let screen = WatchScreen(output: .standardOutput())
+        try deliver(report, to: destinations, screen: screen, replacing: false)
         if let storeWatch, !interrupt.wasInterrupted {
             report = try await follow(storeWatch, runner: runner, interrupt: interrupt, entries: entries,
-                                      manifest: manifest, report: report, format: format, logger: logger)
+                                      manifest: manifest, report: report, destinations: destinations, screen: screen,
+                                      logger: logger)
             Output.printError("stopped watching")
         }
         guard !report.succeeded else { return }
@@ -96,20 +110,36 @@ struct ReportCommand: AsyncParsableCommand {
         throw ExitCode(1)
     }
 
+    /// The days of daily activity the reports draw: the heatmap's, when one of them is HTML.
+    private static func activityDays(_ destinations: [ReportDestination]) -> Int {
+        destinations.contains { $0.format == .html } ? 371 : 0
+    }
+
+    /// The manifest, checked in full: its text and its entries together, so that a broken manifest lists the
+    /// same problems here as `stillpoint validate` does.
     private func loadManifest() throws -> Manifest {
+        let catalog = try BuiltInStatistics.catalog()
         if let config {
-            return try Manifest.load(contentsOf: URL(fileURLWithPath: (config as NSString).expandingTildeInPath))
+            let url = URL(fileURLWithPath: (config as NSString).expandingTildeInPath)
+            let problems = Manifest.validate(contentsOf: url, catalog: catalog)
+            guard problems.isEmpty else { throw ManifestErrors(problems) }
+            return try Manifest.load(contentsOf: url)
         }
         return try Manifest(yaml: DefaultManifest.yaml, file: "the default manifest")
     }
 
-    private func deliver(_ report: Report, format: ReportFormat) throws {
-        let rendered = format.renderer.render(report)
-        if let output {
-            try Output.write(rendered, to: output)
-            Output.printError("wrote the \(format) report to \(output)")
-        } else {
-            Output.print(rendered)
+    /// Writes the report in each format to its destination; on a watched terminal, a report on standard
+    /// output replaces the one before it on screen (``WatchScreen``).
+    private func deliver(_ report: Report, to destinations: [ReportDestination], screen: WatchScreen, replacing: Bool) throws {
+        for destination in destinations {
+            let rendered = destination.format.renderer.render(report)
+            if destination.isStandardOutput {
+                // Several formats on standard output follow each other; only the first clears the screen.
+                screen.show(rendered, replacing: replacing && destination == destinations.first { $0.isStandardOutput })
+            } else {
+                let written = try Output.write(rendered, to: destination.path)
+                Output.printError("wrote the \(destination.format) report to \(written)")
+            }
         }
     }
 
@@ -120,7 +150,8 @@ struct ReportCommand: AsyncParsableCommand {
     /// flight, and the next one covers every change since, so a large import costs a few refreshes, not one
     /// per change set.
     private func follow(_ storeWatch: StoreWatch, runner: ReportRunner, interrupt: InterruptHandler, entries: [PreparedEntry],
-                        manifest: Manifest, report: Report, format: ReportFormat, logger: Logger) async throws -> Report {
+                        manifest: Manifest, report: Report, destinations: [ReportDestination], screen: WatchScreen,
+                        logger: Logger) async throws -> Report {
         Output.printError("watching the store for changes; Ctrl-C to stop")
         let coalescer = ChangeCoalescer()
         let forwarder = Task {
@@ -140,13 +171,15 @@ struct ReportCommand: AsyncParsableCommand {
             let environment = current.environment
             let prepared = try current.prepare(catalog: try BuiltInStatistics.catalog())
             let refreshed = await runner.run(affected.map { prepared[$0] }, environment: environment,
-                                             activityDays: format == .html ? 371 : 0)
+                                             activityDays: Self.activityDays(destinations))
             // Ctrl-C during the refresh cancelled part of it: the report printed last stands.
             if interrupt.wasInterrupted { break }
             for (position, index) in affected.enumerated() { report.entries[index] = refreshed.entries[position] }
             report.asOf = environment.asOf
-            if format == .html { report.activity = refreshed.activity }
-            try deliver(report, format: format)
+            if Self.activityDays(destinations) > 0 { report.activity = refreshed.activity }
+            try deliver(report, to: destinations, screen: screen, replacing: true)
+            // The cleared screen took the hint with it.
+            if screen.output.isTerminal { Output.printError("watching the store for changes; Ctrl-C to stop") }
         }
         return report
     }
