@@ -31,6 +31,10 @@ struct ImportCommand: AsyncParsableCommand {
             1 MiB, broken XML, or an export that ends early. The sessions saved before that are kept; fix or \
             export the file again and import it again, which adds only what is missing.
 
+            An import in which every row was skipped fails (65): the format or the column options are likely \
+            wrong. With --strict, the whole file is checked first, and nothing is imported if any row would be \
+            skipped.
+
             Exit status: 0 imported (bad rows skipped), 65 bad data, 66 no such file, 74 reading failed \
             part-way, 130 interrupted.
 
@@ -79,6 +83,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(name: .customLong("default-kind"), help: "csv: the kind of rows without one.")
     var defaultKind = "meditation"
 
+    @Flag(help: "Import nothing if any row would be skipped: the whole file is checked first.")
+    var strict = false
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -95,9 +102,14 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = global.bootstrapLogging()
-        let url = file == "-" ? URL(fileURLWithPath: "/dev/stdin")
+        var url = file == "-" ? URL(fileURLWithPath: "/dev/stdin")
             : URL(fileURLWithPath: (file as NSString).expandingTildeInPath)
         let importer = try makeImporter()
+        // --strict reads the input twice (a check, then the import): standard input is kept in a file first.
+        let spooled = strict && file == "-" ? try Self.spoolStandardInput() : nil
+        defer { spooled.map { try? FileManager.default.removeItem(at: $0) } }
+        if let spooled { url = spooled }
+        if strict { try Self.refuseSkippedRows(in: url, importer: importer) }
         // Opened once, before touching the store: a file not in the format fails here and changes nothing,
         // and standard input can be read only once.
         let reader: SessionRecordReader
@@ -136,6 +148,10 @@ struct ImportCommand: AsyncParsableCommand {
         if let line = Self.notPracticeLine(input.notPractice) { Output.printError(line) }
         Output.print("imported \(url.lastPathComponent): \(summary.inserted) new, \(summary.updated) updated, "
                      + "\(summary.unchanged) already there, \(summary.skipped) skipped")
+        if summary.skipped > 0, summary.inserted + summary.updated + summary.unchanged == 0, operation.outcome?.isFinished == true {
+            throw ToolFailure("no session was imported: all \(summary.skipped) rows were skipped (see above); check "
+                              + "--format and the column options", status: .dataError)
+        }
         switch operation.outcome {
         case .failed(let error)?:
             let cause = Self.failure((error as? ImportOperationError)?.underlying ?? error)
@@ -152,6 +168,44 @@ struct ImportCommand: AsyncParsableCommand {
                               + "before line \(stop.line) are saved, and importing again adds only what is missing",
                               status: .dataError)
         }
+    }
+
+    /// Fails, before anything is written, when any row of the file would be skipped, listing the first ones.
+    private static func refuseSkippedRows(in url: URL, importer: any SessionImporter) throws {
+        var skipped: [ImportIssue] = []
+        var count = 0
+        do {
+            let reader = try importer.makeRecordReader(url: url)
+            while let event = try reader.next() {
+                guard case .issue(let issue) = event else { continue }
+                count += 1
+                if skipped.count < 20 { skipped.append(issue) }
+            }
+        } catch {
+            throw failure(error)
+        }
+        guard count > 0 else { return }
+        for issue in skipped {
+            Output.printError("would skip line \(issue.line): \(issue.reason)")
+        }
+        if count > skipped.count { Output.printError("... and \(count - skipped.count) more") }
+        throw ToolFailure("--strict: \(count) \(count == 1 ? "row" : "rows") would be skipped, so nothing was imported; "
+                          + "fix \(count == 1 ? "it" : "them"), or import without --strict to skip \(count == 1 ? "it" : "them")",
+                          status: .dataError)
+    }
+
+    /// Standard input, copied to a temporary file that the caller removes.
+    private static func spoolStandardInput() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stillpoint-stdin-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw ToolFailure("cannot keep standard input in \(url.path) for --strict", status: .cannotCreate)
+        }
+        let output = try FileHandle(forWritingTo: url)
+        defer { try? output.close() }
+        while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
+            try output.write(contentsOf: chunk)
+        }
+        return url
     }
 
     /// The failure's one line and status, as `Stillpoint.main` would give it: bad data 65, a file that cannot
