@@ -123,7 +123,7 @@ public struct DemoHistory: Sequence, Sendable {
                 // Some exports carry no zone: the report's zone then decides the day.
                 let recordedZone: String? = Double.random(in: 0..<1, using: &random) < 0.15 ? nil : zoneName
                 records.append(SessionRecord(
-                    start: start, duration: duration, kind: kind, source: "demo", timeZone: recordedZone, note: nil,
+                    start: start, duration: duration, kind: kind, source: DemoHistory.source, timeZone: recordedZone, note: nil,
                     key: "demo|\(history.seed)|\(startSecond)|\(kind)"))
             }
             return records.sorted { $0.start < $1.start }

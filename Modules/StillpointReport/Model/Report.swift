@@ -12,12 +12,16 @@ public struct Report: Sendable, Hashable {
     public var entries: [ReportEntry]
     /// Time practised per local day over the charted period, oldest first; empty when not computed.
     public var activity: [DailyActivity]
+    /// What a reader must know about the data before the numbers, shown at the top of every format: that the
+    /// report is of demo data, for example. `nil` for none.
+    public var notice: String?
 
-    public init(asOf: Date, timeZone: TimeZone, entries: [ReportEntry], activity: [DailyActivity] = []) {
+    public init(asOf: Date, timeZone: TimeZone, entries: [ReportEntry], activity: [DailyActivity] = [], notice: String? = nil) {
         self.asOf = asOf
         self.timeZone = timeZone
         self.entries = entries
         self.activity = activity
+        self.notice = notice
     }
 
     /// Whether every statistic succeeded.

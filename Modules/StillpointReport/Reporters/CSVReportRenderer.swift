@@ -19,6 +19,7 @@ public struct CSVReportRenderer: ReportRenderer {
 
     public func render(_ report: Report) -> String {
         var output = Self.line(["name", "id", "status", "value", "unit"])
+        if let notice = report.notice { output += Self.line(["notice", "", "note", notice, ""]) }
         for entry in report.entries {
             let status = MachineText.status(entry.outcome)
             switch entry.outcome {

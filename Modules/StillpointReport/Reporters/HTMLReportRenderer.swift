@@ -106,6 +106,7 @@ public struct HTMLReportRenderer: ReportRenderer {
         <svg class="mark" viewBox="0 0 52 52" aria-hidden="true"><circle cx="26" cy="26" r="24" stroke-width="1.5" opacity=".35"/><circle cx="26" cy="26" r="16" stroke-width="1.5" opacity=".6"/><circle cx="26" cy="26" r="7" stroke-width="2"/></svg>
         <div><h1>Your practice</h1><p class="subtitle">\(HTMLText.escape(subtitle))</p></div>
         </header>
+        \(page.report.notice.map { "<p class=\"notice\" role=\"note\">" + HTMLText.escape($0) + "</p>\n" } ?? "")
 
         """
     }

@@ -40,6 +40,7 @@ enum HTMLStyle {
       letter-spacing: -.01em;
     }
     .subtitle { margin: 4px 0 0; color: var(--muted); }
+    .notice { margin: 0 0 16px; padding: 10px 14px; border-radius: 10px; background: var(--card); border: 1px solid var(--line); }
     h2 { margin: 0; font-size: 17px; font-weight: 600; letter-spacing: .01em; }
     h3 {
       margin: 0 0 6px; color: var(--muted); font-size: 12px; font-weight: 600;

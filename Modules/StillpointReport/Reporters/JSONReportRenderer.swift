@@ -26,9 +26,10 @@ public struct JSONReportRenderer: ReportRenderer {
     /// The document as a value, for callers that embed it in a larger one.
     public func document(_ report: Report) -> OrderedJSON {
         .object([
-            "as_of": .string(Self.timestamp(report.asOf, in: report.timeZone)),
-            "time_zone": .string(ZoneName.of(report.timeZone)),
-            "statistics": .array(report.entries.map(statistic)),
+            OrderedJSON.Member("as_of", .string(Self.timestamp(report.asOf, in: report.timeZone))),
+            OrderedJSON.Member("time_zone", .string(ZoneName.of(report.timeZone))),
+        ] + (report.notice.map { [OrderedJSON.Member("notice", .string($0))] } ?? []) + [
+            OrderedJSON.Member("statistics", .array(report.entries.map(statistic))),
         ])
     }
 

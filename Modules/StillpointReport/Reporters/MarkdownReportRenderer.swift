@@ -18,6 +18,7 @@ public struct MarkdownReportRenderer: ReportRenderer {
 
     public func render(_ report: Report) -> String {
         var output = "# Practice report\n\nAs of \(Self.escape(ValueText.asOf(report))).\n\n"
+        if let notice = report.notice { output += "> **Note:** \(Self.escape(notice))\n\n" }
         output += "| Statistic | Value | Notes |\n| --- | --- | --- |\n"
         var sections: [(title: String, value: StatisticValue, statistic: String)] = []
         for entry in report.entries {

@@ -120,6 +120,14 @@ struct ImportCommand: AsyncParsableCommand {
         }
         let container = try await storeOption.open(for: .writing, logger: logger)
         if let rule = reader.timeRule { Output.printError(rule) }
+        // The default store begins as a demo: a person's own sessions replace it, never join it.
+        if storeOption.store == nil {
+            let removed = try await DemoHistory.removeSessions(from: container)
+            if removed > 0 {
+                Output.printError("removed the \(removed.formatted()) demo sessions from the default store (\(DefaultStore.url().path)), "
+                                  + "so that your own sessions are not counted with generated ones")
+            }
+        }
         let queue = ContextOperationQueue(container: container, name: "import")
         let input = ImportInput(reader)
         let operation = ImportOperation(entity: Session.entity, key: ["key"], batchSize: 2_000) {

@@ -93,6 +93,7 @@ struct ReportCommand: AsyncParsableCommand {
         var report = await runner.run(entries, environment: manifest.environment, activityDays: activityDays) { event in
             live?.show(event)
         }
+        report.notice = try await Report.demoNotice(for: container, asOf: report.asOf)
         let screen = WatchScreen(output: .standardOutput())
         try deliver(report, to: destinations, screen: screen, replacing: false)
         if let storeWatch, !interrupt.wasInterrupted {
@@ -176,6 +177,7 @@ struct ReportCommand: AsyncParsableCommand {
             if interrupt.wasInterrupted { break }
             for (position, index) in affected.enumerated() { report.entries[index] = refreshed.entries[position] }
             report.asOf = environment.asOf
+            report.notice = try await Report.demoNotice(for: runner.container, asOf: report.asOf)
             if Self.activityDays(destinations) > 0 { report.activity = refreshed.activity }
             try deliver(report, to: destinations, screen: screen, replacing: true)
             // The cleared screen took the hint with it.
