@@ -24,7 +24,7 @@ struct Stillpoint: AsyncParsableCommand {
             """,
         version: "stillpoint \(Stillpoint.version)",
         subcommands: [
-            ReportCommand.self, ImportCommand.self, ExportCommand.self, StatisticsCommand.self,
+            ReportCommand.self, ImportCommand.self, ImportsCommand.self, ExportCommand.self, StatisticsCommand.self,
             ValidateCommand.self, DemoCommand.self, CheckCommand.self,
         ],
         defaultSubcommand: ReportCommand.self)

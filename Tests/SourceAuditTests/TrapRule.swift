@@ -35,7 +35,7 @@ struct TrapRule: Sendable {
     static let integerConversion = TrapRule(
         identifier: "integer_conversion",
         summary: "an integer conversion in the code that reads files traps on a value out of range; use `Int(exactly:)`",
-        pattern: #"\bU?Int(8|16|32|64)?\((?!exactly:|ascii:)"#,
+        pattern: #"\bU?Int(8|16|32|64)?\((?!exactly:|ascii:|truncatingIfNeeded:|clamping:)"#,
         folders: ["Modules/PracticeLog/Importing", "Modules/PracticeLog/Sessions"])
 
     /// Every rule the audit runs.

@@ -24,17 +24,19 @@ public enum Session: Entity {
     public static let note = Attribute<String?>("note")
     /// A key that makes re-imports idempotent: the same session imported twice has the same key.
     public static let key = Attribute<String>("key")
+    /// The ``ImportRun`` that wrote the session last; `nil` for sessions no import wrote (the demo history).
+    public static let importRun = Attribute<Int64?>("importRun")
 
     public static let entity = EntityDescription(
         "Session",
-        attributes: [start, duration, kind, source, timeZone, note, key],
+        attributes: [start, duration, kind, source, timeZone, note, key, importRun],
         indexes: [IndexDescription([start]), IndexDescription([kind]), IndexDescription([duration]),
-                  IndexDescription([key], isUnique: true)])
+                  IndexDescription([key], isUnique: true), IndexDescription([importRun])])
 
-    /// The schema of a practice log store.
+    /// The schema of a practice log store: the sessions and the imports that wrote them.
     public static let schema: Schema = {
         do {
-            return try Schema([Session.self])
+            return try Schema([Session.self, ImportRun.self])
         } catch {
             preconditionFailure("the session schema is invalid: \(error)")
         }

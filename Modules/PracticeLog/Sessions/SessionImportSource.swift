@@ -10,9 +10,12 @@ import StillpointCore
 /// ```
 public struct SessionImportSource: ImportRecordSource {
     private let reader: SessionRecordReader
+    private let run: Int64?
 
-    public init(reader: SessionRecordReader) {
+    /// Records from `reader`; each session names `run` (an ``ImportRun``) when one is given.
+    public init(reader: SessionRecordReader, run: Int64? = nil) {
         self.reader = reader
+        self.run = run
     }
 
     /// Rows left out because they are not practice, by their type (see ``SessionRecordReader/notPractice``).
@@ -21,7 +24,9 @@ public struct SessionImportSource: ImportRecordSource {
     public mutating func next() throws -> ImportSourceElement? {
         switch try reader.next() {
         case .record(let record, let line)?:
-            return .record(ImportRecord(record.attributeValues, position: line))
+            var values = record.attributeValues
+            if let run { values[Session.importRun.name] = .integer(run) }
+            return .record(ImportRecord(values, position: line))
         case .issue(let issue)?:
             return .issue(ImportRecordIssue(position: issue.line, reason: issue.reason))
         case nil:

@@ -30,6 +30,16 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
         self.storage = .permanent(rowID)
     }
 
+    /// The permanent ID of the stored row `rowID` of `entity`, as a reference kept elsewhere holds it (a number
+    /// in another row, an argument). ``ObjectContext/existingObject(with:)`` fails when there is no such row.
+    ///
+    /// ```swift
+    /// let run = try context.existingObject(with: ObjectID(entity: ImportRun.entity, rowID: 3))
+    /// ```
+    public init(entity: EntityDescription, rowID: Int64) {
+        self.init(entityName: entity.name, rowID: rowID)
+    }
+
     static func temporary(entityName: String) -> ObjectID {
         ObjectID(entityName: entityName, storage: .temporary(TemporaryIDCounter.next()))
     }

@@ -96,12 +96,13 @@ struct ImportBatch: Sendable {
                 let row = rows[index]
                 if var existing = stored[row.key] {
                     var changed = false
+                    var provenanceChanged = false
                     for (position, value) in row.values where existing.values[position] != value {
                         existing.values[position] = value
                         changedNames.insert(entity.attributes[position].name)
-                        changed = true
+                        if position == plan.provenancePosition { provenanceChanged = true } else { changed = true }
                     }
-                    guard changed else {
+                    guard changed || provenanceChanged else {
                         result.unchanged += 1
                         continue
                     }
@@ -109,7 +110,8 @@ struct ImportBatch: Sendable {
                     existing.version += 1
                     stored[row.key] = existing
                     updated.append(existing.rowID)
-                    result.updated += 1
+                    // A row written again by another import with the same values is the same session: unchanged.
+                    if changed { result.updated += 1 } else { result.unchanged += 1 }
                 } else if let issue = plan.insertIssue(for: row) {
                     result.skipped.append(issue)
                 } else {

@@ -31,6 +31,9 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
     public let key: [String]
     /// How many records go into one look-up and one save.
     public let batchSize: Int
+    /// The attribute that records which import wrote a row, if any: records set it, it is written to every row
+    /// the import meets, and a row whose only change is this attribute counts as unchanged.
+    public let provenance: String?
     private let makeSource: SourceFactory
     private let current = LockedState(ImportSummary())
     /// Key look-ups made so far: at most one per batch, none for a batch of new records keyed by a unique index.
@@ -44,14 +47,16 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
     ///   - context: a background context for the import alone (it is reset after each batch); `nil` for a
     ///     fresh one.
     ///   - source: makes the source once the import runs, in its context.
-    public init(entity: EntityDescription, key: [String]? = nil, batchSize: Int = 1_000, identifier: String? = nil,
-                priority: OperationPriority = .normal, context: ObjectContext? = nil, source: @escaping SourceFactory) {
+    public init(entity: EntityDescription, key: [String]? = nil, batchSize: Int = 1_000, provenance: String? = nil,
+                identifier: String? = nil, priority: OperationPriority = .normal, context: ObjectContext? = nil,
+                source: @escaping SourceFactory) {
         let key = key ?? entity.uniquenessConstraints.first ?? []
         precondition(!key.isEmpty, "an import of \(entity.name) needs a key: pass one, or give the entity a unique index")
         precondition(batchSize >= 1, "an import's batches hold at least one record")
         self.entity = entity
         self.key = key
         self.batchSize = batchSize
+        self.provenance = provenance
         self.makeSource = source
         super.init(identifier: identifier, priority: priority, context: context)
     }
@@ -77,7 +82,7 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
         var summary = ImportSummary()
         var position: Int?
         do {
-            let plan = try ImportPlan(entity: entity, key: key)
+            let plan = try ImportPlan(entity: entity, key: key, provenance: provenance)
             var source = try makeSource()
             var batch: [ImportRecord] = []
             batch.reserveCapacity(batchSize)

@@ -23,12 +23,15 @@ struct ImportPlan: Sendable {
     let requiredPositions: [Int]
     /// The values of a new row before the record's are set: each attribute's default, or null.
     let initialValues: ContiguousArray<AttributeValue>
+    /// The attribute that records which import wrote a row (``ImportOperation/provenance``), if any.
+    let provenancePosition: Int?
 
-    /// - Throws: ``SchemaError`` when a key attribute is not an attribute of the entity.
-    init(entity: EntityDescription, key: [String]) throws {
+    /// - Throws: ``SchemaError`` when a key or provenance attribute is not an attribute of the entity.
+    init(entity: EntityDescription, key: [String], provenance: String? = nil) throws {
         self.entity = entity
         self.key = key
         self.keyPositions = try key.map { try entity.position(of: $0) }
+        self.provenancePosition = try provenance.map { try entity.position(of: $0) }
         self.requiredPositions = entity.attributes.indices.filter { position in
             let attribute = entity.attributes[position]
             return !attribute.isOptional && attribute.initialValue.isNull

@@ -105,16 +105,20 @@ struct ImportCommand: AsyncParsableCommand {
         var url = file == "-" ? URL(fileURLWithPath: "/dev/stdin")
             : URL(fileURLWithPath: (file as NSString).expandingTildeInPath)
         let importer = try makeImporter()
-        // --strict reads the input twice (a check, then the import): standard input is kept in a file first.
-        let spooled = strict && file == "-" ? try Self.spoolStandardInput() : nil
+        // Standard input is kept in a file first: the run is known by its content's hash, and --strict reads
+        // the input twice (a check, then the import).
+        let spooled = file == "-" || file == "/dev/stdin" ? try Self.spoolStandardInput() : nil
         defer { spooled.map { try? FileManager.default.removeItem(at: $0) } }
         if let spooled { url = spooled }
         if strict { try Self.refuseSkippedRows(in: url, importer: importer) }
         // Opened once, before touching the store: a file not in the format fails here and changes nothing,
         // and standard input can be read only once.
         let reader: SessionRecordReader
+        let contentHash: String
         do {
             reader = try importer.makeRecordReader(url: url)
+            // A device or a pipe named as a file is read once, as it comes: it has no hash to know it by again.
+            contentHash = Self.isRegularFile(url) ? try ContentHash.sha256(of: url) : ""
         } catch {
             throw Self.failure(error)
         }
@@ -128,9 +132,11 @@ struct ImportCommand: AsyncParsableCommand {
                                   + "so that your own sessions are not counted with generated ones")
             }
         }
+        let run = try await ImportRuns.begin(file: file, contentHash: contentHash, format: format, options: recordedOptions,
+                                             in: container)
         let queue = ContextOperationQueue(container: container, name: "import")
-        let input = ImportInput(reader)
-        let operation = ImportOperation(entity: Session.entity, key: ["key"], batchSize: 2_000) {
+        let input = ImportInput(reader, run: run)
+        let operation = ImportOperation(entity: Session.entity, key: ["key"], batchSize: 2_000, provenance: Session.importRun.name) {
             try input.takeSource()
         }
         let interrupt = InterruptHandler { operation.cancel() }
@@ -154,8 +160,11 @@ struct ImportCommand: AsyncParsableCommand {
             Output.printError("... and \(more) more \(more == 1 ? "row" : "rows") skipped")
         }
         if let line = Self.notPracticeLine(input.notPractice) { Output.printError(line) }
-        Output.print("imported \(url.lastPathComponent): \(summary.inserted) new, \(summary.updated) updated, "
-                     + "\(summary.unchanged) already there, \(summary.skipped) skipped")
+        let complete = operation.outcome?.isFinished == true && input.stop == nil
+        try await ImportRuns.finish(run, summary: summary, complete: complete, in: container)
+        if complete { try await Self.replaceEarlierRuns(than: run, in: container) }
+        Output.print("imported \(file == "-" ? "standard input" : url.lastPathComponent) as run \(run): \(summary.inserted) new, "
+                     + "\(summary.updated) updated, \(summary.unchanged) already there, \(summary.skipped) skipped")
         if summary.skipped > 0, summary.inserted + summary.updated + summary.unchanged == 0, operation.outcome?.isFinished == true {
             throw ToolFailure("no session was imported: all \(summary.skipped) rows were skipped (see above); check "
                               + "--format and the column options", status: .dataError)
@@ -175,6 +184,32 @@ struct ImportCommand: AsyncParsableCommand {
             throw ToolFailure("\(stop.localizedDescription) The import stopped there: the \(summary.recordsSaved) sessions "
                               + "before line \(stop.line) are saved, and importing again adds only what is missing",
                               status: .dataError)
+        }
+    }
+
+    /// The options that change what an import stores, as given, for the run's record.
+    private var recordedOptions: String {
+        var options: [String] = []
+        if let timeZone { options.append("--time-zone \(timeZone)") }
+        if format == "csv" {
+            options += ["--start-column \(startColumn)", endColumn.map { "--end-column \($0)" }
+                        ?? "--duration-column \(durationColumn) --duration-unit \(durationUnit)"]
+            options += [kindColumn.map { "--kind-column \($0)" }, noteColumn.map { "--note-column \($0)" },
+                        dateFormat.map { "--date-format \($0)" }].compactMap { $0 }
+            options.append("--default-kind \(defaultKind)")
+        }
+        return options.joined(separator: " ")
+    }
+
+    /// Importing a file again replaces what its earlier runs wrote: says so, and what was taken out.
+    private static func replaceEarlierRuns(than run: Int64, in container: PersistentContainer) async throws {
+        let (replaced, removed) = try await ImportRuns.replaceEarlier(than: run, in: container)
+        for earlier in replaced {
+            Output.printError("this file was imported before (run \(earlier.id), \(earlier.startedAt.formatted(date: .abbreviated, time: .shortened))"
+                              + "\(earlier.options.isEmpty ? "" : ", \(earlier.options)")): run \(run) replaces it")
+        }
+        if removed > 0 {
+            Output.printError("removed the \(removed) \(removed == 1 ? "session" : "sessions") the earlier import wrote that this one did not")
         }
     }
 
@@ -202,16 +237,35 @@ struct ImportCommand: AsyncParsableCommand {
                           status: .dataError)
     }
 
+    private static func isRegularFile(_ url: URL) -> Bool {
+        var status = stat()
+        return stat(url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// The most standard input kept for one import: beyond it, the input is no export.
+    static let maximumStandardInput = 8 << 30
+
     /// Standard input, copied to a temporary file that the caller removes.
     private static func spoolStandardInput() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("stillpoint-stdin-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw ToolFailure("cannot keep standard input in \(url.path) for --strict", status: .cannotCreate)
+            throw ToolFailure("cannot keep standard input in \(url.path)", status: .cannotCreate)
         }
-        let output = try FileHandle(forWritingTo: url)
-        defer { try? output.close() }
-        while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
-            try output.write(contentsOf: chunk)
+        do {
+            let output = try FileHandle(forWritingTo: url)
+            defer { try? output.close() }
+            var kept = 0
+            while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
+                kept += chunk.count
+                guard kept <= maximumStandardInput else {
+                    throw ToolFailure("standard input goes on past 8 GiB, more than any export; import the file by its name",
+                                      status: .dataError)
+                }
+                try output.write(contentsOf: chunk)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error
         }
         return url
     }
@@ -284,8 +338,11 @@ private final class ImportInput: @unchecked Sendable {
     private var stoppedBy: ImportDataError?
     private var leftOut: [String: Int] = [:]
 
-    init(_ reader: SessionRecordReader) {
+    private let run: Int64
+
+    init(_ reader: SessionRecordReader, run: Int64) {
         self.reader = reader
+        self.run = run
     }
 
     /// Where the file broke off, if it did.
@@ -298,7 +355,7 @@ private final class ImportInput: @unchecked Sendable {
         try lock.withLock {
             guard let reader else { throw ToolFailure("the import's input was already read", status: .software) }
             self.reader = nil
-            return Source(base: SessionImportSource(reader: reader), input: self)
+            return Source(base: SessionImportSource(reader: reader, run: run), input: self)
         }
     }
 

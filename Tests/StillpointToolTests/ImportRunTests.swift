@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// Imports are runs: the same file imported again replaces its earlier run, and a run can be removed.
+@Suite("import runs", .serialized)
+struct ImportRunTests {
+    static let csv = "start,duration\n2024-03-01T07:00:00,600\n2024-03-02T07:00:00,900\n2024-03-03T21:30:00,1200\n"
+
+    /// The same file with another --time-zone moves every session to other instants (other keys): without runs
+    /// it doubled them; as runs, the new one replaces the old.
+    @Test func importingAFileAgainWithOtherOptionsReplacesItsEarlierRun() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let store = tool.path("s.sqlite")
+        let file = tool.path("log.csv")
+        try Self.csv.write(toFile: file, atomically: true, encoding: .utf8)
+        let first = try tool.run(["import", file, "--format", "csv", "--store", store])
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput.contains("as run 1: 3 new"))
+        let second = try tool.run(["import", file, "--format", "csv", "--store", store, "--time-zone", "America/New_York"])
+        #expect(second.status == 0, "\(second.standardError)")
+        #expect(second.standardError.contains("this file was imported before (run 1"), "\(second.standardError)")
+        #expect(second.standardError.contains("removed the 3 sessions the earlier import wrote that this one did not"))
+        #expect(try ImportCommandTests().count(store, in: tool) == 3)
+
+        let again = try tool.run(["import", file, "--format", "csv", "--store", store, "--time-zone", "America/New_York"])
+        #expect(again.standardOutput.contains("as run 3: 0 new, 0 updated, 3 already there"), "\(again.standardOutput)")
+        #expect(try ImportCommandTests().count(store, in: tool) == 3)
+
+        let listed = try tool.run(["imports", "--store", store])
+        #expect(listed.status == 0, "\(listed.standardError)")
+        #expect(listed.standardOutput.split(separator: "\n").count == 1, "\(listed.standardOutput)")
+        #expect(listed.standardOutput.contains("run 3"))
+        #expect(listed.standardOutput.contains("--time-zone America/New_York"))
+        #expect(listed.standardOutput.contains("3 sessions now"))
+    }
+
+    @Test func removingARunRemovesItsSessionsOnly() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let store = tool.path("s.sqlite")
+        let file = tool.path("log.csv")
+        try Self.csv.write(toFile: file, atomically: true, encoding: .utf8)
+        let other = tool.path("other.csv")
+        try "start,duration\n2024-04-01T07:00:00Z,600\n".write(toFile: other, atomically: true, encoding: .utf8)
+        #expect(try tool.run(["import", file, "--format", "csv", "--store", store]).status == 0)
+        #expect(try tool.run(["import", other, "--format", "csv", "--store", store]).status == 0)
+        #expect(try ImportCommandTests().count(store, in: tool) == 4)
+        let removed = try tool.run(["imports", "remove", "1", "--store", store])
+        #expect(removed.status == 0, "\(removed.standardError)")
+        #expect(removed.standardOutput.contains("removed run 1 and its 3 sessions"))
+        #expect(try ImportCommandTests().count(store, in: tool) == 1)
+        let missing = try tool.run(["imports", "remove", "1", "--store", store])
+        #expect(missing.status == 64)
+        #expect(missing.standardError.contains("there is no import run 1"))
+    }
+}
