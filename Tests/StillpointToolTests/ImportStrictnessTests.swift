@@ -6,6 +6,18 @@ import Testing
 struct ImportStrictnessTests {
     static let mixed = "start,duration\n2024-01-01T07:00:00Z,600\n2024-01-02T07:00:00Z,abc\n2024-01-03T07:00:00Z,900\n"
 
+    @Test func aFileThatBreaksOffSaysWhereEvenWhenNoRowWasImported() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let file = tool.path("broken.csv")
+        try "start,duration\n2024-01-01T00:00:00Z,10000000000000000000\n2024-01-02T00:00:00Z,\"600\n2024-01-03T00:00:00Z,600\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try tool.run(["import", file, "--format", "csv", "--store", tool.path("s.sqlite")])
+        #expect(result.status == 65, "\(result.standardError)")
+        #expect(result.standardError.contains("line 3"), "\(result.standardError)")
+        #expect(result.standardError.contains("quote"), "\(result.standardError)")
+    }
+
     @Test func anImportThatSkipsEveryRowFails() throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }

@@ -165,10 +165,6 @@ struct ImportCommand: AsyncParsableCommand {
         if complete { try await Self.replaceEarlierRuns(than: run, in: container) }
         Output.print("imported \(file == "-" ? "standard input" : url.lastPathComponent) as run \(run): \(summary.inserted) new, "
                      + "\(summary.updated) updated, \(summary.unchanged) already there, \(summary.skipped) skipped")
-        if summary.skipped > 0, summary.inserted + summary.updated + summary.unchanged == 0, operation.outcome?.isFinished == true {
-            throw ToolFailure("no session was imported: all \(summary.skipped) rows were skipped (see above); check "
-                              + "--format and the column options", status: .dataError)
-        }
         switch operation.outcome {
         case .failed(let error)?:
             let cause = Self.failure((error as? ImportOperationError)?.underlying ?? error)
@@ -183,6 +179,11 @@ struct ImportCommand: AsyncParsableCommand {
         if let stop = input.stop {
             throw ToolFailure("\(stop.localizedDescription) The import stopped there: the \(summary.recordsSaved) sessions "
                               + "before line \(stop.line) are saved, and importing again adds only what is missing",
+                              status: .dataError)
+        }
+        if summary.skipped > 0, summary.inserted + summary.updated + summary.unchanged == 0 {
+            let rows = summary.skipped == 1 ? "the one row was" : "all \(summary.skipped) rows were"
+            throw ToolFailure("no session was imported: \(rows) skipped (see above); check --format and the column options",
                               status: .dataError)
         }
     }
