@@ -31,6 +31,8 @@ struct Stillpoint: AsyncParsableCommand {
 
     /// Runs the command; a failure is one line on standard error and a `sysexits.h` status (``ExitStatus``).
     static func main() async {
+        // A reader that goes away (`| head`) is a write error (74), not a signal that kills the tool mid-write.
+        signal(SIGPIPE, SIG_IGN)
         do {
             try refuseUnknownCommand(Array(CommandLine.arguments.dropFirst()))
             var command = try await asyncParseAsRoot()

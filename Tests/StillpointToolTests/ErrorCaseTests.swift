@@ -62,7 +62,9 @@ struct ErrorCaseTests {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = tool.path("missing/practice.sqlite")
-        try expectFailure(["report", "--store", store], saying: [tool.path("missing"), "does not exist"], leaving: [], in: tool)
+        // A reader is told there is no store there; a writer, that the folder to put it in is missing.
+        try expectFailure(["report", "--store", store], saying: ["there is no store at \(store)"], leaving: [], in: tool)
+        try expectFailure(["demo", "--store", store], saying: [tool.path("missing"), "does not exist"], leaving: [], in: tool)
         #expect(!FileManager.default.fileExists(atPath: tool.path("missing")))
     }
 

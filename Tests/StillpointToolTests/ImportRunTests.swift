@@ -35,6 +35,20 @@ struct ImportRunTests {
         #expect(listed.standardOutput.contains("3 sessions now"))
     }
 
+    /// A run whose every row was skipped (a wrong column) must not take away what the earlier run wrote.
+    @Test func aRunThatKeptNothingReplacesNothing() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let store = tool.path("s.sqlite")
+        let file = tool.path("log.csv")
+        try Self.csv.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try tool.run(["import", file, "--format", "csv", "--store", store]).status == 0)
+        let wrong = try tool.run(["import", file, "--format", "csv", "--store", store, "--duration-column", "start"])
+        #expect(wrong.status == 65, "\(wrong.standardError)")
+        #expect(!wrong.standardError.contains("replaces it"))
+        #expect(try ImportCommandTests().count(store, in: tool) == 3)
+    }
+
     @Test func removingARunRemovesItsSessionsOnly() throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }

@@ -63,9 +63,10 @@ extension DemoHistory {
         try container.close()
         // A hard link, not a rename: it fails instead of replacing a store that appeared meanwhile.
         guard link(partial.path, url.path) == 0 else {
-            throw CocoaError(errno == EEXIST ? .fileWriteFileExists : .fileWriteUnknown, userInfo: [
+            let code = errno
+            throw CocoaError(code == EEXIST ? .fileWriteFileExists : .fileWriteUnknown, userInfo: [
                 NSFilePathErrorKey: url.path,
-                NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(errno)),
+                NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(code)),
             ])
         }
         return written

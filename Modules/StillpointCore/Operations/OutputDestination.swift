@@ -40,7 +40,7 @@ package enum OutputDestination: Equatable, Sendable {
         }
     }
 
-    /// The file the bytes land in, for messages; standard output is `-`.
+    /// The file the bytes land in, for messages; standard output is "standard output".
     package var displayPath: String {
         switch self {
         case .stream(1): return "standard output"
@@ -65,6 +65,9 @@ package enum OutputDestination: Equatable, Sendable {
                 .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
             let descriptor = Foundation.open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { throw Self.failure(errno, url.path) }
+            // The new file keeps the permissions of the one it replaces: a private report stays private.
+            var status = stat()
+            if stat(url.path, &status) == 0 { fchmod(descriptor, status.st_mode & 0o7777) }
             return (descriptor, temporary)
         }
     }

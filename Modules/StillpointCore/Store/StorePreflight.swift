@@ -26,7 +26,8 @@ enum StorePreflight {
         let path = url.path
         let directory = url.deletingLastPathComponent().path
         guard kind(of: directory) == S_IFDIR else {
-            throw StoreError.missingDirectory(path: directory)
+            // A reader was asked for a store, not a folder to put one in.
+            throw access == .readWrite ? StoreError.missingDirectory(path: directory) : StoreError.noStore(path: path)
         }
         var findings = Findings(openPath: path)
         switch kind(of: path) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import PracticeLog
 import StillpointCore
 import StillpointReport
@@ -107,9 +108,21 @@ struct ImportCommand: AsyncParsableCommand {
         let importer = try makeImporter()
         // Standard input is kept in a file first: the run is known by its content's hash, and --strict reads
         // the input twice (a check, then the import).
-        let spooled = file == "-" || file == "/dev/stdin" ? try Self.spoolStandardInput() : nil
-        defer { spooled.map { try? FileManager.default.removeItem(at: $0) } }
-        if let spooled { url = spooled }
+        let isStream = file == "-" || file == "/dev/stdin"
+        let spooled = isStream || (strict && !Self.isRegularFile(url)) ? try Self.spool(isStream ? nil : url) : nil
+        defer { withExtendedLifetime(spooled?.handle) {} }
+        if let spooled { url = spooled.url }
+        do {
+            try await importing(url, importer: importer, logger: logger)
+        } catch let failure as ToolFailure where spooled != nil {
+            // The copy of standard input is an implementation detail: name what the person gave.
+            let copy = url.path
+            throw ToolFailure(failure.description.replacingOccurrences(of: copy, with: "standard input"), status: failure.status)
+        }
+    }
+
+    /// Imports `url` (the file, or the copy of standard input) into the store.
+    private func importing(_ url: URL, importer: any SessionImporter, logger: Logger) async throws {
         if strict { try Self.refuseSkippedRows(in: url, importer: importer) }
         // Opened once, before touching the store: a file not in the format fails here and changes nothing,
         // and standard input can be read only once.
@@ -162,7 +175,11 @@ struct ImportCommand: AsyncParsableCommand {
         if let line = Self.notPracticeLine(input.notPractice) { Output.printError(line) }
         let complete = operation.outcome?.isFinished == true && input.stop == nil
         try await ImportRuns.finish(run, summary: summary, complete: complete, in: container)
-        if complete { try await Self.replaceEarlierRuns(than: run, in: container) }
+        // Only a run that read the whole file and kept sessions from it replaces the earlier ones: a run whose
+        // every row was skipped (a wrong format or column) must not take away what the earlier one wrote.
+        if complete, summary.inserted + summary.updated + summary.unchanged > 0 {
+            try await Self.replaceEarlierRuns(than: run, in: container)
+        }
         Output.print("imported \(file == "-" ? "standard input" : url.lastPathComponent) as run \(run): \(summary.inserted) new, "
                      + "\(summary.updated) updated, \(summary.unchanged) already there, \(summary.skipped) skipped")
         switch operation.outcome {
@@ -186,6 +203,7 @@ struct ImportCommand: AsyncParsableCommand {
             throw ToolFailure("no session was imported: \(rows) skipped (see above); check --format and the column options",
                               status: .dataError)
         }
+    
     }
 
     /// The options that change what an import stores, as given, for the run's record.
@@ -246,29 +264,29 @@ struct ImportCommand: AsyncParsableCommand {
     /// The most standard input kept for one import: beyond it, the input is no export.
     static let maximumStandardInput = 8 << 30
 
-    /// Standard input, copied to a temporary file that the caller removes.
-    private static func spoolStandardInput() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stillpoint-stdin-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw ToolFailure("cannot keep standard input in \(url.path)", status: .cannotCreate)
+    /// Standard input (or the pipe or device `source` names), copied to a temporary file that is unlinked as
+    /// soon as it is made, so that nothing is left behind however the process ends; it is read back through
+    /// `/proc/self/fd` while the returned handle stays open.
+    private static func spool(_ source: URL?) throws -> (url: URL, handle: FileHandle) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("stillpoint-stdin-\(UUID().uuidString)").path
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw ToolFailure("cannot keep standard input in \(path): \(String(cString: strerror(errno)))", status: .cannotCreate)
         }
-        do {
-            let output = try FileHandle(forWritingTo: url)
-            defer { try? output.close() }
-            var kept = 0
-            while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
-                kept += chunk.count
-                guard kept <= maximumStandardInput else {
-                    throw ToolFailure("standard input goes on past 8 GiB, more than any export; import the file by its name",
-                                      status: .dataError)
-                }
-                try output.write(contentsOf: chunk)
+        unlink(path)
+        let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var kept = 0
+        let input = try source.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.standardInput
+        defer { if source != nil { try? input.close() } }
+        while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+            kept += chunk.count
+            guard kept <= maximumStandardInput else {
+                throw ToolFailure("standard input goes on past 8 GiB, more than any export; import the file by its name",
+                                  status: .dataError)
             }
-        } catch {
-            try? FileManager.default.removeItem(at: url)
-            throw error
+            try output.write(contentsOf: chunk)
         }
-        return url
+        return (URL(fileURLWithPath: "/proc/self/fd/\(descriptor)"), output)
     }
 
     /// The failure's one line and status, as `Stillpoint.main` would give it: bad data 65, a file that cannot
