@@ -1,8 +1,8 @@
 import Foundation
 
-/// The file an export writes, in large chunks: for a regular file, a temporary file beside the destination that
-/// is renamed over it only once everything is written, and removed otherwise; for standard output, a device or
-/// a pipe, the destination itself (see ``OutputDestination``).
+/// The file an export (or the tool's report) writes, in large chunks: for a regular file, a temporary file beside
+/// the destination that is renamed over it only once everything is written, and removed otherwise; for standard
+/// output, a device or a pipe, the destination itself (see ``OutputDestination``).
 ///
 /// ```swift
 /// let file = try ExportFile(destination: url)
@@ -13,8 +13,8 @@ import Foundation
 /// ```
 ///
 /// Used on one context's executor only, so it is not `Sendable`.
-final class ExportFile {
-    let destination: OutputDestination
+package final class ExportFile {
+    package let destination: OutputDestination
     /// The file renamed over the destination at the end, if the destination is a regular file.
     let temporaryURL: URL?
     private let descriptor: Int32
@@ -24,8 +24,12 @@ final class ExportFile {
 
     /// Opens the destination; a temporary file goes in the destination's folder, so that the rename stays on one
     /// volume.
-    init(destination url: URL) throws {
-        destination = OutputDestination(path: url.path)
+    convenience init(destination url: URL) throws {
+        try self.init(destination: OutputDestination(path: url.path))
+    }
+
+    package init(destination: OutputDestination) throws {
+        self.destination = destination
         (descriptor, temporaryURL) = try destination.open()
     }
 
@@ -65,11 +69,11 @@ final class ExportFile {
     }
 
     /// Writes what is left and, for a regular file, moves it over the destination (replacing it) in one rename.
-    func commit(_ bytes: inout [UInt8]) throws {
+    package func commit(_ bytes: inout [UInt8]) throws {
         try write(&bytes)
         isClosed = true
         guard let temporaryURL, case .replace(let target) = destination else {
-            close(descriptor)
+            guard close(descriptor) == 0 else { throw OutputDestination.failure(errno, destination.displayPath) }
             return
         }
         let syncFailure = fsync(descriptor) == 0 ? 0 : errno

@@ -12,8 +12,8 @@ public enum StoreLocation: Sendable, Hashable {
     /// A private in-memory store, gone when the container is.
     case inMemory
 
-    /// The path shown in errors.
-    var displayPath: String {
+    /// The path shown in errors and messages.
+    package var displayPath: String {
         switch self {
         case .file(let url): return url.path
         case .inMemory: return ":memory:"

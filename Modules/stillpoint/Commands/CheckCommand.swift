@@ -30,7 +30,7 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = global.bootstrapLogging()
         let container = try await storeOption.open(for: .reading, logger: logger)
-        let path = container.location.path
+        let path = container.location.displayPath
         let problems = try container.integrityProblems(limit: Self.problemLimit)
         guard problems.isEmpty else {
             for problem in problems {
@@ -44,15 +44,5 @@ struct CheckCommand: AsyncParsableCommand {
         let version = try container.storeVersion()
         Output.print("ok: \(path): \(sessions) sessions, store version \(version) (this Stillpoint reads up to version "
                      + "\(PersistentContainer.storeFormatVersion))")
-    }
-}
-
-private extension StoreLocation {
-    /// The store's path, for messages.
-    var path: String {
-        switch self {
-        case .file(let url): url.path
-        case .inMemory: ":memory:"
-        }
     }
 }

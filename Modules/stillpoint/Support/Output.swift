@@ -16,32 +16,10 @@ enum Output {
     /// file. Returns where the text went, for messages.
     @discardableResult
     static func write(_ text: String, to path: String) throws -> String {
-        let destination = OutputDestination(path: path)
-        let (descriptor, temporary) = try destination.open()
-        let bytes = Array(text.utf8)
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count, let base = raw.baseAddress {
-                let written = Foundation.write(descriptor, base + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == 0, temporary != nil, fsync(descriptor) != 0 { failure = errno }
-        if close(descriptor) != 0, failure == 0 { failure = errno }
-        if let temporary, case .replace(let target) = destination, failure == 0, rename(temporary.path, target.path) != 0 {
-            failure = errno
-        }
-        if failure != 0 {
-            if let temporary { unlink(temporary.path) }
-            throw OutputDestination.failure(failure, destination.displayPath)
-        }
-        return destination.displayPath
+        let file = try ExportFile(destination: OutputDestination(path: path))
+        var bytes = Array(text.utf8)
+        try file.commit(&bytes)
+        return file.destination.displayPath
     }
 
     /// Refuses, before any work, an output whose folder is missing or cannot be written, or that is a folder.
