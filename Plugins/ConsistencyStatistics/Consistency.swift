@@ -45,8 +45,8 @@ public struct Consistency: Statistic {
         let filter = try SessionFilter(parameters)
         let boundary = try parameters.dayBoundary()
         let today = boundary.day(of: filter.asOf)
-        return PreparedStatistic { context in
-            let days = try SessionScan.activeDays(filter, boundary: boundary, in: context)
+        return PreparedStatistic(reading: filter) { digest in
+            let days = digest.sessions(filter, boundary: boundary).activeDays
             return StatisticResult(.quantity(Double(ConsistencyScore(activeDays: days, today: today).percent), .percent))
         }
     }

@@ -43,13 +43,11 @@ public struct SessionsByHour: Statistic {
 
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
         let filter = try SessionFilter(parameters)
-        // Not `parameters.dayBoundary()`: that reads day_starts_at, which plays no part in an hour.
-        let boundary = DayBoundary(timeZone: try parameters.timeZone("time_zone") ?? parameters.environment.timeZone)
-        return PreparedStatistic { context in
-            var tallies = Array(repeating: SessionTally(), count: 24)
-            try SessionScan.forEach(filter, in: context) { session in
-                tallies[boundary.localHour(of: session.start, timeZone: session.timeZone)].add(session.duration)
-            }
+        // The report's day start, which plays no part in an hour, so that the hours come with the report's days.
+        let boundary = DayBoundary(timeZone: try parameters.timeZone("time_zone") ?? parameters.environment.timeZone,
+                                   dayStartsAt: parameters.environment.dayStartsAt)
+        return PreparedStatistic(reading: filter) { digest in
+            let tallies = digest.sessions(filter, boundary: boundary).hours
             return StatisticResult(.record(tallies.enumerated().map { StatisticField(String($0.offset), $0.element.value) }))
         }
     }

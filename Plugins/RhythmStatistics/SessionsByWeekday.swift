@@ -47,11 +47,11 @@ public struct SessionsByWeekday: Statistic {
         let filter = try SessionFilter(parameters)
         let boundary = try parameters.dayBoundary()
         let firstWeekday = try parameters.weekday("week_starts_on") ?? .monday
-        return PreparedStatistic { context in
+        return PreparedStatistic(reading: filter) { digest in
             var tallies: [Weekday: SessionTally] = [:]
-            try SessionScan.forEach(filter, in: context) { session in
-                tallies[boundary.weekday(of: session.start, timeZone: session.timeZone), default: SessionTally()]
-                    .add(session.duration)
+            for day in digest.sessions(filter, boundary: boundary).days {
+                tallies[day.day.weekday, default: SessionTally()].count += day.tally.count
+                tallies[day.day.weekday, default: SessionTally()].time += day.tally.time
             }
             return StatisticResult(Self.week(tallies, startingOn: firstWeekday))
         }

@@ -52,8 +52,8 @@ public struct AverageSessionTime: Statistic {
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
         let filter = try SessionFilter(parameters)
         let limit = try DurationLimit(parameters)
-        return PreparedStatistic { context in
-            let durations = try TreatedDurations(filter: filter, limit: limit, in: context)
+        return PreparedStatistic(reading: filter) { digest in
+            let durations = TreatedDurations(filter: filter, limit: limit, digest: digest)
             guard durations.count > 0 else { return StatisticResult(.none, notes: durations.notes) }
             return StatisticResult(.quantity(durations.total / Double(durations.count), .seconds), notes: durations.notes)
         }

@@ -41,16 +41,6 @@ public struct DurationLimit: Sendable, Hashable {
         self.init(maximum: maximum, handling: handling ?? .cap)
     }
 
-    /// Sessions no longer than the maximum.
-    public var withinPredicate: FetchPredicate {
-        Self.predicate("duration <= %@", maximum)
-    }
-
-    /// Sessions longer than the maximum.
-    public var outlierPredicate: FetchPredicate {
-        Self.predicate("duration > %@", maximum)
-    }
-
     /// What was done, for the result's notes, e.g. "2 sessions longer than 4 h were capped at 4 h".
     public func note(outlierCount: Int) -> String {
         let limit = DurationText.describe(maximum)
@@ -66,14 +56,6 @@ public struct DurationLimit: Sendable, Hashable {
         case .cap: return "\(sessions) capped at \(limit)"
         case .flag: return "\(sessions) counted in full but flagged as " + (outlierCount == 1 ? "an outlier" : "outliers")
         case .drop: return "\(sessions) left out"
-        }
-    }
-
-    private static func predicate(_ format: String, _ seconds: TimeInterval) -> FetchPredicate {
-        do {
-            return try FetchPredicate(format, seconds)
-        } catch {
-            preconditionFailure("a duration limit predicate does not parse: \(error)")
         }
     }
 }

@@ -1,11 +1,10 @@
 import Foundation
 import PracticeLog
-import StillpointCore
 
-/// The count, sum and maximum of the durations of the sessions a predicate selects, computed in one SQL query.
+/// The count, sum and maximum of some sessions' durations.
 ///
 /// ```swift
-/// let summary = try DurationSummary(matching: filter.predicate, in: context)
+/// let summary = DurationSummary(digest.durations(filter)[...])
 /// summary.count, summary.total, summary.longest
 /// ```
 struct DurationSummary: Sendable, Hashable {
@@ -23,17 +22,8 @@ struct DurationSummary: Sendable, Hashable {
         self.longest = longest
     }
 
-    init(matching predicate: FetchPredicate, in context: isolated ObjectContext) throws {
-        var request = FetchRequest(Session.self, predicate: predicate)
-        request.properties = [.count(as: "n"), .aggregate(.sum, of: "duration", as: "total"),
-                              .aggregate(.maximum, of: "duration", as: "longest")]
-        var summary = DurationSummary.empty
-        try context.forEachRow(request) { values in
-            // SUM and MAX of no rows are NULL; COUNT is 0.
-            summary = DurationSummary(count: Int(attributeValue: values[0]) ?? 0,
-                                      total: Double(attributeValue: values[1]) ?? 0,
-                                      longest: Double(attributeValue: values[2]))
-        }
-        self = summary
+    /// The summary of durations in ascending order.
+    init(_ sorted: ArraySlice<Double>) {
+        self.init(count: sorted.count, total: sorted.reduce(0, +), longest: sorted.last)
     }
 }

@@ -50,8 +50,8 @@ public struct LongestSession: Statistic {
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
         let filter = try SessionFilter(parameters)
         let limit = try DurationLimit(parameters)
-        return PreparedStatistic { context in
-            let durations = try TreatedDurations(filter: filter, limit: limit, in: context)
+        return PreparedStatistic(reading: filter) { digest in
+            let durations = TreatedDurations(filter: filter, limit: limit, digest: digest)
             return StatisticResult(durations.longest.map { .quantity($0, .seconds) } ?? .none, notes: durations.notes)
         }
     }

@@ -53,9 +53,9 @@ public struct MedianSessionTime: Statistic {
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
         let filter = try SessionFilter(parameters)
         let limit = try DurationLimit(parameters)
-        return PreparedStatistic { context in
-            let durations = try TreatedDurations(filter: filter, limit: limit, in: context)
-            let value = try durations.median(in: context).map { StatisticValue.quantity($0, .seconds) } ?? .none
+        return PreparedStatistic(reading: filter) { digest in
+            let durations = TreatedDurations(filter: filter, limit: limit, digest: digest)
+            let value = durations.median.map { StatisticValue.quantity($0, .seconds) } ?? .none
             return StatisticResult(value, notes: durations.notes)
         }
     }

@@ -4,11 +4,10 @@ import StillpointCore
 import StillpointStatistics
 
 /// The durations a session-time statistic works on: the qualifying sessions, with outliers capped, flagged
-/// or dropped as the ``DurationLimit`` says. Everything is read with SQL aggregates; the median streams the
-/// distinct durations with their counts, never every session.
+/// or dropped as the ``DurationLimit`` says, from the report digest's sorted durations of the filter.
 ///
 /// ```swift
-/// let durations = try TreatedDurations(filter: filter, limit: limit, in: context)
+/// let durations = TreatedDurations(filter: filter, limit: limit, digest: digest)
 /// durations.total / Double(durations.count)
 /// ```
 struct TreatedDurations {
@@ -19,21 +18,30 @@ struct TreatedDurations {
     /// Sessions longer than the maximum: none when there is no limit.
     let outliers: DurationSummary
 
-    init(filter: SessionFilter, limit: DurationLimit?, in context: isolated ObjectContext) throws {
+    /// The sorted durations: the kept ones, then the outliers.
+    private let sorted: [Double]
+    /// Where the outliers begin in `sorted`.
+    private let split: Int
+
+    init(filter: SessionFilter, limit: DurationLimit?, digest: SessionDigest) {
         self.filter = filter
         self.limit = limit
+        sorted = digest.durations(filter)
         if let limit {
-            // Capping is the sum of the kept sessions plus maximum × the number of outliers, so two
-            // aggregates give every mode without MIN(duration, max) in SQL.
-            kept = try DurationSummary(matching: filter.predicate && limit.withinPredicate, in: context)
-            outliers = try DurationSummary(matching: filter.predicate && limit.outlierPredicate, in: context)
+            // The first duration longer than the maximum.
+            var low = 0, high = sorted.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sorted[middle] <= limit.maximum { low = middle + 1 } else { high = middle }
+            }
+            split = low
         } else {
-            kept = try DurationSummary(matching: filter.predicate, in: context)
-            outliers = .empty
+            split = sorted.count
         }
+        kept = DurationSummary(sorted[..<split])
+        outliers = DurationSummary(sorted[split...])
     }
 
-    /// The number of sessions counted.
     var count: Int {
         limit?.handling == .drop ? kept.count : kept.count + outliers.count
     }
@@ -70,46 +78,19 @@ struct TreatedDurations {
     }
 
     /// The median of the durations counted, the mean of the middle two for an even count; `nil` when none is.
-    func median(in context: isolated ObjectContext) throws -> TimeInterval? {
+    var median: TimeInterval? {
         guard count > 0 else { return nil }
-        let middle = try durations(at: (count - 1) / 2 ... count / 2, in: context)
-        // Empty only if a save removed sessions between the count and this read.
-        guard !middle.isEmpty else { return nil }
+        let middle = ((count - 1) / 2 ... count / 2).map(duration(at:))
         return middle.reduce(0, +) / Double(middle.count)
     }
 
-    /// The durations at `positions` of the counted durations in ascending order.
-    ///
-    /// Every kept session is no longer than any outlier, so in order the kept sessions come first, then the
-    /// outliers: as they are (flag, or no limit: one ordered read over all sessions) or all at the maximum (cap).
-    ///
-    /// It walks the distinct durations with their counts (`GROUP BY duration`) rather than reading one row at
-    /// `OFFSET n/2`: SQLite sorts every row either way, but a large offset makes its sorter several times slower
-    /// (1,000,000 rows: about 1.5 s against 9 s). Rows stream, so memory stays flat.
-    private func durations(at positions: ClosedRange<Int>, in context: isolated ObjectContext) throws -> [TimeInterval] {
-        let ordered: FetchPredicate
-        switch limit?.handling {
-        case nil, .flag?: ordered = filter.predicate
-        case .cap?, .drop?: ordered = filter.predicate && (limit?.withinPredicate ?? .true)
+    /// The duration at `position` of the counted durations in order: outliers capped at the maximum, counted in
+    /// full, or left out.
+    private func duration(at position: Int) -> TimeInterval {
+        guard position >= split, let limit else { return sorted[position] }
+        switch limit.handling {
+        case .cap: return limit.maximum
+        case .flag, .drop: return sorted[position]
         }
-        var request = FetchRequest(Session.self, predicate: ordered, sortedBy: [.ascending(Session.duration)])
-        request.properties = [.attribute(Session.duration.name), .count(as: "count")]
-        request.groupBy = [Session.duration.name]
-        var values: [TimeInterval] = []
-        var seen = 0
-        try context.forEachRow(request) { row in
-            guard values.count < positions.count, let duration = Double(attributeValue: row[0]) else { return }
-            // This duration fills the positions seen ..< seen + sessions of the ordered durations.
-            let sessions = Int(attributeValue: row[1]) ?? 0
-            seen += sessions
-            while values.count < positions.count && positions.lowerBound + values.count < seen {
-                values.append(duration)
-            }
-        }
-        // Positions past the kept sessions are capped outliers.
-        if let limit, limit.handling == .cap {
-            values += Array(repeating: limit.maximum, count: max(0, positions.count - values.count))
-        }
-        return values
     }
 }

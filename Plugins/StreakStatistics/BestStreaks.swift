@@ -60,8 +60,8 @@ public struct BestStreaks: Statistic {
                                  message: "expected a whole number of 1 or more, got \(count)")
         }
         let streak = try StreakParameters(parameters)
-        return PreparedStatistic { context in
-            let runs = try streak.calculator(in: context).bestStreaks(count: count)
+        return PreparedStatistic(reading: streak.filter) { digest in
+            let runs = streak.calculator(digest).bestStreaks(count: count)
             return StatisticResult(.list(runs.map(\.value)))
         }
     }

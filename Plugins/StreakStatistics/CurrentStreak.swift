@@ -52,8 +52,8 @@ public struct CurrentStreak: Statistic {
 
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
         let streak = try StreakParameters(parameters)
-        return PreparedStatistic { context in
-            let calculator = try streak.calculator(in: context)
+        return PreparedStatistic(reading: streak.filter) { digest in
+            let calculator = streak.calculator(digest)
             guard let run = calculator.currentRun else { return StatisticResult(.quantity(0, .days)) }
             let note = run.end < calculator.today ? "\(run.dates); today has no session yet" : run.dates
             return StatisticResult(.quantity(Double(run.length), .days), notes: [note])

@@ -44,35 +44,17 @@ public struct DaysSinceLastSession: Statistic {
                 expected: .quantity(1, .days)),
         ])
 
-    /// Wider than any gap between two zones' clocks (UTC-12 to UTC+14, with room for historical offsets):
-    /// a session that started earlier than this before the latest one cannot fall on a later local day.
-    static let zoneSpread: TimeInterval = 2 * 86_400
-
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
         let filter = try SessionFilter(parameters)
         let boundary = try parameters.dayBoundary()
         let today = boundary.day(of: filter.asOf)
-        return PreparedStatistic { context in
-            // The latest start in SQL, then a scan of the sessions near it only: the latest start is not
-            // always the latest day, since sessions keep their own zones.
-            var latestRequest = filter.request()
-            latestRequest.properties = [.aggregate(.maximum, of: "start", as: "latest")]
-            guard let row = try context.fetchDictionaries(latestRequest).first,
-                  let latest = row["latest"], let latestStart = Self.date(latest)
-            else { return StatisticResult(.none) }
-            var recent = filter
-            recent.from = max(filter.from ?? .distantPast, latestStart.addingTimeInterval(-Self.zoneSpread))
-            guard let lastDay = try SessionScan.activeDays(recent, boundary: boundary, in: context).last else {
+        return PreparedStatistic(reading: filter) { digest in
+            // The latest day, not the day of the latest start: sessions keep their own zones.
+            guard let lastDay = digest.sessions(filter, boundary: boundary).days.last?.day else {
                 return StatisticResult(.none)
             }
             return StatisticResult(.quantity(Double(lastDay.distance(to: today)), .days),
                                    notes: ["last session on \(lastDay)"])
         }
-    }
-
-    /// The aggregate's instant: a date, or seconds since 1970 where the store hands back a number.
-    private static func date(_ value: AttributeValue) -> Date? {
-        if case .date(let date) = value { return date }
-        return value.numericValue.map(Date.init(timeIntervalSince1970:))
     }
 }

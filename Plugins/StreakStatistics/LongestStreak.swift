@@ -48,8 +48,8 @@ public struct LongestStreak: Statistic {
 
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
         let streak = try StreakParameters(parameters)
-        return PreparedStatistic { context in
-            guard let run = try streak.calculator(in: context).longestStreak else {
+        return PreparedStatistic(reading: streak.filter) { digest in
+            guard let run = streak.calculator(digest).longestStreak else {
                 return StatisticResult(.quantity(0, .days))
             }
             return StatisticResult(.quantity(Double(run.length), .days), notes: [run.dates])

@@ -32,10 +32,10 @@ struct StreakParameters: Sendable {
         }
     }
 
-    /// The runs of active days through today, from a cursor over the qualifying sessions.
-    func calculator(in context: isolated ObjectContext) throws -> StreakCalculator {
-        let days = try SessionScan.activeDays(filter, boundary: boundary, in: context)
-        return StreakCalculator(activeDays: days, today: today, excludedWeekdays: excludedWeekdays)
+    /// The runs of active days through today, from the report's digest.
+    func calculator(_ digest: SessionDigest) -> StreakCalculator {
+        StreakCalculator(activeDays: digest.sessions(filter, boundary: boundary).activeDays, today: today,
+                         excludedWeekdays: excludedWeekdays)
     }
 
     /// The parameters every streak statistic takes.

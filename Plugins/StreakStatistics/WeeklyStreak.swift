@@ -58,8 +58,8 @@ public struct WeeklyStreak: Statistic {
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
         let streak = try StreakParameters(parameters)
         let firstWeekday = try parameters.weekday("week_starts_on") ?? .monday
-        return PreparedStatistic { context in
-            let weeks = try streak.calculator(in: context).weeklyStreak(weekStartsOn: firstWeekday)
+        return PreparedStatistic(reading: streak.filter) { digest in
+            let weeks = streak.calculator(digest).weeklyStreak(weekStartsOn: firstWeekday)
             return StatisticResult(.quantity(Double(weeks), .weeks))
         }
     }

@@ -46,9 +46,8 @@ public struct ActiveDays: Statistic {
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
         let filter = try SessionFilter(parameters)
         let boundary = try parameters.dayBoundary()
-        return PreparedStatistic { context in
-            let days = try SessionScan.activeDays(filter, boundary: boundary, in: context)
-            return StatisticResult(.quantity(Double(days.count), .days))
+        return PreparedStatistic(reading: filter) { digest in
+            StatisticResult(.quantity(Double(digest.sessions(filter, boundary: boundary).days.count), .days))
         }
     }
 }

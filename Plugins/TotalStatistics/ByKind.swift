@@ -47,26 +47,16 @@ public struct ByKind: Statistic {
 
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
         let filter = try SessionFilter(parameters)
-        return PreparedStatistic { context in
-            StatisticResult(.record([
-                StatisticField("kind", try Self.tallies(groupedBy: Session.kind.name, filter, in: context)),
-                StatisticField("source", try Self.tallies(groupedBy: Session.source.name, filter, in: context)),
-            ]))
+        let boundary = parameters.environment.dayBoundary
+        return PreparedStatistic(reading: filter) { digest in
+            let sessions = digest.sessions(filter, boundary: boundary)
+            func record(_ tallies: [NamedTally]) -> StatisticValue {
+                .record(tallies.map { StatisticField($0.name, $0.tally.value) })
+            }
+            return StatisticResult(.record([StatisticField("kind", record(sessions.kinds)),
+                                            StatisticField("source", record(sessions.sources))]))
         }
     }
 
     /// `{name: {count, time}}` for each value of `attribute`, counted and summed in SQL.
-    private static func tallies(groupedBy attribute: String, _ filter: SessionFilter,
-                                in context: isolated ObjectContext) throws -> StatisticValue {
-        var request = filter.request()
-        request.properties = [.attribute(attribute), .count(as: "count"), .aggregate(.sum, of: "duration", as: "time")]
-        request.groupBy = [attribute]
-        request.sortKeys = [.ascending(attribute)]
-        var fields: [StatisticField] = []
-        try context.forEachRow(request) { row in
-            let tally = SessionTally(count: Int(attributeValue: row[1]) ?? 0, time: Double(attributeValue: row[2]) ?? 0)
-            fields.append(StatisticField(String(attributeValue: row[0]) ?? "", tally.value))
-        }
-        return .record(fields)
-    }
 }

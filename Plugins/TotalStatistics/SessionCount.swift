@@ -38,8 +38,9 @@ public struct SessionCount: Statistic {
 
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
         let filter = try SessionFilter(parameters)
-        return PreparedStatistic { context in
-            StatisticResult(.quantity(Double(try context.count(for: filter.request())), .count))
+        let boundary = parameters.environment.dayBoundary
+        return PreparedStatistic(reading: filter) { digest in
+            StatisticResult(.quantity(Double(digest.sessions(filter, boundary: boundary).count), .count))
         }
     }
 }

@@ -39,12 +39,9 @@ public struct TotalTime: Statistic {
 
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
         let filter = try SessionFilter(parameters)
-        return PreparedStatistic { context in
-            var request = filter.request()
-            request.properties = [.aggregate(.sum, of: "duration", as: "total")]
-            // SUM of no rows is NULL: an empty log has 0 s of practice.
-            let total = try context.fetchDictionaries(request).first?["total"].flatMap { Double(attributeValue: $0) } ?? 0
-            return StatisticResult(.quantity(total, .seconds))
+        let boundary = parameters.environment.dayBoundary
+        return PreparedStatistic(reading: filter) { digest in
+            StatisticResult(.quantity(digest.sessions(filter, boundary: boundary).totalTime, .seconds))
         }
     }
 }

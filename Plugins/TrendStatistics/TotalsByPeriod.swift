@@ -64,12 +64,12 @@ public struct TotalsByPeriod: Statistic {
         let filter = try SessionFilter(parameters)
         let boundary = try parameters.dayBoundary()
         let period = try parameters.choice("period", as: TrendPeriod.self) ?? .month
-        return PreparedStatistic { context in
-            // Keyed by the period's first day; a scan because the day depends on each session's zone.
+        return PreparedStatistic(reading: filter) { digest in
+            // Keyed by the period's first day.
             var tallies: [LocalDay: SessionTally] = [:]
-            try SessionScan.forEach(filter, in: context) { session in
-                tallies[period.start(of: boundary.day(of: session.start, timeZone: session.timeZone)), default: SessionTally()]
-                    .add(session.duration)
+            for day in digest.sessions(filter, boundary: boundary).days {
+                tallies[period.start(of: day.day), default: SessionTally()].count += day.tally.count
+                tallies[period.start(of: day.day), default: SessionTally()].time += day.tally.time
             }
             guard let first = tallies.keys.min(), let last = tallies.keys.max() else {
                 return StatisticResult(.record([]))

@@ -40,8 +40,21 @@ public struct DayBoundary: Sendable, Hashable {
     /// boundary.day(of: instant)   // 2026-05-17
     /// ```
     public func day(of instant: Date, timeZone: TimeZone? = nil) -> LocalDay {
-        let seconds = localSeconds(of: instant, in: timeZone ?? self.timeZone) - dayStartsAt
-        return LocalDay(dayNumber: Self.dayNumber(seconds / 86_400))
+        day(atLocalSeconds: localSeconds(of: instant, in: timeZone ?? self.timeZone))
+    }
+
+    /// The day of an instant given as seconds since 1970 on its local wall clock (see ``ZoneOffsets``).
+    ///
+    /// ```swift
+    /// boundary.day(atLocalSeconds: offsets.localSeconds(of: start))
+    /// ```
+    public func day(atLocalSeconds seconds: TimeInterval) -> LocalDay {
+        LocalDay(dayNumber: dayNumber(atLocalSeconds: seconds))
+    }
+
+    /// The number of ``day(atLocalSeconds:)``, without making the day.
+    public func dayNumber(atLocalSeconds seconds: TimeInterval) -> Int {
+        Self.dayNumber((seconds - dayStartsAt) / 86_400)
     }
 
     /// The local clock hour of `instant`, 0 through 23; `dayStartsAt` plays no part.
@@ -51,7 +64,11 @@ public struct DayBoundary: Sendable, Hashable {
     /// boundary.localHour(of: instant, timeZone: TimeZone(identifier: "America/New_York"))   // 23
     /// ```
     public func localHour(of instant: Date, timeZone: TimeZone? = nil) -> Int {
-        let seconds = localSeconds(of: instant, in: timeZone ?? self.timeZone)
+        Self.localHour(atLocalSeconds: localSeconds(of: instant, in: timeZone ?? self.timeZone))
+    }
+
+    /// The clock hour, 0 through 23, of seconds since 1970 on a local wall clock (see ``ZoneOffsets``).
+    public static func localHour(atLocalSeconds seconds: TimeInterval) -> Int {
         let secondsIntoDay = seconds - (seconds / 86_400).rounded(.down) * 86_400
         // min() guards against rounding pushing 86_399.9999 up to hour 24; max() and the finite check against
         // an instant so far out (or not a number) that the remainder means nothing.

@@ -2,6 +2,7 @@ import Foundation
 import PracticeLog
 import StillpointCore
 import StillpointStatistics
+import Synchronization
 
 /// Runs a manifest's statistics as context operations on a queue, concurrently, each in its own background
 /// context, and hands each result to the main actor the moment it completes.
@@ -18,12 +19,19 @@ import StillpointStatistics
 public final class ReportRunner: Sendable {
     public let container: PersistentContainer
     private let queue: ContextOperationQueue
+    private let log: @Sendable (String) -> Void
+    /// The digest of the last run and the results of its digest statistics, for the next run to catch up with.
+    private let kept = Mutex<(digest: SessionDigest?, results: [String: KeptResult])>((nil, [:]))
 
-    public init(container: PersistentContainer, maxConcurrentStatistics: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    /// A runner of up to `maxConcurrentStatistics` statistics at a time; `log` hears how each run read the
+    /// store (built the digest, caught up with it, or had to build it again, and why).
+    public init(container: PersistentContainer, maxConcurrentStatistics: Int = ProcessInfo.processInfo.activeProcessorCount,
+                log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.container = container
         self.queue = ContextOperationQueue(container: container, name: "report",
                                            maxConcurrentOperationCount: max(1, maxConcurrentStatistics),
                                            dependencyFailurePolicy: .runDependents)
+        self.log = log
     }
 
     /// Cancels the statistics that have not finished.
@@ -33,6 +41,10 @@ public final class ReportRunner: Sendable {
 
     /// Runs `entries` in manifest order and returns the report; `activityDays` > 0 also charts that many days
     /// of daily practice up to the report's day.
+    ///
+    /// The statistics that read the digest depend on one operation that makes it: it reads every session in
+    /// one scan on the first run, and on later runs of the same runner catches up with the changes saved since
+    /// (a watched report); then a statistic none of whose sessions changed keeps its result without running.
     public func run(_ entries: [PreparedEntry], environment: ReportEnvironment, activityDays: Int = 0,
                     onEvent: @escaping @MainActor @Sendable (ReportEvent) -> Void = { _ in }) async -> Report {
         var report = Report(
@@ -41,19 +53,16 @@ public final class ReportRunner: Sendable {
         await onEvent(.planned(report.entries))
 
         let events = queue.events
+        let digestOperation = entries.contains { $0.prepared.readsDigest } ? makeDigestOperation() : nil
         var indexByOperation: [ObjectIdentifier: Int] = [:]
         var operations: [AnyContextOperation] = []
         for (index, entry) in entries.enumerated() {
-            let compute = entry.prepared.compute
-            let operation = ContextOperation<StatisticResult>(identifier: entry.name) { context, _ in
-                // One read transaction for the whole computation: it never sees half of a concurrent write.
-                try context.withPinnedSnapshot { try compute(context) }
-            }
+            let operation = statisticOperation(entry, environment: environment, digest: digestOperation)
             indexByOperation[ObjectIdentifier(operation)] = index
             operations.append(operation)
         }
         let activity = activityDays > 0 ? activityOperation(days: activityDays, environment: environment) : nil
-        queue.addOperations(operations + (activity.map { [$0] } ?? []))
+        queue.addOperations((digestOperation.map { [$0] } ?? []) + operations + (activity.map { [$0] } ?? []))
 
         var remaining = operations.count + (activity == nil ? 0 : 1)
         for await event in events where remaining > 0 {
@@ -86,6 +95,55 @@ public final class ReportRunner: Sendable {
         }
         await onEvent(.completed(report))
         return report
+    }
+
+    /// The operation that hands the digest to the statistics: the kept one brought up to date, or a new one.
+    private func makeDigestOperation() -> ContextOperation<DigestPass> {
+        ContextOperation(identifier: "digest", priority: .high) { [self] context, _ in
+            // The same read transaction for the change log and the rows, so that they agree.
+            try context.withPinnedSnapshot {
+                if let digest = kept.withLock({ $0.digest }) {
+                    switch try digest.catchUp(in: context) {
+                    case .updated(let update):
+                        log("digest: caught up with \(update.changeSets) change set(s), \(update.sessions) session(s)")
+                        return DigestPass(digest: digest, update: update)
+                    case .rebuild(let reason):
+                        log("digest: \(reason)")
+                    }
+                }
+                let digest = try SessionDigest(in: context)
+                kept.withLock { $0 = (digest, [:]) }
+                return DigestPass(digest: digest, update: nil)
+            }
+        }
+    }
+
+    /// The operation of one statistic: from the digest when it reads it (reusing its last result when none of
+    /// its inputs changed), else from the store in one read transaction of its own.
+    private func statisticOperation(_ entry: PreparedEntry, environment: ReportEnvironment,
+                                    digest digestOperation: ContextOperation<DigestPass>?) -> ContextOperation<StatisticResult> {
+        guard let digestOperation, entry.prepared.readsDigest else {
+            let prepared = entry.prepared
+            // One read transaction for the whole computation: it never sees half of a concurrent write.
+            return ContextOperation(identifier: entry.name) { context, _ in
+                try context.withPinnedSnapshot { try prepared.compute(digest: nil, context: context) }
+            }
+        }
+        let operation = ContextOperation<StatisticResult>(identifier: entry.name) { [self] context, operation in
+            let pass = try operation.result(of: digestOperation)
+            if let update = pass.update,
+               let reused = kept.withLock({ $0.results[entry.name] })?.reusable(for: entry, environment: environment, update: update) {
+                return reused
+            }
+            let result = try entry.prepared.compute(digest: pass.digest, context: context)
+            kept.withLock { kept in
+                guard kept.digest === pass.digest else { return }
+                kept.results[entry.name] = KeptResult(entry, environment: environment, result: result)
+            }
+            return result
+        }
+        operation.addDependency(digestOperation)
+        return operation
     }
 
     /// Time practised per local day over the last `days` days, for the calendar heatmap.

@@ -1,4 +1,5 @@
 import Foundation
+import PracticeLog
 
 /// The manifest's settings that every statistic shares unless its own parameters say otherwise.
 public struct ReportEnvironment: Sendable, Hashable {
@@ -23,5 +24,17 @@ public struct ReportEnvironment: Sendable, Hashable {
         self.from = from
         self.until = until
         self.kinds = kinds
+    }
+}
+
+extension ReportEnvironment {
+    /// The report's day rule: its zone and when its days start. Statistics that need no day of their own read
+    /// the digest with it, so that they share the sums of those that do.
+    ///
+    /// ```swift
+    /// digest.sessions(filter, boundary: parameters.environment.dayBoundary).count
+    /// ```
+    public var dayBoundary: DayBoundary {
+        DayBoundary(timeZone: timeZone, dayStartsAt: dayStartsAt)
     }
 }

@@ -1,0 +1,43 @@
+import Foundation
+
+extension ObjectContext {
+    /// Streams the saved rows of `entity` in store order (a table scan: no sort, no index), each with its row ID
+    /// and the `attributes` asked for: the cheapest read of a whole table, for a computation that keeps its own
+    /// compact copy of a few columns. Unsaved changes of this context are not seen.
+    ///
+    /// With `rowIDs`, only those rows are read (those that no longer exist are left out).
+    ///
+    /// ```swift
+    /// try context.scanRows(of: Session.entity, attributes: ["start", "duration"]) { row in
+    ///     starts.append(row.double(0) ?? 0)
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``SchemaError`` for an attribute the entity does not have.
+    public func scanRows(of entity: EntityDescription, attributes: [String], rowIDs: [Int64]? = nil,
+                         _ body: (borrowing ScannedRow) throws -> Void) throws {
+        try graph.scanRows(of: entity, attributes: attributes, rowIDs: rowIDs, body)
+    }
+
+    /// The position in the change log of the state this context reads: inside ``withPinnedSnapshot(_:)``, the
+    /// last change that snapshot holds, so that a copy made in it can later catch up with
+    /// ``PersistentContainer/history(after:)``.
+    ///
+    /// ```swift
+    /// let (copy, token) = try context.withPinnedSnapshot { (try makeCopy(context), try context.historyToken()) }
+    /// ```
+    public func historyToken() throws -> HistoryToken {
+        try graph.historyToken()
+    }
+
+    /// The change sets saved after `token`, oldest first, as the state this context reads holds them: inside
+    /// ``withPinnedSnapshot(_:)``, the same state its fetches read. Throws as
+    /// ``PersistentContainer/history(after:)`` does when that history is not complete.
+    ///
+    /// ```swift
+    /// let changes = try context.withPinnedSnapshot { try context.history(after: token) }
+    /// ```
+    public func history(after token: HistoryToken) throws -> [ChangeSet] {
+        try graph.history(after: token)
+    }
+}

@@ -1,0 +1,55 @@
+/// Small numbers for the few distinct texts of a column (kinds, sources, zones), found from the store's bytes
+/// without making a string per row. Number 0 stands for no value (null).
+///
+/// Texts are told apart by their bytes, as the store's `GROUP BY` and `=` tell them apart.
+struct ByteInterner: Sendable {
+    /// The texts by number; `names[0]` is the empty text that stands for null.
+    private(set) var names: [String] = [""]
+    private var bytes: [[UInt8]] = [[]]
+    private var numbers: [[UInt8]: UInt32] = [:]
+    private var lastNumber: UInt32 = 0
+
+    /// The number of the text whose bytes are `buffer`, `nil` for null; a new text gets the next number.
+    mutating func number(of buffer: UnsafeRawBufferPointer?) -> UInt32 {
+        guard let buffer else { return 0 }
+        // Consecutive rows often share a value; then a short list; then a table.
+        if lastNumber != 0, bytes[Int(lastNumber)].elementsEqual(buffer) { return lastNumber }
+        if bytes.count <= 16 {
+            for number in 1..<bytes.count where bytes[number].elementsEqual(buffer) {
+                lastNumber = UInt32(number)
+                return lastNumber
+            }
+        } else if let known = numbers[Array(buffer)] {
+            lastNumber = known
+            return known
+        }
+        return add(Array(buffer))
+    }
+
+    /// The number of `text`, given as a string (a value read one at a time).
+    mutating func number(of text: String?) -> UInt32 {
+        guard let text else { return 0 }
+        return Array(text.utf8).withUnsafeBytes { number(of: $0) }
+    }
+
+    /// The number `text` already has, if any, without adding it.
+    func existingNumber(of text: String) -> UInt32? {
+        let utf8 = Array(text.utf8)
+        return bytes.indices.dropFirst().first { bytes[$0] == utf8 }.map(UInt32.init)
+    }
+
+    private mutating func add(_ utf8: [UInt8]) -> UInt32 {
+        let number = UInt32(bytes.count)
+        bytes.append(utf8)
+        names.append(String(decoding: utf8, as: UTF8.self))
+        numbers[utf8] = number
+        lastNumber = number
+        return number
+    }
+
+    /// Whether text `first` sorts before text `second` byte by byte, as the store's `ORDER BY` sorts them; null first.
+    func precedes(_ first: UInt32, _ second: UInt32) -> Bool {
+        if first == 0 || second == 0 { return first == 0 && second != 0 }
+        return bytes[Int(first)].lexicographicallyPrecedes(bytes[Int(second)])
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// The digest's copy of the session table: one array per column, in row-ID order, numbers for texts.
+///
+/// A deleted row stays as a tombstone (its duration not a number, which no filter admits) until the next
+/// rebuild, so that deleting costs no shift of a million values.
+struct DigestColumns: Sendable {
+    /// One row as the digest holds it.
+    struct Row: Sendable, Hashable {
+        var rowID: Int64
+        var start: Double
+        var duration: Double
+        var kind: UInt32
+        var source: UInt32
+        /// 0 for none: the session is read in the report's zone.
+        var zone: UInt32
+    }
+
+    private(set) var rowIDs: [Int64] = []
+    private(set) var starts: [Double] = []
+    private(set) var durations: [Double] = []
+    private(set) var kinds: [UInt32] = []
+    private(set) var sources: [UInt32] = []
+    private(set) var zones: [UInt32] = []
+    var kindNames = ByteInterner()
+    var sourceNames = ByteInterner()
+    var zoneNames = ByteInterner()
+    /// The latest start of any row ever held, tombstones included: an upper bound.
+    private(set) var latestStart = -Double.infinity
+
+    var count: Int { rowIDs.count }
+
+    subscript(index: Int) -> Row {
+        Row(rowID: rowIDs[index], start: starts[index], duration: durations[index], kind: kinds[index],
+            source: sources[index], zone: zones[index])
+    }
+
+    mutating func reserve(_ capacity: Int) {
+        rowIDs.reserveCapacity(capacity)
+        starts.reserveCapacity(capacity)
+        durations.reserveCapacity(capacity)
+        kinds.reserveCapacity(capacity)
+        sources.reserveCapacity(capacity)
+        zones.reserveCapacity(capacity)
+    }
+
+    /// Adds a row read by a scan in row-ID order.
+    mutating func append(_ row: Row) {
+        rowIDs.append(row.rowID)
+        starts.append(row.start)
+        durations.append(row.duration)
+        kinds.append(row.kind)
+        sources.append(row.source)
+        zones.append(row.zone)
+        latestStart = max(latestStart, row.start)
+    }
+
+    /// The position of `rowID`, or where it would go.
+    func position(of rowID: Int64) -> (index: Int, found: Bool) {
+        if let last = rowIDs.last, last < rowID { return (rowIDs.count, false) }
+        var low = 0, high = rowIDs.count
+        while low < high {
+            let middle = (low + high) / 2
+            if rowIDs[middle] < rowID { low = middle + 1 } else { high = middle }
+        }
+        return (low, low < rowIDs.count && rowIDs[low] == rowID)
+    }
+
+    /// Puts `row` in place of the row with its ID (or adds it) and returns the row it replaced, if live.
+    mutating func upsert(_ row: Row) -> Row? {
+        let (index, found) = position(of: row.rowID)
+        latestStart = max(latestStart, row.start)
+        guard found else {
+            if index == rowIDs.count {
+                append(row)
+            } else {
+                // A row ID below the last one: SQLite gave back the ID of a row deleted at the end.
+                rowIDs.insert(row.rowID, at: index)
+                starts.insert(row.start, at: index)
+                durations.insert(row.duration, at: index)
+                kinds.insert(row.kind, at: index)
+                sources.insert(row.source, at: index)
+                zones.insert(row.zone, at: index)
+            }
+            return nil
+        }
+        let old = self[index]
+        starts[index] = row.start
+        durations[index] = row.duration
+        kinds[index] = row.kind
+        sources[index] = row.source
+        zones[index] = row.zone
+        return old.duration.isNaN ? nil : old
+    }
+
+    /// Marks the row with `rowID` deleted and returns it, if it was live.
+    mutating func remove(_ rowID: Int64) -> Row? {
+        let (index, found) = position(of: rowID)
+        guard found, !durations[index].isNaN else { return nil }
+        let old = self[index]
+        durations[index] = .nan
+        return old
+    }
+}

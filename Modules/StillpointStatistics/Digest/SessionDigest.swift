@@ -1,0 +1,235 @@
+import Foundation
+import PracticeLog
+import StillpointCore
+import Synchronization
+
+/// The sessions of a store in compact form, read in one scan, that every statistic of a report reads instead of
+/// the store: a report of twenty statistics scans its million sessions once, not twenty times.
+///
+/// It holds, per session, the start, the duration and numbers for the kind, source and zone (about 30 bytes a
+/// session). What statistics ask of it (``sessions(_:boundary:)``, ``durations(_:)``) is summed up once per
+/// filter and day rule, and kept: statistics that share a filter share the work. A long-lived report
+/// (`report --watch`) keeps the digest and brings it up to date from the change log (``catchUp(in:)``) instead of
+/// reading the store again.
+///
+/// ```swift
+/// let digest = try await container.performBackgroundTask { context in
+///     try context.withPinnedSnapshot { try SessionDigest(in: context) }
+/// }
+/// let sessions = digest.sessions(filter, boundary: boundary)
+/// ```
+public final class SessionDigest: Sendable {
+    private struct State: Sendable {
+        var columns = DigestColumns()
+        var token: HistoryToken
+        var selections: [SelectionKey: Selection] = [:]
+        var durations: [SessionFilter: Durations] = [:]
+    }
+
+    private struct SelectionKey: Hashable, Sendable {
+        var filter: SessionFilter
+        var boundary: DayBoundary
+    }
+
+    /// One filter's running sums, built by the first statistic that asks, while the others wait for it.
+    private final class Selection: Sendable {
+        let tally = Mutex<SelectionTally?>(nil)
+    }
+
+    /// One filter's durations, sorted, built by the first statistic that asks.
+    private final class Durations: Sendable {
+        let sorted = Mutex<[Double]?>(nil)
+    }
+
+    private let state: Mutex<State>
+
+    /// The attributes the digest reads, in the order of its columns.
+    static let attributes = ["start", "duration", "kind", "source", "timeZone"]
+
+    /// Reads every session of the store `context` reads, in one table scan; call it inside
+    /// ``ObjectContext/withPinnedSnapshot(_:)`` so that the digest and its ``historyToken`` agree.
+    public init(in context: isolated ObjectContext) throws {
+        var columns = DigestColumns()
+        columns.reserve(try context.count(for: FetchRequest(Session.self)))
+        try Self.read(in: context, rowIDs: nil, into: &columns) { columns, row in columns.append(row) }
+        let token = try context.historyToken()
+        state = Mutex(State(columns: columns, token: token))
+    }
+
+    /// The position in the change log the digest is current with.
+    public var historyToken: HistoryToken {
+        state.withLock { $0.token }
+    }
+
+    /// The number of sessions the digest holds, whatever their values.
+    public var count: Int {
+        state.withLock { state in state.columns.durations.reduce(0) { $0 + ($1.isNaN ? 0 : 1) } }
+    }
+
+    /// The sessions `filter` admits, summed up per day of `boundary`, hour, kind and source.
+    ///
+    /// ```swift
+    /// let days = digest.sessions(filter, boundary: try parameters.dayBoundary()).activeDays
+    /// ```
+    public func sessions(_ filter: SessionFilter, boundary: DayBoundary) -> SelectedSessions {
+        let (selection, columns) = state.withLock { state in
+            let key = SelectionKey(filter: Self.shared(filter, state.columns), boundary: boundary)
+            if let known = state.selections[key] { return (known, state.columns) }
+            let selection = Selection()
+            state.selections[key] = selection
+            return (selection, state.columns)
+        }
+        return selection.tally.withLock { tally in
+            var built = tally ?? SelectionTally(filter: filter, boundary: boundary, columns: columns)
+            defer { tally = built }
+            return built.selected(kindNames: columns.kindNames, sourceNames: columns.sourceNames)
+        }
+    }
+
+    /// The durations of the sessions `filter` admits, shortest first.
+    ///
+    /// ```swift
+    /// let sorted = digest.durations(filter)
+    /// let median = sorted.isEmpty ? nil : (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
+    /// ```
+    public func durations(_ filter: SessionFilter) -> [Double] {
+        let (durations, columns) = state.withLock { state in
+            let key = Self.shared(filter, state.columns)
+            if let known = state.durations[key] { return (known, state.columns) }
+            let durations = Durations()
+            state.durations[key] = durations
+            return (durations, state.columns)
+        }
+        return durations.sorted.withLock { sorted in
+            if let sorted { return sorted }
+            var admitted: [Double] = []
+            let kinds = Self.kindMask(filter, columns.kindNames)
+            for index in 0..<columns.count where filter.admits(start: columns.starts[index], duration: columns.durations[index])
+                && kinds[Int(columns.kinds[index])] {
+                admitted.append(columns.durations[index])
+            }
+            admitted.sort()
+            sorted = admitted
+            return admitted
+        }
+    }
+
+    /// The filter that keys what the digest keeps: when no session starts after `as_of`, `as_of` changes
+    /// nothing, so reports made at different instants (a watched report's refreshes) share the work.
+    private static func shared(_ filter: SessionFilter, _ columns: DigestColumns) -> SessionFilter {
+        guard columns.latestStart <= filter.asOf.timeIntervalSince1970 else { return filter }
+        var shared = filter
+        shared.asOf = .distantFuture
+        return shared
+    }
+
+    /// Whether `filter` admits each kind number.
+    private static func kindMask(_ filter: SessionFilter, _ names: ByteInterner) -> [Bool] {
+        names.names.indices.map { number in
+            guard let kinds = filter.kinds else { return true }
+            return number != 0 && kinds.contains { Array($0.utf8) == Array(names.names[number].utf8) }
+        }
+    }
+
+    // MARK: Reading
+
+    /// Reads the digest's columns of the rows `rowIDs` (all when `nil`), calling `body` with each that holds a
+    /// start and a duration that are numbers.
+    private static func read(in context: isolated ObjectContext, rowIDs: [Int64]?, into columns: inout DigestColumns,
+                             _ body: (inout DigestColumns, DigestColumns.Row) -> Void) throws {
+        try context.scanRows(of: Session.entity, attributes: attributes, rowIDs: rowIDs) { scanned in
+            guard let start = scanned.double(0), let duration = scanned.double(1) else { return }
+            let row = DigestColumns.Row(
+                rowID: scanned.rowID, start: start, duration: duration,
+                kind: scanned.withUTF8(2) { columns.kindNames.number(of: $0) } ?? 0,
+                source: scanned.withUTF8(3) { columns.sourceNames.number(of: $0) } ?? 0,
+                zone: scanned.withUTF8(4) { columns.zoneNames.number(of: $0) } ?? 0)
+            body(&columns, row)
+        }
+    }
+
+    // MARK: Catching up
+
+    /// Above this many changed sessions, reading the store again is cheaper than applying them one by one.
+    static let largestCatchUp = 10_000
+
+    /// Brings the digest up to date with the changes saved since ``historyToken`` (by this process or another):
+    /// the changed sessions are read again, and every sum kept is updated row by row. Call it inside
+    /// ``ObjectContext/withPinnedSnapshot(_:)``, while no statistic reads the digest.
+    ///
+    /// Returns ``DigestCatchUp/rebuild(reason:)`` instead when the digest cannot catch up: the change log was
+    /// purged past its token, or so many sessions changed (a batch delete, a large import) that a new digest is
+    /// cheaper.
+    ///
+    /// ```swift
+    /// switch try context.withPinnedSnapshot({ try digest.catchUp(in: context) }) {
+    /// case .updated(let update): rerun(statistics.filter { update.touches($0.filter) })
+    /// case .rebuild(let reason): logger.info("\(reason)"); digest = try SessionDigest(in: context)
+    /// }
+    /// ```
+    public func catchUp(in context: isolated ObjectContext) throws -> DigestCatchUp {
+        let token = historyToken
+        let changes: [ChangeSet]
+        do {
+            changes = try context.history(after: token)
+        } catch StoreError.historyPurged(_, _, let purgedThrough) {
+            return .rebuild(reason: "the change log was purged through \(purgedThrough.sequence), past the digest's "
+                            + "position \(token.sequence): reading every session again")
+        }
+        var rowIDs = Set<Int64>()
+        for changeSet in changes {
+            for id in [changeSet.inserted, changeSet.updated, changeSet.deleted].joined()
+            where id.entityName == Session.entity.name {
+                if let rowID = id.rowID { rowIDs.insert(rowID) }
+            }
+        }
+        guard rowIDs.count <= Self.largestCatchUp else {
+            return .rebuild(reason: "\(rowIDs.count) sessions changed (a batch or a large import): reading every session again")
+        }
+        let newToken = try context.historyToken()
+        return .updated(try state.withLock { state in
+            var read: [DigestColumns.Row] = []
+            try Self.read(in: context, rowIDs: rowIDs.sorted(), into: &state.columns) { _, row in read.append(row) }
+            var changed: [DigestColumns.Row] = []
+            var present = Set<Int64>()
+            for row in read {
+                present.insert(row.rowID)
+                if let old = state.columns.upsert(row) { changed.append(old); Self.apply(old, sign: -1, &state) }
+                changed.append(row)
+                Self.apply(row, sign: 1, &state)
+            }
+            for rowID in rowIDs.subtracting(present) {
+                if let old = state.columns.remove(rowID) { changed.append(old); Self.apply(old, sign: -1, &state) }
+            }
+            state.token = changes.last.map { HistoryToken(sequence: $0.sequence) } ?? newToken
+            return DigestUpdate(changeSets: changes.count, sessions: rowIDs.count, rows: changed,
+                                latestStart: state.columns.latestStart, kindNames: state.columns.kindNames)
+        })
+    }
+
+    /// Counts `row` in or out of every sum the digest keeps.
+    private static func apply(_ row: DigestColumns.Row, sign: Int, _ state: inout State) {
+        let columns = state.columns
+        for selection in state.selections.values {
+            selection.tally.withLock { tally in _ = tally?.apply(row, sign: sign, columns: columns) }
+        }
+        for (filter, durations) in state.durations {
+            guard SelectionTally.admits(row, filter: filter, kindNames: columns.kindNames) else { continue }
+            durations.sorted.withLock { sorted in
+                guard var values = sorted else { return }
+                sorted = nil  // one copy of the array, not two
+                var low = 0, high = values.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if values[middle] < row.duration { low = middle + 1 } else { high = middle }
+                }
+                if sign > 0 {
+                    values.insert(row.duration, at: low)
+                } else if low < values.count, values[low] == row.duration {
+                    values.remove(at: low)
+                }
+                sorted = values
+            }
+        }
+    }
+}
