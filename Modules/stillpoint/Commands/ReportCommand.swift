@@ -77,7 +77,7 @@ struct ReportCommand: AsyncParsableCommand {
         if let asOf, let instant = SessionInstant.parse(asOf) { manifest.environment.asOf = instant }
         let entries = try manifest.prepare(catalog: try BuiltInStatistics.catalog())
         let container = try await storeOption.open(fallback: manifest.storeURL?.path, logger: logger)
-        let runner = ReportRunner(container: container)
+        let runner = ReportRunner(container: container, log: { logger.info("\($0)") })
         // Watching starts before the first report, so that a change saved while it runs is not missed.
         let storeWatch = watch ? StoreWatch(container) : nil
         let interrupt = InterruptHandler {
@@ -163,9 +163,12 @@ struct ReportCommand: AsyncParsableCommand {
         var report = report
         while let pending = await coalescer.next() {
             if interrupt.wasInterrupted { break }
-            let affected = entries.indices.filter { !entries[$0].prepared.entities.isDisjoint(with: pending.entityNames) }
+            // The runner tells which digest statistics' sessions changed; the others by the entities they read.
+            let affected = entries.indices.filter {
+                entries[$0].prepared.readsDigest || !entries[$0].prepared.entities.isDisjoint(with: pending.entityNames)
+            }
             guard !affected.isEmpty else { continue }
-            logger.info("\(pending.changeSetCount) change(s) through \(pending.lastSequence) by \(pending.authors.joined(separator: ", ")): recomputing \(affected.count) statistics")
+            logger.info("\(pending.changeSetCount) change(s) through \(pending.lastSequence) by \(pending.authors.joined(separator: ", ")): refreshing \(affected.count) statistics")
             // A watched report is "as of now" unless --as-of pinned it: prepare again with the new instant.
             var current = manifest
             if asOf == nil { current.environment.asOf = Date() }
