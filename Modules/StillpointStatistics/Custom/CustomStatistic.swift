@@ -110,28 +110,32 @@ public struct CustomStatistic: Statistic {
     }
 
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
-        let groupBy = self.groupBy, function = self.function, unit = self.unit
-        var parts: [FetchPredicate] = []
-        if entity.name == Session.entity.name {
-            parts.append(try SessionFilter(parameters).predicate)
+        let filter = entity.name == Session.entity.name ? try SessionFilter(parameters) : nil
+        if let filter, readsDigest {
+            return PreparedStatistic(reading: filter) { digest in StatisticResult(self.value(from: digest, filter: filter)) }
         }
-        if let predicate { parts.append(predicate) }
+        return PreparedStatistic(entities: [entity.name]) { context in
+            StatisticResult(try self.value(filter: filter, in: context))
+        }
+    }
+
+    /// The aggregate computed by the store, in one `GROUP BY` query over the rows `filter` (for sessions) and
+    /// the statistic's predicate admit.
+    func value(filter: SessionFilter?, in context: isolated ObjectContext) throws -> StatisticValue {
+        let parts = [filter?.predicate, predicate].compactMap { $0 }
         var request = FetchRequest(entity, predicate: parts.isEmpty ? nil : .and(parts))
         let aggregate: FetchProperty = attribute.map { .aggregate(function, of: $0, as: Self.valueKey) } ?? .count(as: Self.valueKey)
         request.properties = groupBy.map { .attribute($0) } + [aggregate]
         request.groupBy = groupBy
         request.sortKeys = groupBy.map { .ascending($0) }
-        let query = request
-        return PreparedStatistic(entities: [entity.name]) { context in
-            let rows = try context.fetchDictionaries(query)
-            func value(_ row: [String: AttributeValue]) -> StatisticValue {
-                Self.value(row[Self.valueKey] ?? .null, function: function, unit: unit)
-            }
-            guard !groupBy.isEmpty else {
-                return StatisticResult(rows.first.map(value) ?? Self.value(.null, function: function, unit: unit))
-            }
-            return StatisticResult(Self.record(rows[...], keys: groupBy[...], value: value))
+        let rows = try context.fetchDictionaries(request)
+        func value(_ row: [String: AttributeValue]) -> StatisticValue {
+            Self.value(row[Self.valueKey] ?? .null, function: function, unit: unit)
         }
+        guard !groupBy.isEmpty else {
+            return rows.first.map(value) ?? Self.value(.null, function: function, unit: unit)
+        }
+        return Self.record(rows[...], keys: groupBy[...], value: value)
     }
 
     // MARK: Values

@@ -114,6 +114,13 @@ public final class SessionDigest: Sendable {
         }
     }
 
+    /// Calls `body` with the digest's rows as they are now (for a computation of its own, such as a custom
+    /// statistic's aggregate over sessions).
+    func withColumns<T>(_ body: (DigestColumns) throws -> T) rethrows -> T {
+        let columns = state.withLock { $0.columns }
+        return try body(columns)
+    }
+
     /// The filter that keys what the digest keeps: when no session starts after `as_of`, `as_of` changes
     /// nothing, so reports made at different instants (a watched report's refreshes) share the work.
     private static func shared(_ filter: SessionFilter, _ columns: DigestColumns) -> SessionFilter {

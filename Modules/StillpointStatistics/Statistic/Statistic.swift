@@ -1,7 +1,10 @@
 import StillpointCore
 
-/// A statistic of a practice log: a stable id, a description, and a computation that runs in a background
-/// context through the core's fetch requests (SQL aggregates and cursors), never by loading every session.
+/// A statistic of a practice log: a stable id, a description, and a computation.
+///
+/// Most statistics compute from the report's ``SessionDigest``: the sessions read once, in one scan, and summed
+/// per filter, local day, hour, kind and source, shared by every statistic of the report. A statistic that needs
+/// what the digest does not hold fetches it in a background context of its own (see ``PreparedStatistic``).
 ///
 /// ```swift
 /// struct SessionCount: Statistic {
@@ -10,8 +13,9 @@ import StillpointCore
 ///
 ///     func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
 ///         let filter = try SessionFilter(parameters)
-///         return PreparedStatistic { context in
-///             .init(.quantity(Double(try context.count(for: filter.request())), .count))
+///         let boundary = parameters.environment.dayBoundary
+///         return PreparedStatistic(reading: filter) { digest in
+///             .init(.quantity(Double(digest.sessions(filter, boundary: boundary).count), .count))
 ///         }
 ///     }
 /// }

@@ -7,39 +7,117 @@ import StreakStatistics
 import Synchronization
 
 extension ReportSuite {
-    /// The baseline of the `report` suite: every statistic of the manifest computed by hand over the raw SQLite
-    /// C API, with the SQL one would write for that number.
+    /// The baseline of the `report` suite: one table scan of the columns a report needs over the raw SQLite C API
+    /// into plain arrays, then every statistic of the manifest computed by hand from them, with the same rules.
     ///
-    /// - Counts, sums, averages and maxima are one aggregate query each (`COUNT(*)`, `SUM`, `AVG`, `MAX`); `by_kind`
-    ///   is two `GROUP BY` queries; the median walks `GROUP BY duration ORDER BY duration` after a count, and stops
-    ///   at the middle.
-    /// - Statistics of local days and hours read `start` (and `duration` where they sum it) and `timeZone` with a
-    ///   cursor, resolve each zone name once, and place each session with `DayBoundary`; the streaks and the
-    ///   consistency score come from the pure calculators (`StreakCalculator`, `ConsistencyScore`) over the sorted
-    ///   active days.
-    /// - Each statistic runs on its own, in a read transaction, as the report's operations do; nothing is shared
-    ///   between statistics (no scan serves two of them), so both sides do the same statistics one by one.
+    /// - The scan reads `start`, `duration`, `kind`, `source` and `timeZone` of every row in one
+    ///   `SELECT ... FROM "Session"` (no `WHERE`, so SQLite scans the table instead of walking an index), and
+    ///   resolves each zone and text once by its bytes.
+    /// - Each statistic then loops over the arrays with its own filter (`SessionFilter.admits`, the kinds by name)
+    ///   and places sessions on local days and hours with `ZoneOffsets` and `DayBoundary`; the streaks and the
+    ///   consistency score come from the pure calculators (`StreakCalculator`, `ConsistencyScore`) over the
+    ///   sorted active days; the median sorts the durations.
+    /// - Statistics run on `threads` threads after the scan, each taking the next statistic as it finishes one;
+    ///   nothing is shared between them but the arrays.
     ///
     /// The qualifying sessions, today, the day rules and each statistic's parameters come from the prepared
     /// manifest entries, so the two sides cannot disagree on what they compute; a parameter the baseline does not
     /// implement (`maximum_duration`) is an error, not a silent difference.
     enum RawStatistics {
-        /// One statistic, ready to run on a connection: its numbers, flattened as ``ReportSuite/numbers(_:)`` does.
+        /// One statistic, ready to run over the scanned rows: its numbers, flattened as ``ReportSuite/numbers(_:)`` does.
         struct Job: Sendable {
             let name: String
-            let compute: @Sendable (RawSQLite) throws -> [Double]
+            let compute: @Sendable (Rows) throws -> [Double]
+        }
+
+        /// Every row of the session table, one array per column.
+        struct Rows: Sendable {
+            var starts: [Double] = []
+            var durations: [Double] = []
+            var kinds: [Int32] = []
+            var sources: [Int32] = []
+            var zones: [Int32] = []
+            /// Texts by number; -1 in a column is null.
+            var kindNames: [String] = []
+            var sourceNames: [String] = []
+            var zoneValues: [TimeZone?] = []
+
+            /// Calls `body` with the index of each row `filter` admits.
+            func forEach(_ filter: SessionFilter, _ body: (Int) -> Void) {
+                let admitted = kindNames.map { name in filter.kinds.map { $0.contains(name) } ?? true }
+                for index in starts.indices where filter.admits(start: starts[index], duration: durations[index]) {
+                    let kind = Int(kinds[index])
+                    guard kind >= 0 ? admitted[kind] : filter.kinds == nil else { continue }
+                    body(index)
+                }
+            }
+
+            /// The local wall-clock seconds of row `index`, in its zone or `fallback`'s.
+            func localSeconds(_ index: Int, _ offsets: inout [Int32: ZoneOffsets], fallback: TimeZone) -> Double {
+                let zone = zones[index]
+                let key = zone >= 0 && zoneValues[Int(zone)] != nil ? zone : -1
+                if offsets[key] == nil {
+                    offsets[key] = ZoneOffsets(key >= 0 ? zoneValues[Int(key)] ?? fallback : fallback)
+                }
+                return offsets[key]!.localSeconds(of: starts[index])
+            }
+        }
+
+        /// Scans the table once into ``Rows``.
+        static func scan(_ raw: RawSQLite) throws -> Rows {
+            var rows = Rows()
+            var kindNumbers = TextNumbers(), sourceNumbers = TextNumbers(), zoneNumbers = TextNumbers()
+            let sql = #"SELECT "start", "duration", "kind", "source", "timeZone" FROM "Session""#
+            let statement = try raw.prepare(sql)
+            defer { sqlite3_finalize(statement) }
+            while true {
+                let code = sqlite3_step(statement)
+                if code == SQLITE_DONE { break }
+                guard code == SQLITE_ROW else { throw raw.failure(sql) }
+                guard sqlite3_column_type(statement, 0) != SQLITE_NULL, sqlite3_column_type(statement, 1) != SQLITE_NULL else { continue }
+                rows.starts.append(sqlite3_column_double(statement, 0))
+                rows.durations.append(sqlite3_column_double(statement, 1))
+                rows.kinds.append(kindNumbers.number(column: 2, of: statement))
+                rows.sources.append(sourceNumbers.number(column: 3, of: statement))
+                rows.zones.append(zoneNumbers.number(column: 4, of: statement))
+            }
+            rows.kindNames = kindNumbers.texts
+            rows.sourceNames = sourceNumbers.texts
+            rows.zoneValues = zoneNumbers.texts.map { TimeZone(identifier: $0) }
+            return rows
+        }
+
+        /// Numbers for the texts of a column, found by their bytes.
+        private struct TextNumbers {
+            private var bytes: [[UInt8]] = []
+            private(set) var texts: [String] = []
+
+            mutating func number(column: Int32, of statement: OpaquePointer) -> Int32 {
+                guard let text = sqlite3_column_text(statement, column) else { return -1 }
+                let count = Int(sqlite3_column_bytes(statement, column))
+                for index in bytes.indices where bytes[index].count == count {
+                    let same = bytes[index].withUnsafeBufferPointer { memcmp($0.baseAddress!, text, count) == 0 }
+                    if same { return Int32(index) }
+                }
+                let name = Array(UnsafeBufferPointer(start: text, count: count))
+                bytes.append(name)
+                texts.append(String(decoding: name, as: UTF8.self))
+                return Int32(bytes.count - 1)
+            }
         }
 
         // MARK: Running
 
-        /// Runs `jobs` in order on `threads` threads, each with a connection of its own, each thread taking the
-        /// next job as it finishes one, as the report's queue does with its operations.
+        /// Scans the table once, then runs `jobs` in order on `threads` threads, each thread taking the next job
+        /// as it finishes one, as the report's queue does with its operations.
         static func run(_ jobs: [Job], threads: Int, store: TemporaryDirectory) async throws -> [String: [Double]] {
-            let board = Board(jobs: jobs, threads: threads)
+            let raw = try RawSQLite(.file, in: store)
+            let rows = try runInTransaction(on: raw) { try scan(raw) }
+            let board = Board(jobs: jobs, threads: threads, rows: rows)
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 for number in 0..<threads {
                     let thread = Thread {
-                        board.work(on: store)
+                        board.work()
                         if board.threadFinished() { continuation.resume() }
                     }
                     thread.name = "stillpoint-bench.raw-report.\(number)"
@@ -49,13 +127,13 @@ extension ReportSuite {
             return try board.results()
         }
 
-        /// Runs one job in a read transaction.
-        static func runInTransaction(_ job: Job, on raw: RawSQLite) throws -> [Double] {
+        /// Runs `body` in a read transaction.
+        static func runInTransaction<T>(on raw: RawSQLite, _ body: () throws -> T) throws -> T {
             try raw.execute("BEGIN")
             do {
-                let values = try job.compute(raw)
+                let value = try body()
                 try raw.execute("COMMIT")
-                return values
+                return value
             } catch {
                 try? raw.execute("ROLLBACK")
                 throw error
@@ -64,27 +142,24 @@ extension ReportSuite {
 
         private final class Board: Sendable {
             let jobs: [Job]
+            let rows: Rows
             private let next = Atomic<Int>(0)
             private let running: Atomic<Int>
             private let outcomes = Mutex<[String: Result<[Double], any Error>]>([:])
 
-            init(jobs: [Job], threads: Int) {
+            init(jobs: [Job], threads: Int, rows: Rows) {
                 self.jobs = jobs
+                self.rows = rows
                 self.running = Atomic(threads)
             }
 
-            func work(on store: TemporaryDirectory) {
-                do {
-                    let raw = try RawSQLite(.file, in: store)
-                    while true {
-                        let index = next.add(1, ordering: .relaxed).oldValue
-                        guard index < jobs.count else { return }
-                        let job = jobs[index]
-                        let outcome = Result { try RawStatistics.runInTransaction(job, on: raw) }
-                        outcomes.withLock { $0[job.name] = outcome }
-                    }
-                } catch {
-                    outcomes.withLock { $0["(connection)"] = .failure(error) }
+            func work() {
+                while true {
+                    let index = next.add(1, ordering: .relaxed).oldValue
+                    guard index < jobs.count else { return }
+                    let job = jobs[index]
+                    let outcome = Result { try job.compute(rows) }
+                    outcomes.withLock { $0[job.name] = outcome }
                 }
             }
 
@@ -95,7 +170,6 @@ extension ReportSuite {
 
             func results() throws -> [String: [Double]] {
                 try outcomes.withLock { outcomes in
-                    if case .failure(let error)? = outcomes["(connection)"] { throw error }
                     var values: [String: [Double]] = [:]
                     for job in jobs {
                         guard let outcome = outcomes[job.name] else {
@@ -113,50 +187,68 @@ extension ReportSuite {
         /// The hand-written computation of a manifest entry.
         static func job(for entry: PreparedEntry) throws -> Job {
             let parameters = entry.parameters
-            let filter = Filter(try SessionFilter(parameters))
+            let filter = try SessionFilter(parameters)
             let name = entry.name
             func unsupported(_ parameter: String) throws {
                 if parameters.values[parameter] != nil {
                     throw SessionBench.Failure("the raw baseline does not implement '\(parameter)' (in '\(name)')")
                 }
             }
-            let compute: @Sendable (RawSQLite) throws -> [Double]
+            let compute: @Sendable (Rows) throws -> [Double]
             switch entry.id {
             case "session_count":
-                compute = { raw in [try single(raw, #"SELECT COUNT(*) FROM "Session" WHERE "# + filter.sql, filter) ?? 0] }
+                compute = { rows in
+                    var count = 0
+                    rows.forEach(filter) { _ in count += 1 }
+                    return [Double(count)]
+                }
             case "total_time":
-                compute = { raw in [try single(raw, #"SELECT SUM("duration") FROM "Session" WHERE "# + filter.sql, filter) ?? 0] }
+                compute = { rows in [total(rows, filter)] }
             case "average_session_time":
                 try unsupported("maximum_duration")
-                compute = { raw in
-                    try single(raw, #"SELECT AVG("duration") FROM "Session" WHERE "# + filter.sql, filter).map { [$0] } ?? []
+                compute = { rows in
+                    var (count, sum) = (0, 0.0)
+                    rows.forEach(filter) { count += 1; sum += rows.durations[$0] }
+                    return count == 0 ? [] : [sum / Double(count)]
                 }
             case "longest_session":
                 try unsupported("maximum_duration")
-                compute = { raw in
-                    try single(raw, #"SELECT MAX("duration") FROM "Session" WHERE "# + filter.sql, filter).map { [$0] } ?? []
+                compute = { rows in
+                    var longest: Double?
+                    rows.forEach(filter) { longest = max(longest ?? 0, rows.durations[$0]) }
+                    return longest.map { [$0] } ?? []
                 }
             case "median_session_time":
                 try unsupported("maximum_duration")
-                compute = { raw in try median(raw, filter).map { [$0] } ?? [] }
-            case "by_kind":
-                compute = { raw in
-                    try tallies(raw, groupedBy: "kind", filter) + tallies(raw, groupedBy: "source", filter)
+                compute = { rows in
+                    var durations: [Double] = []
+                    rows.forEach(filter) { durations.append(rows.durations[$0]) }
+                    guard !durations.isEmpty else { return [] }
+                    durations.sort()
+                    return [(durations[(durations.count - 1) / 2] + durations[durations.count / 2]) / 2]
                 }
-            case "active_days", "current_streak", "longest_streak", "best_streaks", "weekly_streak", "consistency":
+            case "by_kind":
+                compute = { rows in
+                    tallies(rows, filter, column: rows.kinds, names: rows.kindNames)
+                        + tallies(rows, filter, column: rows.sources, names: rows.sourceNames)
+                }
+            case "active_days", "current_streak", "longest_streak", "best_streaks", "weekly_streak", "consistency",
+                 "days_since_last_session":
                 let boundary = try parameters.dayBoundary()
                 let today = boundary.day(of: filter.asOf)
                 let excluded = try parameters.weekdays("excluded_weekdays") ?? []
                 let id = entry.id
                 let count = try parameters.integer("count") ?? 3
                 let firstWeekday = try parameters.weekday("week_starts_on") ?? .monday
-                compute = { raw in
-                    let days = try activeDays(raw, filter, boundary: boundary)
+                compute = { rows in
+                    let days = activeDays(rows, filter, boundary: boundary)
                     switch id {
                     case "active_days":
                         return [Double(days.count)]
                     case "consistency":
                         return [Double(ConsistencyScore(activeDays: days, today: today).percent)]
+                    case "days_since_last_session":
+                        return days.last.map { [Double($0.distance(to: today))] } ?? []
                     default:
                         let streaks = StreakCalculator(activeDays: days, today: today, excludedWeekdays: excluded)
                         switch id {
@@ -170,38 +262,28 @@ extension ReportSuite {
                         }
                     }
                 }
-            case "days_since_last_session":
-                let boundary = try parameters.dayBoundary()
-                let today = boundary.day(of: filter.asOf)
-                compute = { raw in
-                    guard let latest = try single(raw, #"SELECT MAX("start") FROM "Session" WHERE "# + filter.sql, filter) else {
-                        return []
-                    }
-                    // The latest start is not always the latest day (sessions keep their zones): days near it only.
-                    let recent = filter.and(#""start" >= ?"#, .number(latest - 2 * 86_400))
-                    guard let last = try activeDays(raw, recent, boundary: boundary).last else { return [] }
-                    return [Double(last.distance(to: today))]
-                }
             case "sessions_by_weekday":
                 let boundary = try parameters.dayBoundary()
                 let firstWeekday = try parameters.weekday("week_starts_on") ?? .monday
-                compute = { raw in
+                compute = { rows in
                     var tallies = Array(repeating: (count: 0, time: 0.0), count: 8)
-                    try scan(raw, filter, duration: true) { start, duration, zone in
-                        let weekday = boundary.weekday(of: start, timeZone: zone).isoNumber
+                    var offsets: [Int32: ZoneOffsets] = [:]
+                    rows.forEach(filter) { index in
+                        let weekday = boundary.day(atLocalSeconds: rows.localSeconds(index, &offsets, fallback: boundary.timeZone)).weekday.isoNumber
                         tallies[weekday].count += 1
-                        tallies[weekday].time += duration
+                        tallies[weekday].time += rows.durations[index]
                     }
                     return Weekday.week(startingOn: firstWeekday).flatMap { [Double(tallies[$0.isoNumber].count), tallies[$0.isoNumber].time] }
                 }
             case "sessions_by_hour":
-                let boundary = DayBoundary(timeZone: try parameters.timeZone("time_zone") ?? parameters.environment.timeZone)
-                compute = { raw in
+                let zone = try parameters.timeZone("time_zone") ?? parameters.environment.timeZone
+                compute = { rows in
                     var tallies = Array(repeating: (count: 0, time: 0.0), count: 24)
-                    try scan(raw, filter, duration: true) { start, duration, zone in
-                        let hour = boundary.localHour(of: start, timeZone: zone)
+                    var offsets: [Int32: ZoneOffsets] = [:]
+                    rows.forEach(filter) { index in
+                        let hour = DayBoundary.localHour(atLocalSeconds: rows.localSeconds(index, &offsets, fallback: zone))
                         tallies[hour].count += 1
-                        tallies[hour].time += duration
+                        tallies[hour].time += rows.durations[index]
                     }
                     return tallies.flatMap { [Double($0.count), $0.time] }
                 }
@@ -209,7 +291,7 @@ extension ReportSuite {
                 let boundary = try parameters.dayBoundary()
                 let period = try parameters.string("period") ?? "month"
                 guard ["month", "quarter", "year"].contains(period) else { throw SessionBench.Failure("unknown period '\(period)'") }
-                compute = { raw in
+                compute = { rows in
                     func start(of day: LocalDay) -> LocalDay {
                         period == "month" ? day.startOfMonth : period == "quarter" ? day.startOfQuarter : day.startOfYear
                     }
@@ -218,10 +300,11 @@ extension ReportSuite {
                             : period == "quarter" ? day.adding(days: 92).startOfQuarter : day.adding(days: 366).startOfYear
                     }
                     var tallies: [LocalDay: (count: Int, time: Double)] = [:]
-                    try scan(raw, filter, duration: true) { instant, duration, zone in
-                        let key = start(of: boundary.day(of: instant, timeZone: zone))
+                    var offsets: [Int32: ZoneOffsets] = [:]
+                    rows.forEach(filter) { index in
+                        let key = start(of: boundary.day(atLocalSeconds: rows.localSeconds(index, &offsets, fallback: boundary.timeZone)))
                         tallies[key, default: (0, 0)].count += 1
-                        tallies[key, default: (0, 0)].time += duration
+                        tallies[key, default: (0, 0)].time += rows.durations[index]
                     }
                     guard let first = tallies.keys.min(), let last = tallies.keys.max() else { return [] }
                     var values: [Double] = []
@@ -239,171 +322,33 @@ extension ReportSuite {
             return Job(name: name, compute: compute)
         }
 
-        // MARK: SQL
-
-        /// The qualifying sessions as a `WHERE` clause and its arguments, built from the statistic's filter as
-        /// `SessionFilter.predicate` builds its predicate.
-        struct Filter: Sendable {
-            enum Argument: Sendable {
-                case number(Double)
-                case text(String)
-            }
-
-            private(set) var sql: String
-            private(set) var arguments: [Argument]
-            let asOf: Date
-
-            /// With `STILLPOINT_BENCH_RAW_TABLE_SCAN=1`, the baseline writes `+"duration"` and `+"start"`, which
-            /// keeps SQLite from answering these filters (true of nearly every row) through the indexes on duration
-            /// and start, one table look-up per row, and makes it scan the table: an experiment, to see what that
-            /// plan costs both sides (run it with `STILLPOINT_BENCH_SIDE=baseline`: the Stillpoint side cannot do it).
-            static let scansTable = ProcessInfo.processInfo.environment["STILLPOINT_BENCH_RAW_TABLE_SCAN"] == "1"
-
-            init(_ filter: SessionFilter) {
-                var parts: [String] = []
-                var arguments: [Argument] = []
-                let duration = Self.scansTable ? #"+"duration""# : #""duration""#
-                let start = Self.scansTable ? #"+"start""# : #""start""#
-                if let minimum = filter.minimumDuration {
-                    parts.append(duration + " >= ?")
-                    arguments.append(.number(minimum))
-                } else {
-                    parts.append(duration + " > 0")
-                }
-                parts.append(start + " <= ?")
-                arguments.append(.number(filter.asOf.timeIntervalSince1970))
-                if let from = filter.from {
-                    parts.append(#""start" >= ?"#)
-                    arguments.append(.number(from.timeIntervalSince1970))
-                }
-                if let until = filter.until {
-                    parts.append(#""start" < ?"#)
-                    arguments.append(.number(until.timeIntervalSince1970))
-                }
-                if let kinds = filter.kinds {
-                    parts.append(#""kind" IN ("# + kinds.map { _ in "?" }.joined(separator: ", ") + ")")
-                    arguments += kinds.map(Argument.text)
-                }
-                self.sql = parts.joined(separator: " AND ")
-                self.arguments = arguments
-                self.asOf = filter.asOf
-            }
-
-            func and(_ condition: String, _ argument: Argument) -> Filter {
-                var filter = self
-                filter.sql += " AND " + condition
-                filter.arguments.append(argument)
-                return filter
-            }
-
-            func bind(to statement: OpaquePointer) {
-                for (offset, argument) in arguments.enumerated() {
-                    switch argument {
-                    case .number(let value): sqlite3_bind_double(statement, Int32(offset + 1), value)
-                    case .text(let value): sqlite3_bind_text(statement, Int32(offset + 1), value, -1, RawSQLite.transient)
-                    }
-                }
-            }
+        private static func total(_ rows: Rows, _ filter: SessionFilter) -> Double {
+            var sum = 0.0
+            rows.forEach(filter) { sum += rows.durations[$0] }
+            return sum
         }
 
-        /// Steps `sql` with the filter's arguments, calling `row` for each row until it returns `false`.
-        private static func query(_ raw: RawSQLite, _ sql: String, _ filter: Filter, row: (OpaquePointer) throws -> Bool) throws {
-            let statement = try raw.prepare(sql)
-            defer { sqlite3_finalize(statement) }
-            filter.bind(to: statement)
-            while true {
-                let code = sqlite3_step(statement)
-                if code == SQLITE_DONE { return }
-                guard code == SQLITE_ROW else { throw raw.failure(sql) }
-                guard try row(statement) else { return }
+        /// `{count, time}` for each value of `column`, in the texts' byte order, null first.
+        private static func tallies(_ rows: Rows, _ filter: SessionFilter, column: [Int32], names: [String]) -> [Double] {
+            var tallies: [Int32: (count: Int, time: Double)] = [:]
+            rows.forEach(filter) { index in
+                tallies[column[index], default: (0, 0)].count += 1
+                tallies[column[index], default: (0, 0)].time += rows.durations[index]
             }
-        }
-
-        /// The first column of the single row of an aggregate; `nil` for NULL.
-        private static func single(_ raw: RawSQLite, _ sql: String, _ filter: Filter) throws -> Double? {
-            var value: Double?
-            try query(raw, sql, filter) { statement in
-                if sqlite3_column_type(statement, 0) != SQLITE_NULL { value = sqlite3_column_double(statement, 0) }
-                return false
+            let order = tallies.keys.sorted { a, b in
+                a < 0 || b < 0 ? a < b : Array(names[Int(a)].utf8).lexicographicallyPrecedes(Array(names[Int(b)].utf8))
             }
-            return value
-        }
-
-        /// `{count, time}` for each value of `column`, in order.
-        private static func tallies(_ raw: RawSQLite, groupedBy column: String, _ filter: Filter) throws -> [Double] {
-            var values: [Double] = []
-            let sql = #"SELECT COUNT(*), SUM("duration") FROM "Session" WHERE "# + filter.sql
-                + " GROUP BY \"\(column)\" ORDER BY \"\(column)\" ASC"
-            try query(raw, sql, filter) { statement in
-                values += [sqlite3_column_double(statement, 0), sqlite3_column_double(statement, 1)]
-                return true
-            }
-            return values
-        }
-
-        /// The middle duration (the mean of the middle two for an even count): the count, then the distinct
-        /// durations in order with their counts, stopping once the middle is reached.
-        private static func median(_ raw: RawSQLite, _ filter: Filter) throws -> Double? {
-            let count = Int(try single(raw, #"SELECT COUNT(*) FROM "Session" WHERE "# + filter.sql, filter) ?? 0)
-            guard count > 0 else { return nil }
-            let positions = (count - 1) / 2 ... count / 2
-            var values: [Double] = []
-            var seen = 0
-            let sql = #"SELECT "duration", COUNT(*) FROM "Session" WHERE "# + filter.sql
-                + #" GROUP BY "duration" ORDER BY "duration" ASC"#
-            try query(raw, sql, filter) { statement in
-                let duration = sqlite3_column_double(statement, 0)
-                seen += Int(sqlite3_column_int64(statement, 1))
-                while values.count < positions.count && positions.lowerBound + values.count < seen {
-                    values.append(duration)
-                }
-                return values.count < positions.count
-            }
-            guard !values.isEmpty else { return nil }
-            return values.reduce(0, +) / Double(values.count)
-        }
-
-        /// Calls `body` with the start, the duration (0 unless `duration`) and the zone of each qualifying session.
-        private static func scan(_ raw: RawSQLite, _ filter: Filter, duration: Bool, _ body: (Date, Double, TimeZone?) -> Void) throws {
-            let sql = duration
-                ? #"SELECT "start", "timeZone", "duration" FROM "Session" WHERE "# + filter.sql
-                : #"SELECT "start", "timeZone" FROM "Session" WHERE "# + filter.sql
-            var zones = ZoneCache()
-            try query(raw, sql, filter) { statement in
-                body(Date(timeIntervalSince1970: sqlite3_column_double(statement, 0)),
-                     duration ? sqlite3_column_double(statement, 2) : 0,
-                     zones.zone(column: 1, of: statement))
-                return true
-            }
+            return order.flatMap { [Double(tallies[$0]!.count), tallies[$0]!.time] }
         }
 
         /// The distinct local days of the qualifying sessions, sorted.
-        private static func activeDays(_ raw: RawSQLite, _ filter: Filter, boundary: DayBoundary) throws -> [LocalDay] {
-            var days = Set<LocalDay>()
-            try scan(raw, filter, duration: false) { start, _, zone in
-                days.insert(boundary.day(of: start, timeZone: zone))
+        private static func activeDays(_ rows: Rows, _ filter: SessionFilter, boundary: DayBoundary) -> [LocalDay] {
+            var days = Set<Int>()
+            var offsets: [Int32: ZoneOffsets] = [:]
+            rows.forEach(filter) { index in
+                days.insert(boundary.dayNumber(atLocalSeconds: rows.localSeconds(index, &offsets, fallback: boundary.timeZone)))
             }
-            return days.sorted()
-        }
-
-        /// Zones by their names' bytes, so that a name is turned into a `TimeZone` once per scan, not once per row.
-        private struct ZoneCache {
-            private var names: [[UInt8]] = []
-            private var zones: [TimeZone?] = []
-
-            mutating func zone(column: Int32, of statement: OpaquePointer) -> TimeZone? {
-                guard let text = sqlite3_column_text(statement, column) else { return nil }
-                let count = Int(sqlite3_column_bytes(statement, column))
-                for index in names.indices where names[index].count == count {
-                    let same = names[index].withUnsafeBufferPointer { memcmp($0.baseAddress!, text, count) == 0 }
-                    if same { return zones[index] }
-                }
-                let name = Array(UnsafeBufferPointer(start: text, count: count))
-                let zone = TimeZone(identifier: String(decoding: name, as: UTF8.self))
-                names.append(name)
-                zones.append(zone)
-                return zone
-            }
+            return days.sorted().map(LocalDay.init(dayNumber:))
         }
     }
 }
