@@ -22,6 +22,9 @@ public struct ZoneOffsets: Sendable {
         var offset: Double
     }
 
+    /// The longest stretch taken on the zone's word, in seconds.
+    private static let longestStretch: Double = 366 * 86_400
+
     /// Sorted, not overlapping.
     private var stretches: [Stretch] = []
     private var lastUsed = 0
@@ -61,6 +64,8 @@ public struct ZoneOffsets: Sendable {
         let instant = Date(timeIntervalSince1970: seconds)
         let offset = Double(timeZone.secondsFromGMT(for: instant))
         var end = timeZone.nextDaylightSavingTimeTransition(after: instant)?.timeIntervalSince1970 ?? .infinity
+        // At most a year, checked at its end: a change the zone does not report as a transition is found within it.
+        end = min(end, seconds + Self.longestStretch)
         if index < stretches.count { end = min(end, stretches[index].start) }
         end = firstChange(from: seconds, before: end, offset: offset)
         if index < stretches.count, stretches[index].start == end, stretches[index].offset == offset {
