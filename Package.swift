@@ -29,6 +29,8 @@ let package = Package(
         .library(name: "StillpointCatalog", targets: ["StillpointCatalog"]),
         .library(name: "StillpointReport", targets: ["StillpointReport"]),
         .library(name: "StillpointTool", targets: ["StillpointTool"]),
+        // Helpers and the conformance checks for the tests of a statistic module, in Stillpoint or outside it.
+        .library(name: "StillpointTestSupport", targets: ["StillpointTestSupport"]),
         .executable(name: "stillpoint", targets: ["stillpoint"]),
     ],
     dependencies: [
@@ -131,7 +133,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointStatisticsTests",
-            dependencies: ["StillpointStatistics", "StillpointCatalog"],
+            dependencies: ["StillpointStatistics", "StillpointCatalog", "StillpointTestSupport"],
             path: "Tests/StillpointStatisticsTests",
             swiftSettings: strictSettings),
     ]
