@@ -126,6 +126,6 @@ struct ModuleRegistrationTests {
         #expect(ModuleOrigin.builtIn.description == "built in")
         #expect(ModuleOrigin.addedBy("care-stillpoint").description == "from care-stillpoint")
         #expect(Self.modules.modules.map(\.origin) == [.builtIn, .addedBy("test-tool")])
-        #expect(Self.modules.modules(defining: "fake_count").map(\.name) == ["TestStatistics", "OverlappingTestStatistics"])
+        #expect(Self.modules.names == ["TestStatistics", "OverlappingTestStatistics"])
     }
 }

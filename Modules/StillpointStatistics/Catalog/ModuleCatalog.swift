@@ -47,14 +47,4 @@ public struct ModuleCatalog: Sendable {
     public func module(named name: String) -> Module? {
         modules.first { $0.name == name }
     }
-
-    /// The modules that define a statistic with `id`, in order.
-    public func modules(defining id: String) -> [Module] {
-        modules.filter { $0.statistics.contains { $0.id == id } }
-    }
-
-    /// A catalog of every module's statistics; two with one id are an error.
-    public func catalog() throws -> StatisticCatalog {
-        try StatisticCatalog(checking: modules)
-    }
 }
