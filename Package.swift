@@ -28,6 +28,9 @@ let package = Package(
         .library(name: "StillpointStatistics", targets: ["StillpointStatistics"]),
         .library(name: "StillpointCatalog", targets: ["StillpointCatalog"]),
         .library(name: "StillpointReport", targets: ["StillpointReport"]),
+        .library(name: "StillpointTool", targets: ["StillpointTool"]),
+        // Helpers and the conformance checks for the tests of a statistic module, in Stillpoint or outside it.
+        .library(name: "StillpointTestSupport", targets: ["StillpointTestSupport"]),
         .executable(name: "stillpoint", targets: ["stillpoint"]),
     ],
     dependencies: [
@@ -79,13 +82,20 @@ let package = Package(
             dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics"],
             path: "Modules/StillpointTestSupport",
             swiftSettings: strictSettings),
-        .executableTarget(
-            name: "stillpoint",
+        // The command-line tool as a library, so that a package of its own can build it with more modules...
+        .target(
+            name: "StillpointTool",
             dependencies: [
                 "StillpointCore", "PracticeLog", "StillpointStatistics", "StillpointReport", "StillpointCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            path: "Modules/StillpointTool",
+            swiftSettings: strictSettings),
+        // ...and Stillpoint's own `stillpoint`, the library over the built-in modules.
+        .executableTarget(
+            name: "stillpoint",
+            dependencies: ["StillpointTool", "StillpointCatalog"],
             path: "Modules/stillpoint",
             swiftSettings: strictSettings),
 
@@ -113,7 +123,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointToolTests",
-            dependencies: ["stillpoint", "StillpointCore", "PracticeLog"],
+            dependencies: ["stillpoint", "StillpointTool", "StillpointCore", "PracticeLog"],
             path: "Tests/StillpointToolTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings),
@@ -123,7 +133,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointStatisticsTests",
-            dependencies: ["StillpointStatistics", "StillpointCatalog"],
+            dependencies: ["StillpointStatistics", "StillpointCatalog", "StillpointTestSupport"],
             path: "Tests/StillpointStatisticsTests",
             swiftSettings: strictSettings),
     ]

@@ -8,14 +8,17 @@ struct TrapAuditTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The sources the audit reads: everything that ships, not tests or benchmarks.
+    /// The sources the audit reads: everything that ships, and the examples people copy from; not tests,
+    /// benchmarks, or an example's build folder.
     static func sources() throws -> [SwiftSource] {
         var sources: [SwiftSource] = []
-        for folder in ["Modules", "Plugins"] {
+        for folder in ["Modules", "Plugins", "Examples"] {
             let root = repository.appendingPathComponent(folder)
-            guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
+            guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+            else { continue }
             for case let url as URL in walker where url.pathExtension == "swift" {
                 let relative = String(url.path.dropFirst(repository.path.count + 1))
+                guard !relative.split(separator: "/").contains("Tests") else { continue }
                 sources.append(SwiftSource(path: relative, text: try String(contentsOf: url, encoding: .utf8)))
             }
         }

@@ -1,10 +1,12 @@
 import Foundation
 import StillpointCatalog
+import StillpointTestSupport
 import Testing
 @testable import StillpointStatistics
 
-/// The contract every statistic of the catalog keeps: it describes itself, its examples hold, and it reads
-/// only the parameters it describes, so that a manifest can catch any other.
+/// The contract every statistic of the catalog keeps (``StatisticConformance``, which modules from outside
+/// Stillpoint run too): it describes itself, its examples hold, and it reads only the parameters it
+/// describes, so that a manifest can catch any other.
 @Suite("Statistic conformance")
 struct StatisticConformanceTests {
     static let catalog = try? BuiltInStatistics.catalog()
@@ -19,47 +21,25 @@ struct StatisticConformanceTests {
         #expect(!Self.ids.isEmpty)
     }
 
+    @Test("Every module's ids are snake_case and unique", arguments: BuiltInStatistics.modules.map { $0.name })
+    func idsAreSnakeCaseAndUnique(_ name: String) throws {
+        let module = try #require(BuiltInStatistics.modules.first { $0.name == name })
+        #expect(StatisticConformance.idProblems(of: module.statistics) == [])
+    }
+
     @Test("Every example holds", arguments: ids)
     func examplesHold(_ id: String) async throws {
-        let statistic = try Self.statistic(id)
-        for example in statistic.description.examples {
-            let result = try await example.run(statistic)
-            #expect(result.value == example.expected, "\(id): \(example.summary)")
-        }
+        #expect(await StatisticConformance.exampleProblems(of: try Self.statistic(id)) == [])
     }
 
     @Test("Every statistic describes itself", arguments: ids)
     func describesItself(_ id: String) throws {
-        let description = try Self.statistic(id).description
-        #expect(!description.name.trimmingCharacters(in: .whitespaces).isEmpty, "\(id) has no name")
-        #expect(!description.summary.trimmingCharacters(in: .whitespaces).isEmpty, "\(id) has no summary")
-        #expect(description.examples.count >= 2, "\(id) has fewer than two examples")
-        #expect(description.examples.contains { $0.sessions.isEmpty }, "\(id) has no example on an empty log")
-        let names = description.parameters.map(\.name)
-        #expect(Set(names).count == names.count, "\(id) describes a parameter twice: \(names)")
-        for parameter in description.parameters {
-            #expect(ManifestReader.isSnakeCase(parameter.name), "\(id): parameter '\(parameter.name)' is not snake_case")
-            #expect(!parameter.type.isEmpty && !parameter.meaning.isEmpty, "\(id): parameter '\(parameter.name)' is not explained")
-        }
-        for example in description.examples {
-            let undescribed = Set(example.parameters.keys).subtracting(names)
-            #expect(undescribed.isEmpty, "\(id): the example '\(example.summary)' gives undescribed parameters \(undescribed.sorted())")
-        }
+        #expect(StatisticConformance.descriptionProblems(of: try Self.statistic(id)) == [])
     }
 
     @Test("Every statistic reads only the parameters it describes", arguments: ids)
     func readsOnlyDescribedParameters(_ id: String) throws {
-        let statistic = try Self.statistic(id)
-        let described = Set(statistic.description.parameters.map(\.name))
-        let settings = [[:]] + statistic.description.examples.map(\.parameters)
-        for values in settings {
-            let log = ParameterReadLog()
-            var parameters = StatisticParameters(statistic: id, values: values)
-            parameters.readLog = log
-            _ = try statistic.prepare(parameters)
-            let undescribed = log.names.subtracting(described)
-            #expect(undescribed.isEmpty, "\(id) reads parameters it does not describe: \(undescribed.sorted())")
-        }
+        #expect(StatisticConformance.parameterReadingProblems(of: try Self.statistic(id)) == [])
     }
 
     @Test func theReadLogSeesWhatAStatisticReads() throws {
@@ -72,16 +52,36 @@ struct StatisticConformanceTests {
 
     @Test("A manifest catches an unknown parameter of every statistic", arguments: ids)
     func aManifestCatchesAnUnknownParameter(_ id: String) throws {
-        let manifest = try Manifest(yaml: "statistics:\n  - id: \(id)\n    parameters: {not_a_parameter: 1}\n")
-        let error = #expect(throws: ManifestErrors.self) { try manifest.prepare(catalog: try #require(Self.catalog)) }
-        #expect(error?.errors.map(\.location?.line) == [3])
-        #expect(error?.errors.first?.message.hasPrefix("'\(id)' has no parameter 'not_a_parameter'") == true)
+        #expect(StatisticConformance.unknownParameterProblems(of: try Self.statistic(id)) == [])
     }
 
     @Test("Every statistic prepares with its defaults", arguments: ids)
     func preparesWithDefaults(_ id: String) async throws {
-        let manifest = try Manifest(yaml: "statistics: [\(id)]")
-        let entries = try manifest.prepare(catalog: try #require(Self.catalog))
-        _ = try await TestStore.run(entries, in: try await TestStore.container([]))
+        #expect(await StatisticConformance.defaultsProblems(of: try Self.statistic(id)) == [])
+    }
+
+    @Test func theChecksFindABrokenStatistic() async {
+        /// Reads a parameter it does not describe, has one example that does not hold, and a bad id.
+        struct Broken: Statistic {
+            let id = "Broken-Statistic"
+            var description: StatisticDescription {
+                StatisticDescription(name: "Broken", summary: "",
+                                     examples: [StatisticExample("one", sessions: [], expected: .quantity(2, .count))])
+            }
+
+            func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
+                _ = try parameters.integer("secret")
+                return PreparedStatistic { _ in StatisticResult(.quantity(1, .count)) }
+            }
+        }
+        let problems = await StatisticConformance.problems(of: Broken())
+        #expect(StatisticConformance.idProblems(of: [Broken(), Broken()]) == [
+            "'Broken-Statistic' is not a snake_case id", "'Broken-Statistic' is not a snake_case id",
+            "two statistics have the id 'Broken-Statistic'",
+        ])
+        #expect(problems.contains("Broken-Statistic has no summary"))
+        #expect(problems.contains("Broken-Statistic has fewer than two examples"))
+        #expect(problems.contains { $0.hasPrefix("Broken-Statistic: the example 'one' gives") && $0.contains(", not ") })
+        #expect(problems.contains("Broken-Statistic reads parameters it does not describe: [\"secret\"]"))
     }
 }

@@ -5,8 +5,8 @@ import StillpointCore
 import Testing
 @testable import StillpointStatistics
 
-/// The module that "Writing a statistic" builds, word for word: adding it takes a module type, a catalog
-/// entry and a manifest entry, and nothing else.
+/// A module from outside the built-in ones, as "Writing a statistic module" describes: adding it takes a module
+/// type, a catalog that includes it and a manifest entry, and nothing else.
 enum EarlyBirdStatisticsModule: StatisticModule {
     static let statistics: [any Statistic] = [EarlySessions()]
 }

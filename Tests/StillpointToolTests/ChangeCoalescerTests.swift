@@ -1,5 +1,5 @@
 import Foundation
-@testable import stillpoint
+@testable import StillpointTool
 import Testing
 
 @Suite("ChangeCoalescer")

@@ -53,9 +53,15 @@ extension Manifest {
 
     // MARK: Checking entries
 
-    func prepareEntries(catalog base: StatisticCatalog) -> (entries: [PreparedEntry], errors: [ManifestError]) {
-        let (catalog, catalogErrors) = combinedCatalog(base)
-        var errors = catalogErrors
+    /// Prepares the entries against `catalog`'s modules that the manifest registers (see ``register(from:loose:)``).
+    func prepareEntries(catalog: StatisticCatalog) -> (entries: [PreparedEntry], errors: [ManifestError]) {
+        let (modules, loose) = Self.modules(of: catalog)
+        return prepareEntries(register(from: modules, loose: loose))
+    }
+
+    func prepareEntries(_ registration: Registration) -> (entries: [PreparedEntry], errors: [ManifestError]) {
+        let (catalog, catalogErrors) = combinedCatalog(registration.catalog)
+        var errors = registration.errors + catalogErrors
         var prepared: [PreparedEntry] = []
         for entry in entries {
             let statistic: any Statistic
@@ -63,7 +69,8 @@ extension Manifest {
                 statistic = try catalog.statistic(id: entry.id)
             } catch {
                 if !unresolvedIDs.contains(entry.id) {
-                    errors.append(self.error(at: entry.idLocation, unknownID: entry.id, in: catalog))
+                    errors.append(self.error(at: entry.idLocation, unknownID: entry.id, in: catalog,
+                                             unregistered: registration.unregistered))
                 }
                 continue
             }
@@ -112,12 +119,18 @@ extension Manifest {
         return (catalog, errors)
     }
 
-    private func error(at location: SourceLocation?, unknownID id: String, in catalog: StatisticCatalog) -> ManifestError {
-        error(at: location, "there is no statistic '\(id)'" + ManifestReader.suggest(
+    private func error(at location: SourceLocation?, unknownID id: String, in catalog: StatisticCatalog,
+                       unregistered: [ModuleCatalog.Module]) -> ManifestError {
+        let owners = unregistered.filter { $0.statistics.contains { $0.id == id } }.map { "'\($0.name)'" }
+        if !owners.isEmpty {
+            return error(at: location, "the statistic '\(id)' is in the module \(owners.joined(separator: " and the module ")), "
+                         + "which `modules:` does not register; add it to the list")
+        }
+        return error(at: location, "there is no statistic '\(id)'" + ManifestReader.suggest(
             id, catalog.ids, "`stillpoint statistics` lists them, and `custom_statistics:` declares new ones"))
     }
 
-    private func error(at location: SourceLocation?, _ message: String) -> ManifestError {
+    func error(at location: SourceLocation?, _ message: String) -> ManifestError {
         let line = location.flatMap { sourceLines.indices.contains($0.line - 1) ? sourceLines[$0.line - 1] : nil }
         return ManifestError(location: location, message: message, sourceLine: line)
     }

@@ -11,6 +11,7 @@ import StillpointCore
 /// time_zone: Europe/Berlin
 /// day_starts_at: 4h
 /// filters: {from: 2024-01-01, kinds: [yoga, meditation]}
+/// modules: [TotalStatistics, StreakStatistics]
 /// statistics:
 ///   - session_count
 ///   - id: current_streak
@@ -38,6 +39,9 @@ public struct Manifest: Sendable {
     public var store: String?
     /// `time_zone`, `day_starts_at`, `as_of` and the `filters`, shared by every statistic.
     public var environment: ReportEnvironment
+    /// The `modules:` list: the names of the statistic modules whose statistics the entries may name, in
+    /// order; `nil` registers every module the tool has. See ``prepare(modules:)``.
+    public var modules: [String]?
     /// The `statistics:` list, in order.
     public var entries: [ManifestEntry]
     /// The statistics declared under `custom_statistics:`, in order.
@@ -50,11 +54,16 @@ public struct Manifest: Sendable {
     var customLocations: [String: SourceLocation] = [:]
     /// Custom statistics whose definitions had errors: entries naming them are not reported again as unknown.
     var unresolvedIDs: Set<String> = []
+    /// Where each name of `modules:` is written.
+    var moduleLocations: [String: SourceLocation] = [:]
+    /// Where the manifest's first key is, for a problem of the whole manifest.
+    var rootLocation: SourceLocation?
 
     public init(entries: [ManifestEntry] = [], environment: ReportEnvironment = ReportEnvironment(),
                 customStatistics: [CustomStatistic] = [], output: ManifestOutput = ManifestOutput(),
-                store: String? = nil, file: String? = nil) {
+                store: String? = nil, file: String? = nil, modules: [String]? = nil) {
         self.file = file
+        self.modules = modules
         self.version = Self.currentVersion
         self.store = store
         self.environment = environment

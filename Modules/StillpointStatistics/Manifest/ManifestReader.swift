@@ -12,7 +12,7 @@ import Yams
 /// ```
 struct ManifestReader {
     static let topLevelKeys = ["version", "store", "time_zone", "day_starts_at", "as_of", "filters", "statistics",
-                               "custom_statistics", "output"]
+                               "custom_statistics", "output", "modules"]
     static let filterKeys = ["from", "until", "kinds"]
     static let entryKeys = ["id", "as", "parameters"]
     static let customKeys = ["name", "summary", "entity", "function", "attribute", "where", "group_by", "unit"]
@@ -60,6 +60,10 @@ struct ManifestReader {
         }
         if let node = keys["store"]?.value {
             manifest.store = scalar(node, "store", expected: "the path of a store file such as practice.sqlite")
+        }
+        manifest.rootLocation = location(root)
+        if let node = keys["modules"]?.value {
+            readModules(node, into: &manifest)
         }
         readEnvironment(keys, into: &manifest)
         if let node = keys["custom_statistics"]?.value {
@@ -296,6 +300,27 @@ struct ManifestReader {
             }
             return nil
         }
+    }
+
+    /// `modules:`, the names of the statistic modules the report registers, each once.
+    private mutating func readModules(_ node: Node, into manifest: inout Manifest) {
+        let expected = "a list of statistic module names such as [TotalStatistics, StreakStatistics]"
+        guard !isNull(node) else {
+            fail(node, "modules has no value; give \(expected), or remove the key to register every module")
+            return
+        }
+        guard let names = strings(node, "modules", expected: expected) else { return }
+        let items: [Node] = { if case .sequence(let items) = node { return Array(items) } else { return [node] } }()
+        var registered: [String] = []
+        for (name, item) in zip(names, items) {
+            if let previous = manifest.moduleLocations[name] {
+                fail(item, "the module '\(name)' is listed twice (line \(previous.line)); list each module once")
+                continue
+            }
+            registered.append(name)
+            manifest.moduleLocations[name] = location(item)
+        }
+        manifest.modules = registered
     }
 
     private mutating func readOutput(_ node: Node, into manifest: inout Manifest) {

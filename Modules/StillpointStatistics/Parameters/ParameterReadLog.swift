@@ -9,16 +9,16 @@ import StillpointCore
 /// _ = try statistic.prepare(parameters)
 /// log.names   // ["kinds", "minimum_duration", "as_of"]
 /// ```
-final class ParameterReadLog: Sendable {
+package final class ParameterReadLog: Sendable {
     private let state = LockedState<Set<String>>([])
 
-    init() {}
+    package init() {}
 
-    func record(_ name: String) {
+    package func record(_ name: String) {
         state.withLock { _ = $0.insert(name) }
     }
 
-    var names: Set<String> {
+    package var names: Set<String> {
         state.withLock { $0 }
     }
 }

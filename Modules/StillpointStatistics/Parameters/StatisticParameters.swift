@@ -18,7 +18,7 @@ public struct StatisticParameters: Sendable {
     public var environment: ReportEnvironment
     /// Records the names of the parameters read, when set: the conformance test checks that a statistic
     /// reads only parameters it describes.
-    var readLog: ParameterReadLog?
+    package var readLog: ParameterReadLog?
 
     public init(statistic: String, values: [String: ParameterValue] = [:], environment: ReportEnvironment = ReportEnvironment()) {
         self.statistic = statistic

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Logging
 import PracticeLog
-import StillpointCatalog
 import StillpointCore
 import StillpointReport
 import StillpointStatistics
@@ -75,7 +74,7 @@ struct ReportCommand: AsyncParsableCommand {
                                    fallback: manifest.storeURL?.path)
         }
         if let asOf, let instant = SessionInstant.parse(asOf) { manifest.environment.asOf = instant }
-        let entries = try manifest.prepare(catalog: try BuiltInStatistics.catalog())
+        let entries = try manifest.prepare(modules: ToolModules.current)
         let container = try await storeOption.open(fallback: manifest.storeURL?.path, logger: logger)
         let runner = ReportRunner(container: container, log: { logger.info("\($0)") })
         // Watching starts before the first report, so that a change saved while it runs is not missed.
@@ -119,10 +118,9 @@ struct ReportCommand: AsyncParsableCommand {
     /// The manifest, checked in full: its text and its entries together, so that a broken manifest lists the
     /// same problems here as `stillpoint validate` does.
     private func loadManifest() throws -> Manifest {
-        let catalog = try BuiltInStatistics.catalog()
         if let config {
             let url = URL(fileURLWithPath: (config as NSString).expandingTildeInPath)
-            let problems = Manifest.validate(contentsOf: url, catalog: catalog)
+            let problems = Manifest.validate(contentsOf: url, modules: ToolModules.current)
             guard problems.isEmpty else { throw ManifestErrors(problems) }
             return try Manifest.load(contentsOf: url)
         }
@@ -173,7 +171,7 @@ struct ReportCommand: AsyncParsableCommand {
             var current = manifest
             if asOf == nil { current.environment.asOf = Date() }
             let environment = current.environment
-            let prepared = try current.prepare(catalog: try BuiltInStatistics.catalog())
+            let prepared = try current.prepare(modules: ToolModules.current)
             let refreshed = await runner.run(affected.map { prepared[$0] }, environment: environment,
                                              activityDays: Self.activityDays(destinations))
             // Ctrl-C during the refresh cancelled part of it: the report printed last stands.

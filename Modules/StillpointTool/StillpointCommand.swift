@@ -3,8 +3,7 @@ import Foundation
 import StillpointCore
 
 /// `stillpoint`: reports over a yoga and meditation practice log, and the tools around them.
-@main
-struct Stillpoint: AsyncParsableCommand {
+struct StillpointCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stillpoint",
         abstract: "Statistics reports over years of yoga and meditation sessions.",
@@ -22,7 +21,7 @@ struct Stillpoint: AsyncParsableCommand {
               stillpoint import export.csv --format insight-timer --store my.sqlite
               stillpoint report --store my.sqlite --config my-report.yaml
             """,
-        version: "stillpoint \(Stillpoint.version)",
+        version: "stillpoint \(StillpointCommand.version)",
         subcommands: [
             ReportCommand.self, ImportCommand.self, ImportsCommand.self, ExportCommand.self, StatisticsCommand.self,
             ValidateCommand.self, DemoCommand.self, CheckCommand.self,
@@ -30,7 +29,7 @@ struct Stillpoint: AsyncParsableCommand {
         defaultSubcommand: ReportCommand.self)
 
     /// Runs the command; a failure is one line on standard error and a `sysexits.h` status (``ExitStatus``).
-    static func main() async {
+    static func runTool() async {
         // A reader that goes away (`| head`) is a write error (74), not a signal that kills the tool mid-write.
         signal(SIGPIPE, SIG_IGN)
         do {

@@ -38,7 +38,7 @@ extension ToolFailure {
             self.init(error.errorDescription ?? "\(type(of: error)) failed", status: .failure)
         default:
             // The argument parser's own errors are not public types: leave to it what it reports as a misuse.
-            guard Stillpoint.exitCode(for: error) == .failure else { return nil }
+            guard StillpointCommand.exitCode(for: error) == .failure else { return nil }
             self.init((error as NSError).localizedDescription, status: .software)
         }
     }
