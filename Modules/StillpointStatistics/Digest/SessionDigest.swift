@@ -24,6 +24,8 @@ public final class SessionDigest: Sendable {
         var token: HistoryToken
         var selections: [SelectionKey: Selection] = [:]
         var durations: [SessionFilter: Durations] = [:]
+        /// The latest start at or before an `as_of` (seconds since 1970), by `as_of`, for the rows as they are.
+        var cutoffs: [Double: Double] = [:]
     }
 
     private struct SelectionKey: Hashable, Sendable {
@@ -33,12 +35,23 @@ public final class SessionDigest: Sendable {
 
     /// One filter's running sums, built by the first statistic that asks, while the others wait for it.
     private final class Selection: Sendable {
+        /// The filter of the statistic that asked first (others may differ in `as_of` only).
+        let filter: SessionFilter
         let tally = Mutex<SelectionTally?>(nil)
+
+        init(filter: SessionFilter) {
+            self.filter = filter
+        }
     }
 
     /// One filter's durations, sorted, built by the first statistic that asks.
     private final class Durations: Sendable {
+        let filter: SessionFilter
         let sorted = Mutex<[Double]?>(nil)
+
+        init(filter: SessionFilter) {
+            self.filter = filter
+        }
     }
 
     private let state: Mutex<State>
@@ -73,14 +86,14 @@ public final class SessionDigest: Sendable {
     /// ```
     public func sessions(_ filter: SessionFilter, boundary: DayBoundary) -> SelectedSessions {
         let (selection, columns) = state.withLock { state in
-            let key = SelectionKey(filter: Self.shared(filter, state.columns), boundary: boundary)
+            let key = SelectionKey(filter: Self.shared(filter, &state), boundary: boundary)
             if let known = state.selections[key] { return (known, state.columns) }
-            let selection = Selection()
+            let selection = Selection(filter: filter)
             state.selections[key] = selection
             return (selection, state.columns)
         }
         return selection.tally.withLock { tally in
-            var built = tally ?? SelectionTally(filter: filter, boundary: boundary, columns: columns)
+            var built = tally ?? SelectionTally(filter: selection.filter, boundary: boundary, columns: columns)
             defer { tally = built }
             return built.selected(kindNames: columns.kindNames, sourceNames: columns.sourceNames)
         }
@@ -94,14 +107,15 @@ public final class SessionDigest: Sendable {
     /// ```
     public func durations(_ filter: SessionFilter) -> [Double] {
         let (durations, columns) = state.withLock { state in
-            let key = Self.shared(filter, state.columns)
+            let key = Self.shared(filter, &state)
             if let known = state.durations[key] { return (known, state.columns) }
-            let durations = Durations()
+            let durations = Durations(filter: filter)
             state.durations[key] = durations
             return (durations, state.columns)
         }
         return durations.sorted.withLock { sorted in
             if let sorted { return sorted }
+            let filter = durations.filter
             var admitted: [Double] = []
             let kinds = Self.kindMask(filter, columns.kindNames)
             for index in 0..<columns.count where filter.admits(start: columns.starts[index], duration: columns.durations[index])
@@ -121,12 +135,24 @@ public final class SessionDigest: Sendable {
         return try body(columns)
     }
 
-    /// The filter that keys what the digest keeps: when no session starts after `as_of`, `as_of` changes
-    /// nothing, so reports made at different instants (a watched report's refreshes) share the work.
-    private static func shared(_ filter: SessionFilter, _ columns: DigestColumns) -> SessionFilter {
-        guard columns.latestStart <= filter.asOf.timeIntervalSince1970 else { return filter }
+    /// The filter that keys what the digest keeps: two `as_of` instants with no start between them admit the
+    /// same sessions, so reports made at different instants (a watched report's refreshes) share the work. The
+    /// key's `as_of` is the latest start at or before it (or the distant future when no start is later).
+    private static func shared(_ filter: SessionFilter, _ state: inout State) -> SessionFilter {
+        let asOf = filter.asOf.timeIntervalSince1970
         var shared = filter
-        shared.asOf = .distantFuture
+        guard state.columns.latestStart > asOf else {
+            shared.asOf = .distantFuture
+            return shared
+        }
+        if let cutoff = state.cutoffs[asOf] {
+            shared.asOf = Date(timeIntervalSince1970: cutoff)
+            return shared
+        }
+        var cutoff = -Double.infinity
+        for start in state.columns.starts where start <= asOf && start > cutoff { cutoff = start }
+        state.cutoffs[asOf] = cutoff
+        shared.asOf = Date(timeIntervalSince1970: cutoff)
         return shared
     }
 
@@ -208,10 +234,26 @@ public final class SessionDigest: Sendable {
             for rowID in rowIDs.subtracting(present) {
                 if let old = state.columns.remove(rowID) { changed.append(old); Self.apply(old, sign: -1, &state) }
             }
+            Self.rekey(&state)
             state.token = changes.last.map { HistoryToken(sequence: $0.sequence) } ?? newToken
             return DigestUpdate(changeSets: changes.count, sessions: rowIDs.count, rows: changed,
                                 latestStart: state.columns.latestStart, kindNames: state.columns.kindNames)
         })
+    }
+
+    /// Files what the digest keeps under the keys of the rows as they are now: a new or deleted start can move
+    /// the latest start at or before a filter's `as_of`.
+    private static func rekey(_ state: inout State) {
+        state.cutoffs = [:]
+        var selections: [SelectionKey: Selection] = [:]
+        for (key, selection) in state.selections {
+            selections[SelectionKey(filter: shared(selection.filter, &state), boundary: key.boundary)] = selection
+        }
+        var durations: [SessionFilter: Durations] = [:]
+        for known in state.durations.values {
+            durations[shared(known.filter, &state)] = known
+        }
+        (state.selections, state.durations) = (selections, durations)
     }
 
     /// Counts `row` in or out of every sum the digest keeps.
@@ -220,8 +262,8 @@ public final class SessionDigest: Sendable {
         for selection in state.selections.values {
             selection.tally.withLock { tally in _ = tally?.apply(row, sign: sign, columns: columns) }
         }
-        for (filter, durations) in state.durations {
-            guard SelectionTally.admits(row, filter: filter, kindNames: columns.kindNames) else { continue }
+        for durations in state.durations.values {
+            guard SelectionTally.admits(row, filter: durations.filter, kindNames: columns.kindNames) else { continue }
             durations.sorted.withLock { sorted in
                 guard var values = sorted else { return }
                 sorted = nil  // one copy of the array, not two

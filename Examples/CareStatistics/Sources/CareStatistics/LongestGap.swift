@@ -48,9 +48,9 @@ public struct LongestGap: Statistic {
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
         let filter = try SessionFilter(parameters)
         let boundary = try parameters.dayBoundary()
-        return PreparedStatistic { context in
+        return PreparedStatistic(reading: filter) { digest in
             // The distinct local days with practice, in order: a gap is the days strictly between two of them.
-            let days = try SessionScan.activeDays(filter, boundary: boundary, in: context)
+            let days = digest.sessions(filter, boundary: boundary).activeDays
             var longest: (days: Int, from: LocalDay, until: LocalDay)?
             for (before, after) in zip(days, days.dropFirst()) {
                 let gap = before.distance(to: after) - 1

@@ -45,7 +45,7 @@ public struct RecentTime: Statistic {
         ])
 
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
-        var filter = try SessionFilter(parameters)
+        let filter = try SessionFilter(parameters)
         let boundary = try parameters.dayBoundary()
         let days = try parameters.integer("days") ?? 28
         guard (1...366).contains(days) else {
@@ -53,15 +53,9 @@ public struct RecentTime: Statistic {
                                  message: "expected a number of days from 1 to 366, got \(days)")
         }
         let first = boundary.day(of: filter.asOf).adding(days: 1 - days)
-        // Only sessions near the window are read: two days more than it covers any zone and day start.
-        let earliest = filter.asOf.addingTimeInterval(-Double(days + 2) * 86_400)
-        filter.from = max(filter.from ?? earliest, earliest)
-        return PreparedStatistic { [filter] context in
-            // A scan, not a SQL sum, because a session's day depends on its own zone.
-            var total: TimeInterval = 0
-            try SessionScan.forEach(filter, in: context) { session in
-                if boundary.day(of: session.start, timeZone: session.timeZone) >= first { total += session.duration }
-            }
+        return PreparedStatistic(reading: filter) { digest in
+            // The report's sessions per local day (each in its own zone), summed over the window.
+            let total = digest.sessions(filter, boundary: boundary).days.filter { $0.day >= first }.reduce(0) { $0 + $1.tally.time }
             return StatisticResult(.quantity(total, .seconds))
         }
     }

@@ -55,7 +55,7 @@ public struct WeeklyTimeTrend: Statistic {
     }
 
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
-        var filter = try SessionFilter(parameters)
+        let filter = try SessionFilter(parameters)
         let boundary = try parameters.dayBoundary()
         let firstWeekday = try parameters.weekday("week_starts_on") ?? .monday
         let count = try parameters.integer("weeks") ?? 12
@@ -65,14 +65,10 @@ public struct WeeklyTimeTrend: Statistic {
         }
         let thisWeek = boundary.day(of: filter.asOf).startOfWeek(startingOn: firstWeekday)
         let starts = (1...count).reversed().map { thisWeek.adding(days: -7 * $0) }
-        // Only sessions near the weeks are read: two days more than they cover any zone and day start.
-        let earliest = filter.asOf.addingTimeInterval(-Double(7 * (count + 1) + 2) * 86_400)
-        filter.from = max(filter.from ?? earliest, earliest)
-        return PreparedStatistic { [filter] context in
+        return PreparedStatistic(reading: filter) { digest in
             var totals = [TimeInterval](repeating: 0, count: count)
-            try SessionScan.forEach(filter, in: context) { session in
-                let week = boundary.day(of: session.start, timeZone: session.timeZone).startOfWeek(startingOn: firstWeekday)
-                if let index = starts.firstIndex(of: week) { totals[index] += session.duration }
+            for day in digest.sessions(filter, boundary: boundary).days {
+                if let index = starts.firstIndex(of: day.day.startOfWeek(startingOn: firstWeekday)) { totals[index] += day.tally.time }
             }
             let weeks = zip(starts, totals).map { ($0.0.description, $0.1) }
             return StatisticResult(Self.value(change: Self.slope(totals), weeks: weeks))

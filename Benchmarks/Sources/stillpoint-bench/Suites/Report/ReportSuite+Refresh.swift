@@ -26,7 +26,7 @@ extension ReportSuite {
         let entries = try manifest.prepare(catalog: catalog)
         let runner = ReportRunner(container: container)
 
-        let full = try await Stopwatch.seconds { _ = await runner.run(entries, environment: manifest.environment) }
+        let full = await Stopwatch.seconds { _ = await runner.run(entries, environment: manifest.environment) }
         let session = try await container.performBackgroundTask { context in
             let session = context.insert(Session.self)
             session[Session.start] = Date().addingTimeInterval(-60)
@@ -40,7 +40,7 @@ extension ReportSuite {
         manifest.environment.asOf = Date()
         let refreshedEntries = try manifest.prepare(catalog: catalog)
         var refreshed: Report?
-        let seconds = try await Stopwatch.seconds {
+        let seconds = await Stopwatch.seconds {
             refreshed = await runner.run(refreshedEntries, environment: manifest.environment)
         }
         let afresh = await ReportRunner(container: container).run(refreshedEntries, environment: manifest.environment)

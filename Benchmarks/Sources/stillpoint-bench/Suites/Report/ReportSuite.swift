@@ -138,13 +138,13 @@ struct ReportSuite: BenchmarkSuite {
             // the system time (SQLite's page reads, copied from the page cache) is the same work on both sides but
             // varies a lot from run to run. The least of three runs of each side, the two sides taking turns.
             for (entry, job) in zip(try manifest().prepare(catalog: catalog), jobs) {
-                let compute = entry.prepared.compute
+                let prepared = entry.prepared
                 var stillpoint = (total: Double.infinity, user: Double.infinity)
                 var rawCPU = (total: Double.infinity, user: Double.infinity)
                 for _ in 0..<3 {
                     var start = CPUTimes()
                     _ = try await container.performBackgroundTask { context in
-                        try context.withPinnedSnapshot { try compute(context) }
+                        try context.withPinnedSnapshot { try prepared.compute(context) }
                     }
                     var end = CPUTimes()
                     stillpoint = (min(stillpoint.total, end.total - start.total), min(stillpoint.user, end.user - start.user))
