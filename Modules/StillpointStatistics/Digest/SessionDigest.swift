@@ -63,7 +63,6 @@ public final class SessionDigest: Sendable {
     /// ``ObjectContext/withPinnedSnapshot(_:)`` so that the digest and its ``historyToken`` agree.
     public init(in context: isolated ObjectContext) throws {
         var columns = DigestColumns()
-        columns.reserve(try context.count(for: FetchRequest(Session.self)))
         try Self.read(in: context, rowIDs: nil, into: &columns) { columns, row in columns.append(row) }
         let token = try context.historyToken()
         state = Mutex(State(columns: columns, token: token))
