@@ -35,6 +35,15 @@ struct DigestColumns: Sendable {
             source: sources[index], zone: zones[index])
     }
 
+    mutating func reserve(_ capacity: Int) {
+        rowIDs.reserveCapacity(capacity)
+        starts.reserveCapacity(capacity)
+        durations.reserveCapacity(capacity)
+        kinds.reserveCapacity(capacity)
+        sources.reserveCapacity(capacity)
+        zones.reserveCapacity(capacity)
+    }
+
     /// Adds a row read by a scan in row-ID order.
     mutating func append(_ row: Row) {
         rowIDs.append(row.rowID)

@@ -63,6 +63,8 @@ public final class SessionDigest: Sendable {
     /// ``ObjectContext/withPinnedSnapshot(_:)`` so that the digest and its ``historyToken`` agree.
     public init(in context: isolated ObjectContext) throws {
         var columns = DigestColumns()
+        // Room for every row at once: arrays that double as they grow would briefly hold twice as much.
+        columns.reserve(try context.count(for: FetchRequest(Session.self)))
         try Self.read(in: context, rowIDs: nil, into: &columns) { columns, row in columns.append(row) }
         let token = try context.historyToken()
         state = Mutex(State(columns: columns, token: token))

@@ -124,6 +124,12 @@ struct SessionDigestTests {
             for session in old.dropFirst(10).prefix(10) { session[Session.kind] = "méditation" }
             try await context.save()
         }
+        // Batches: a delete and an update of a few sessions, which report the rows they changed.
+        try await store.container.performBackgroundTask { context in
+            _ = try await context.batchDelete(FetchRequest(Session.self, predicate: try FetchPredicate("key BEGINSWITH %@", "s-20")))
+            _ = try await context.batchUpdate(FetchRequest(Session.self, predicate: try FetchPredicate("key BEGINSWITH %@", "s-30")),
+                                              set: ["duration": .double(4_321), "kind": .string("yoga")])
+        }
         let other = try PersistentContainer(schema: Session.schema, location: .file(store.directory.appendingPathComponent("store.sqlite")))
         try await DigestTestStore.insert(15, seed: 5, keyPrefix: "other", into: other)
         try other.close()
@@ -135,8 +141,9 @@ struct SessionDigestTests {
             Issue.record("the digest did not catch up: \(outcome)")
             return
         }
-        // 20 inserted (some then updated or deleted), 10 deleted, up to 10 whose kind changed, 15 from the other container.
-        #expect((20 + 10 + 15)...(20 + 10 + 10 + 15) ~= update.sessions)
+        // 20 inserted (some then updated or deleted), 10 deleted, up to 10 whose kind changed, 11 + 11 by batches
+        // (s-20, s-200...s-209 and s-30...), 15 from the other container.
+        #expect((20 + 10 + 22 + 15)...(20 + 10 + 10 + 22 + 15) ~= update.sessions)
         #expect(update.touches(SessionFilter(kinds: ["méditation"], asOf: DigestTestStore.asOf)))
         #expect(!update.touches(SessionFilter(kinds: ["tai chi"], asOf: DigestTestStore.asOf)))
         try await expectMatchesStore(digest, store.container, "a digest that caught up")
