@@ -38,6 +38,14 @@ struct ByteInterner: Sendable {
         return bytes.indices.dropFirst().first { bytes[$0] == utf8 }.map(UInt32.init)
     }
 
+    /// For each number, whether its text is one of `texts` (every number when `texts` is `nil`; null never is
+    /// one): `kind IN (...)` over the numbers, comparing bytes as the store does.
+    func admitted(by texts: [String]?) -> [Bool] {
+        guard let texts else { return Array(repeating: true, count: names.count) }
+        let wanted = Set(texts.map { Array($0.utf8) })
+        return bytes.indices.map { $0 != 0 && wanted.contains(bytes[$0]) }
+    }
+
     private mutating func add(_ utf8: [UInt8]) -> UInt32 {
         let number = UInt32(bytes.count)
         bytes.append(utf8)

@@ -48,11 +48,7 @@ struct SelectionTally: Sendable {
     }
 
     private mutating func updateKinds(_ names: ByteInterner) {
-        kindAdmitted = names.names.indices.map { number in
-            guard let kinds = filter.kinds else { return true }
-            // Null is no kind a filter can name; others by their bytes, as `kind IN (...)` compares.
-            return number != 0 && kinds.contains { Array($0.utf8) == Array(names.names[number].utf8) }
-        }
+        kindAdmitted = names.admitted(by: filter.kinds)
     }
 
     private mutating func add(_ row: DigestColumns.Row, sign: Int, zoneNames: ByteInterner) {

@@ -118,7 +118,7 @@ public final class SessionDigest: Sendable {
             if let sorted { return sorted }
             let filter = durations.filter
             var admitted: [Double] = []
-            let kinds = Self.kindMask(filter, columns.kindNames)
+            let kinds = columns.kindNames.admitted(by: filter.kinds)
             for index in 0..<columns.count where filter.admits(start: columns.starts[index], duration: columns.durations[index])
                 && kinds[Int(columns.kinds[index])] {
                 admitted.append(columns.durations[index])
@@ -155,14 +155,6 @@ public final class SessionDigest: Sendable {
         state.cutoffs[asOf] = cutoff
         shared.asOf = Date(timeIntervalSince1970: cutoff)
         return shared
-    }
-
-    /// Whether `filter` admits each kind number.
-    private static func kindMask(_ filter: SessionFilter, _ names: ByteInterner) -> [Bool] {
-        names.names.indices.map { number in
-            guard let kinds = filter.kinds else { return true }
-            return number != 0 && kinds.contains { Array($0.utf8) == Array(names.names[number].utf8) }
-        }
     }
 
     // MARK: Reading
