@@ -18,6 +18,10 @@ struct ManifestReader {
     static let customKeys = ["name", "summary", "entity", "function", "attribute", "where", "group_by", "unit"]
     static let outputKeys = ["formats", "path"]
 
+    /// The largest manifest read, in bytes: a report's manifest is a page or two, and anything far larger is
+    /// not one.
+    static let maximumBytes = 1 << 20
+
     let yaml: String
     let file: String?
     let schema: Schema
@@ -37,6 +41,17 @@ struct ManifestReader {
     mutating func read() -> Manifest {
         var manifest = Manifest(file: file)
         manifest.sourceLines = lines
+        guard yaml.utf8.count <= Self.maximumBytes else {
+            fail(nil, "the manifest is \(yaml.utf8.count) bytes, more than the \(Self.maximumBytes) a manifest may have; list statistics in a short YAML file such as Config/default.yaml")
+            return manifest
+        }
+        // Before Yams builds the document: it compares mapping keys whole, aliases and all, so a key that
+        // stands for billions of nodes would never finish.
+        if let excess = YAMLAliasExpansion.firstExcess(in: yaml) {
+            let place = SourceLocation(file: file, line: excess.line, column: excess.column)
+            fail(at: place, "the aliases (*name) of this manifest stand for more than \(YAMLAliasExpansion.maximumNodes) values once expanded, here; write the values out instead of aliases of aliases")
+            return manifest
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml)
