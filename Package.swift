@@ -18,6 +18,8 @@ let statisticModules = [
 ]
 
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+/// Property-based testing for Swift Testing: the parsers' fuzz tests that run with every `swift test`.
+let propertyBased = Target.Dependency.product(name: "PropertyBased", package: "swift-property-based")
 
 let package = Package(
     name: "Stillpoint",
@@ -36,6 +38,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
     targets: [
         .target(
@@ -91,7 +94,7 @@ let package = Package(
 
         .testTarget(
             name: "StillpointCoreTests",
-            dependencies: ["StillpointCore", grdb],
+            dependencies: ["StillpointCore", "StillpointTestSupport", grdb, propertyBased],
             path: "Tests/StillpointCoreTests",
             swiftSettings: strictSettings),
         .testTarget(
@@ -123,7 +126,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointStatisticsTests",
-            dependencies: ["StillpointStatistics", "StillpointCatalog"],
+            dependencies: ["StillpointStatistics", "StillpointCatalog", "StillpointTestSupport", propertyBased],
             path: "Tests/StillpointStatisticsTests",
             swiftSettings: strictSettings),
     ]
