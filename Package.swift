@@ -110,7 +110,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointReportTests",
-            dependencies: ["StillpointReport", "StillpointStatistics", "PracticeLog"],
+            dependencies: ["StillpointReport", "StillpointStatistics", "StillpointCatalog", "PracticeLog"],
             path: "Tests/StillpointReportTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings),

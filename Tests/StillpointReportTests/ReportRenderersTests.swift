@@ -32,8 +32,9 @@ struct ReportRenderersTests {
     func renderValuesNoSessionCanHave(id: String) throws {
         let renderer = try #require(ReportRenderers.renderer(id: id))
         var report = Self.absurd
-        report.activity = [DailyActivity(day: SampleReports.day("2024-03-15"), sessions: 1, seconds: .infinity),
-                           DailyActivity(day: SampleReports.day("2024-03-14"), sessions: 1, seconds: 1e300)]
+        report.entries.append(SampleReports.finished("daily_activity", "Practice calendar", SampleReports.calendar([
+            (SampleReports.day("2024-03-15"), 1, .infinity), (SampleReports.day("2024-03-14"), 1, 1e300),
+        ])))
         let text = renderer.render(report)
         #expect(!text.isEmpty)
         #expect(text.firstMatch(of: /(?i)\b(inf|infinity|nan)\b/) == nil, "\(text)")

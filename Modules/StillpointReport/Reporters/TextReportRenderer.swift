@@ -43,11 +43,11 @@ public struct TextReportRenderer: ReportRenderer {
             return [Line(label: entry.label, text: ValueText.status(entry.outcome))]
         }
         var lines: [Line]
-        if let text = ValueText.inline(result.value) {
+        if let text = ValueText.inline(result.value, presentation: entry.presentation) {
             lines = [Line(label: entry.label, text: text)]
         } else {
             lines = [Line(label: entry.label, text: nil)]
-            lines += ValueText.rows(of: result.value, statistic: entry.id).map { row in
+            lines += ValueText.rows(of: result.value, presentation: entry.presentation).map { row in
                 Line(label: String(repeating: "  ", count: row.depth + 1) + row.key, text: row.text)
             }
         }

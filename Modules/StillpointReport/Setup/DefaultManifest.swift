@@ -59,6 +59,8 @@ statistics:
   # When you practise.
   - id: sessions_by_weekday
   - id: sessions_by_hour
+  # Each day with practice in the last 53 weeks: the HTML report draws it as a calendar.
+  - id: daily_activity
 
   # What you practise, and how it changes over time.
   - id: by_kind
