@@ -71,6 +71,8 @@ let package = Package(
             name: "StillpointReport",
             dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics"],
             path: "Modules/StillpointReport",
+            // Config/default.yaml (linked into the module's folder), compiled into the tool: no file to ship beside it.
+            resources: [.embedInCode("Setup/default.yaml")],
             swiftSettings: strictSettings),
         .target(
             name: "StillpointCatalog",
