@@ -15,7 +15,7 @@ import StillpointStatistics
 /// try html.write(to: URL(fileURLWithPath: "report.html"), atomically: true, encoding: .utf8)
 /// ```
 public struct HTMLReportRenderer: ReportRenderer {
-    public let id = "html"
+    public let format = ReportFormat.html
 
     public init() {}
 

@@ -12,7 +12,7 @@ import StillpointStatistics
 /// // | Total time | 103h 20m | |
 /// ```
 public struct MarkdownReportRenderer: ReportRenderer {
-    public let id = "markdown"
+    public let format = ReportFormat.markdown
 
     public init() {}
 

@@ -1,3 +1,5 @@
+import StillpointStatistics
+
 /// The final summary table for a terminal or a text file: one line per statistic in human units, records
 /// as indented sub-lines, notes beneath their statistic.
 ///
@@ -11,7 +13,7 @@
 /// //   Monday                 60 sessions · 15h
 /// ```
 public struct TextReportRenderer: ReportRenderer {
-    public let id = "text"
+    public let format = ReportFormat.text
 
     /// The widest the label column grows; longer labels push their value further right.
     public var maximumLabelWidth: Int

@@ -315,13 +315,13 @@ struct ManifestReader {
 
     private mutating func readOutput(_ node: Node, into manifest: inout Manifest) {
         guard !isNull(node), let keys = mapping(node, "output", allowed: Self.outputKeys, expected: "formats and path") else { return }
-        let names = OutputFormat.allCases.map(\.rawValue)
+        let names = ReportFormat.allCases.map(\.rawValue)
         if let formatsNode = keys["formats"]?.value,
            let formats = strings(formatsNode, "formats", expected: "a list of formats such as [text, json]") {
             let items: [Node] = { if case .sequence(let items) = formatsNode { return Array(items) } else { return [formatsNode] } }()
-            var parsed: [OutputFormat] = []
+            var parsed: [ReportFormat] = []
             for (name, item) in zip(formats, items) {
-                if let format = OutputFormat(rawValue: name.lowercased()) {
+                if let format = ReportFormat(argument: name) {
                     parsed.append(format)
                 } else {
                     fail(item, "unknown output format '\(name)'" + Self.suggest(name, names, "use any of: \(names.joined(separator: ", "))"))
