@@ -44,6 +44,18 @@ public struct DayBoundary: Sendable, Hashable {
         return LocalDay(dayNumber: Self.dayNumber(seconds / 86_400))
     }
 
+    /// The instant `day` starts: its local midnight plus `dayStartsAt`, in the boundary's zone, at that
+    /// wall-clock time also on a day the clocks change. The inverse of ``day(of:timeZone:)``.
+    ///
+    /// ```swift
+    /// // Days starting at 04:00 in Berlin:
+    /// boundary.start(of: LocalDay("2024-01-01")!)   // 2024-01-01T03:00:00Z
+    /// ```
+    public func start(of day: LocalDay) -> Date {
+        TimestampParser.instant(wallClock: Date(timeIntervalSince1970: TimeInterval(day.dayNumber) * 86_400 + dayStartsAt),
+                                in: timeZone)
+    }
+
     /// The local clock hour of `instant`, 0 through 23; `dayStartsAt` plays no part.
     ///
     /// ```swift

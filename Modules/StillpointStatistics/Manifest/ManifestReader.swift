@@ -149,22 +149,11 @@ struct ManifestReader {
         guard let text = scalar(node, key, expected: "a date such as 2024-01-01 or an instant such as 2024-01-01T06:00:00Z")
         else { return nil }
         if let day = LocalDay(text) {
-            return Self.start(of: nextDay ? day.adding(days: 1) : day, in: zone, dayStartsAt: dayStartsAt)
+            return DayBoundary(timeZone: zone, dayStartsAt: dayStartsAt).start(of: nextDay ? day.adding(days: 1) : day)
         }
         if let instant = ISOInstant.parse(text) { return instant }
         fail(node, "\(key) expects a date that exists such as 2024-01-01 or an ISO 8601 instant such as 2024-01-01T06:00:00Z, not \(QuotedValue(text))")
         return nil
-    }
-
-    /// The instant a day starts: its local midnight plus `dayStartsAt`, in `zone`.
-    static func start(of day: LocalDay, in zone: TimeZone, dayStartsAt: TimeInterval) -> Date {
-        let wallClock = TimeInterval(day.dayNumber) * 86_400 + dayStartsAt
-        var instant = Date(timeIntervalSince1970: wallClock)
-        // Two rounds settle the zone's offset, also next to a clock change.
-        for _ in 0..<2 {
-            instant = Date(timeIntervalSince1970: wallClock - TimeInterval(zone.secondsFromGMT(for: instant)))
-        }
-        return instant
     }
 
     private mutating func readEntries(_ node: Node, into manifest: inout Manifest) {
