@@ -26,7 +26,7 @@ private let hour: TimeInterval = 3600
 
 @Suite("DayBoundary")
 struct DayBoundaryTests {
-    /// The day-boundary table of STATISTICS.md, in several zones: only the local time matters.
+    /// The day-boundary table of docs/statistics.md, in several zones: only the local time matters.
     @Test(arguments: [
         (0.0, "2026-05-18 23:59", "2026-05-18"),
         (0, "2026-05-19 00:00", "2026-05-19"),

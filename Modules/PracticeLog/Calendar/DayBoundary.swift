@@ -1,6 +1,6 @@
 import Foundation
 
-/// Decides which calendar day an instant belongs to: `day_of(t)` of STATISTICS.md.
+/// Decides which calendar day an instant belongs to: "the day of an instant" of docs/statistics.md.
 ///
 /// The day is the local date, in the session's zone (or `timeZone` when the session has none),
 /// of the local clock time minus `dayStartsAt`. With `dayStartsAt` = 4 h a session at 03:59
