@@ -18,6 +18,8 @@ let statisticModules = [
 ]
 
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+/// Property-based testing for Swift Testing: the parsers' fuzz tests that run with every `swift test`.
+let propertyBased = Target.Dependency.product(name: "PropertyBased", package: "swift-property-based")
 
 let package = Package(
     name: "Stillpoint",
@@ -39,6 +41,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
     targets: [
         .target(
@@ -71,6 +74,8 @@ let package = Package(
             name: "StillpointReport",
             dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics"],
             path: "Modules/StillpointReport",
+            // Config/default.yaml (linked into the module's folder), compiled into the tool: no file to ship beside it.
+            resources: [.embedInCode("Setup/default.yaml")],
             swiftSettings: strictSettings),
         .target(
             name: "StillpointCatalog",
@@ -101,7 +106,7 @@ let package = Package(
 
         .testTarget(
             name: "StillpointCoreTests",
-            dependencies: ["StillpointCore", grdb],
+            dependencies: ["StillpointCore", "StillpointTestSupport", grdb, propertyBased],
             path: "Tests/StillpointCoreTests",
             swiftSettings: strictSettings),
         .testTarget(
@@ -117,7 +122,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointReportTests",
-            dependencies: ["StillpointReport", "StillpointStatistics", "PracticeLog"],
+            dependencies: ["StillpointReport", "StillpointStatistics", "StillpointCatalog", "PracticeLog"],
             path: "Tests/StillpointReportTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings),
@@ -133,7 +138,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointStatisticsTests",
-            dependencies: ["StillpointStatistics", "StillpointCatalog", "StillpointTestSupport"],
+            dependencies: ["StillpointStatistics", "StillpointCatalog", "StillpointTestSupport", propertyBased],
             path: "Tests/StillpointStatisticsTests",
             swiftSettings: strictSettings),
     ]

@@ -38,7 +38,8 @@ public struct SessionsByHour: Statistic {
                     sessions: [.init("2024-03-14T06:30:00+09:00", minutes: 20, timeZone: "Asia/Tokyo")],
                     parameters: ["as_of": "2024-03-15T12:00:00Z", "time_zone": "UTC"],
                     expected: Self.day([6: SessionTally(count: 1, time: 1_200)])),
-            ])
+            ],
+            presentation: .byHour)
     }
 
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {

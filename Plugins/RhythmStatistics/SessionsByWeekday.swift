@@ -40,7 +40,8 @@ public struct SessionsByWeekday: Statistic {
                     sessions: [.init("2024-03-16T23:30:00-04:00", minutes: 20, timeZone: "America/New_York")],
                     parameters: ["as_of": "2024-03-18T12:00:00Z", "time_zone": "UTC", "week_starts_on": "sunday"],
                     expected: Self.week([.saturday: SessionTally(count: 1, time: 1_200)], startingOn: .sunday)),
-            ])
+            ],
+            presentation: .byWeekday)
     }
 
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {

@@ -50,7 +50,8 @@ public struct BestStreaks: Statistic {
                 },
                 parameters: ["as_of": "2024-03-15T12:00:00Z", "time_zone": "UTC", "count": 1],
                 expected: .list([BestStreaks.example("2024-03-14", "2024-03-15")])),
-        ])
+        ],
+        presentation: .runs)
 
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
         let count = try parameters.integer("count") ?? Self.defaultCount

@@ -48,7 +48,8 @@ public struct CurrentStreak: Statistic {
                 parameters: ["as_of": "2024-03-11T20:00:00+01:00", "time_zone": "Europe/Berlin",
                              "excluded_weekdays": ["saturday", "sunday"]],
                 expected: .quantity(5, .days)),
-        ])
+        ],
+        presentation: .currentRunLength)
 
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
         let streak = try StreakParameters(parameters)

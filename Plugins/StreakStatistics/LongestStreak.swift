@@ -44,7 +44,8 @@ public struct LongestStreak: Statistic {
                 parameters: ["as_of": "2024-03-15T12:00:00-04:00", "time_zone": "America/New_York",
                              "minimum_duration": "5m"],
                 expected: .quantity(1, .days)),
-        ])
+        ],
+        presentation: .runLength)
 
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
         let streak = try StreakParameters(parameters)

@@ -52,7 +52,8 @@ public struct TotalsByPeriod: Statistic {
                         StatisticField("2023", SessionTally().value),
                         StatisticField("2024", SessionTally(count: 1, time: 600).value),
                     ])),
-            ])
+            ],
+            presentation: .byPeriod)
     }
 
     /// The `period` parameter.

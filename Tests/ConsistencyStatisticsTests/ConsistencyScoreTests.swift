@@ -10,7 +10,7 @@ private func active(_ offsets: [Int]) -> [LocalDay] {
     offsets.map { today.adding(days: $0) }
 }
 
-/// The consistency table of STATISTICS.md: active days as offsets from today, and the score.
+/// The consistency table of docs/statistics.md: active days as offsets from today, and the score.
 let meditoConsistencyTable: [(String, [Int], Int)] = [
     ("none", [], 0),
     ("0", [0], 100),
@@ -24,7 +24,7 @@ let meditoConsistencyTable: [(String, [Int], Int)] = [
 
 @Suite("ConsistencyScore")
 struct ConsistencyScoreTests {
-    /// The consistency table of STATISTICS.md.
+    /// The consistency table of docs/statistics.md.
     @Test(arguments: meditoConsistencyTable)
     func meditoTable(name: String, offsets: [Int], expected: Int) {
         #expect(ConsistencyScore(activeDays: active(offsets), today: today).percent == expected, "\(name)")

@@ -15,7 +15,7 @@ struct ConsistencyTests {
         offsets.map { ExampleSession("\(reportDay.adding(days: $0))T07:00:00Z", minutes: minutes, kind: kind) }
     }
 
-    /// The consistency table of STATISTICS.md, through a store; the history crosses October's clock change.
+    /// The consistency table of docs/statistics.md, through a store; the history crosses October's clock change.
     @Test(arguments: meditoConsistencyTable)
     func meditoTable(name: String, offsets: [Int], expected: Int) async throws {
         let value = try await value(Self.sessions(offsets), base)

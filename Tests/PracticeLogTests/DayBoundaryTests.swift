@@ -26,7 +26,7 @@ private let hour: TimeInterval = 3600
 
 @Suite("DayBoundary")
 struct DayBoundaryTests {
-    /// The day-boundary table of STATISTICS.md, in several zones: only the local time matters.
+    /// The day-boundary table of docs/statistics.md, in several zones: only the local time matters.
     @Test(arguments: [
         (0.0, "2026-05-18 23:59", "2026-05-18"),
         (0, "2026-05-19 00:00", "2026-05-19"),
@@ -161,5 +161,27 @@ struct DayBoundaryTests {
         let boundary = DayBoundary(timeZone: .gmt)
         #expect(boundary.day(of: Date(timeIntervalSince1970: -62_135_596_800)).description == "0001-01-01")
         #expect(boundary.day(of: Date(timeIntervalSince1970: 253_402_300_799)).description == "9999-12-31")
+    }
+
+    // MARK: The start of a day
+
+    @Test(arguments: [
+        ("Europe/Berlin", 4 * hour, "2024-01-01", "2024-01-01 04:00"),
+        ("Europe/Berlin", 0, "2024-03-31", "2024-03-31 00:00"),
+        // The boundary keeps its wall-clock time on the days the clocks change.
+        ("Europe/Berlin", 4 * hour, "2024-03-31", "2024-03-31 04:00"),
+        ("America/New_York", 4 * hour, "2023-11-05", "2023-11-05 04:00"),
+        ("America/New_York", -2 * hour, "2023-03-13", "2023-03-12 22:00"),
+        ("UTC", 0, "1969-12-31", "1969-12-31 00:00"),
+    ])
+    func startOfADay(zoneName: String, dayStartsAt: TimeInterval, day: String, localStart: String) throws {
+        let zone = try zone(zoneName)
+        let boundary = DayBoundary(timeZone: zone, dayStartsAt: dayStartsAt)
+        let localDay = try #require(LocalDay(day))
+        let start = boundary.start(of: localDay)
+        #expect(start == (try instant(local: localStart, in: zone)))
+        // The day starts at that instant, and the second before it belongs to the day before.
+        #expect(boundary.day(of: start) == localDay)
+        #expect(boundary.day(of: start.addingTimeInterval(-1)) == localDay.adding(days: -1))
     }
 }

@@ -1,10 +1,22 @@
 import Foundation
+import StillpointCatalog
+import StillpointStatistics
 import Testing
 @testable import StillpointReport
 
-@Test func theEmbeddedDefaultManifestIsConfigDefault() throws {
-    let config = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Config/default.yaml")
-    #expect(DefaultManifest.yaml == (try String(contentsOf: config, encoding: .utf8)),
-            "Config/default.yaml changed: copy it into Modules/StillpointReport/Setup/DefaultManifest.swift")
+/// The manifest a report uses without `--config`, as the tool has it built in.
+@Suite("DefaultManifest")
+struct DefaultManifestTests {
+    @Test func itPreparesEveryBuiltInStatistic() throws {
+        let manifest = try Manifest(yaml: DefaultManifest.yaml, file: "the default manifest")
+        let entries = try manifest.prepare(catalog: try BuiltInStatistics.catalog())
+        #expect(Set(entries.map(\.id)) == Set(try BuiltInStatistics.catalog().ids))
+        #expect(manifest.output.formats == [.text])
+    }
+
+    @Test func itIsTheCommentedFileAPersonCopies() {
+        // The comments that explain each key are part of what is built in, not stripped by the build.
+        #expect(DefaultManifest.yaml.hasPrefix("# The default report"))
+        #expect(DefaultManifest.yaml.contains("# When a day begins."))
+    }
 }

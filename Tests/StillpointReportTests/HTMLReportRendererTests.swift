@@ -40,7 +40,7 @@ struct HTMLReportRendererTests {
     @Test func escapesNamesFromTheManifest() {
         let report = Report(asOf: SampleReports.asOf, timeZone: .gmt, entries: [
             SampleReports.finished("session_count", "Sessions", .quantity(3, .count), name: "<script>alert('x')</script>"),
-            ReportEntry(id: "total_time", name: "total_time", title: "Total time", outcome: .failed(message: "<b>bold</b> & \"quoted\"")),
+            SampleReports.entry("total_time", "Total time", .failed(message: "<b>bold</b> & \"quoted\"")),
         ])
         let html = HTMLReportRenderer().render(report)
         #expect(!html.contains("<script"))
@@ -53,19 +53,39 @@ struct HTMLReportRendererTests {
             SampleReports.finished("sessions_by_weekday", "Sessions by weekday", .record(Weekday.allCases.map {
                 StatisticField($0.rawValue, SampleReports.tally(0, 0))
             })),
-            ReportEntry(id: "sessions_by_hour", name: "sessions_by_hour", title: "Sessions by hour", outcome: .failed(message: "boom")),
+            SampleReports.entry("sessions_by_hour", "Sessions by hour", .failed(message: "boom")),
             SampleReports.finished("totals_by_period", "Totals by period", .record([])),
+            SampleReports.finished("daily_activity", "Practice calendar", .record([])),
+            SampleReports.finished("best_streaks", "Best streaks", .list([])),
         ])
         let html = HTMLReportRenderer().render(empty)
         #expect(!html.contains("<svg class=\"chart"))
         #expect(html.contains("No practice in the last 52 weeks yet"))
         #expect(html.contains("sessions_by_hour failed: boom"))
         #expect(html.components(separatedBy: "No sessions yet.").count - 1 == 2)
-        #expect(html.contains("includes neither best_streaks nor current_streak"))
+        #expect(html.contains("No streaks yet"))
+    }
+
+    /// The reporters know no statistic: one they have never heard of gets the chart its presentation names.
+    @Test func aStatisticOfAnyModuleIsChartedByItsPresentation() throws {
+        let hours = StatisticValue.record((0..<24).map { StatisticField(String($0), SampleReports.tally($0 == 7 ? 4 : 0, $0 == 7 ? 3_600 : 0)) })
+        let report = Report(asOf: SampleReports.asOf, timeZone: .gmt, entries: [
+            ReportEntry(id: "care_sits_by_hour", name: "care_sits_by_hour", title: "Sits by hour", presentation: .byHour,
+                        outcome: .finished(StatisticResult(hours))),
+            ReportEntry(id: "care_calendar", name: "care_calendar", title: "Clinic days", presentation: .calendar,
+                        outcome: .finished(StatisticResult(SampleReports.calendar([(SampleReports.day("2024-03-14"), 2, 1_200)])))),
+        ])
+        let html = HTMLReportRenderer().render(report)
+        #expect(html.contains("<h2>Sits by hour</h2><p>Most often at 07:00</p>"))
+        #expect(html.contains("<h2>Clinic days</h2><p>1 active day · 2 sessions · 20m in the last 52 weeks</p>"))
+        #expect(!html.contains("<article class=\"card"))
+        let text = TextReportRenderer().render(report)
+        #expect(text.contains("\n  07:00      4 sessions · 1h\n"))
+        #expect(text.contains("1 active day · 2 sessions · 20m"))
     }
 
     @Test func heatmapCoversTheLast52WeeksThroughToday() throws {
-        let heatmap = CalendarHeatmap(activity: [DailyActivity(day: SampleReports.day("2024-03-15"), sessions: 1, seconds: 600)],
+        let heatmap = CalendarHeatmap(activity: [.init(day: SampleReports.day("2024-03-15"), sessions: 1, seconds: 600)],
                                       today: SampleReports.day("2024-03-15"))
         #expect(heatmap.windowStart == SampleReports.day("2023-03-18"))
         #expect(heatmap.firstDay == SampleReports.day("2023-03-13"))
@@ -121,8 +141,9 @@ struct HTMLReportRendererTests {
     /// Practice every day for 400 days: the heatmap draws 364 days, all active, and its sentence says 364.
     @Test func theHeatmapsWindowAndItsSentenceAgree() throws {
         let today = SampleReports.day("2024-03-15")
-        let activity = (0..<400).map { DailyActivity(day: today.adding(days: -$0), sessions: 1, seconds: 900) }.reversed()
-        let report = Report(asOf: SampleReports.asOf, timeZone: SampleReports.berlin, entries: [], activity: Array(activity))
+        let activity = SampleReports.calendar((0..<400).map { (today.adding(days: -$0), 1, 900) })
+        let report = Report(asOf: SampleReports.asOf, timeZone: SampleReports.berlin,
+                            entries: [SampleReports.finished("daily_activity", "Practice calendar", activity)])
         let html = HTMLReportRenderer().render(report)
         let svg = try Self.svg("Active days over the last 52 weeks", in: html).components(separatedBy: ">Less<")[0]
         let days = Self.matches("<rect class=\"day (l[0-4])\" x=\"[^\"]*\" y=\"[^\"]*\" width=\"[^\"]*\" height=\"[^\"]*\" rx=\"2\"><title>[^<]*(?:session|no practice)", in: svg)

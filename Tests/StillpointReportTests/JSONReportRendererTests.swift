@@ -56,8 +56,8 @@ struct JSONReportRendererTests {
     @Test func failedEntriesCarryTheirErrorAndCancelledOnesNoValue() throws {
         let report = Report(asOf: SampleReports.asOf, timeZone: .gmt, entries: [
             ReportEntry(id: "total_time", name: "time", title: "Total time", outcome: .failed(message: "disk \"full\"")),
-            ReportEntry(id: "session_count", name: "session_count", title: "Sessions", outcome: .cancelled),
-            ReportEntry(id: "active_days", name: "active_days", title: "Active days", outcome: .running(progress: 0.5)),
+            SampleReports.entry("session_count", "Sessions", .cancelled),
+            SampleReports.entry("active_days", "Active days", .running(progress: 0.5)),
         ])
         let json = JSONReportRenderer().render(report)
         #expect(json.contains("\"status\": \"failed\",\n      \"error\": \"disk \\\"full\\\"\",\n      \"value\": null,"))

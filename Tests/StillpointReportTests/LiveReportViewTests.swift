@@ -6,9 +6,9 @@ import StillpointStatistics
 @Suite("Live report view")
 struct LiveReportViewTests {
     static let planned = [
-        ReportEntry(id: "session_count", name: "session_count", title: "Sessions", outcome: .waiting),
-        ReportEntry(id: "total_time", name: "total_time", title: "Total time", outcome: .waiting),
-        ReportEntry(id: "current_streak", name: "current_streak", title: "Current streak", outcome: .waiting),
+        SampleReports.entry("session_count", "Sessions", .waiting),
+        SampleReports.entry("total_time", "Total time", .waiting),
+        SampleReports.entry("current_streak", "Current streak", .waiting),
     ]
 
     /// A run in which the statistics finish out of order and one fails.
@@ -23,9 +23,9 @@ struct LiveReportViewTests {
     ]
 
     static let report = Report(asOf: SampleReports.asOf, timeZone: .gmt, entries: [
-        ReportEntry(id: "session_count", name: "session_count", title: "Sessions", outcome: .finished(StatisticResult(.quantity(12, .count)))),
-        ReportEntry(id: "total_time", name: "total_time", title: "Total time", outcome: .finished(StatisticResult(.quantity(5_400, .seconds)))),
-        ReportEntry(id: "current_streak", name: "current_streak", title: "Current streak", outcome: .failed(message: "boom")),
+        SampleReports.entry("session_count", "Sessions", .finished(StatisticResult(.quantity(12, .count)))),
+        SampleReports.entry("total_time", "Total time", .finished(StatisticResult(.quantity(5_400, .seconds)))),
+        SampleReports.entry("current_streak", "Current streak", .failed(message: "boom")),
     ])
 
     @Test func plainModePrintsOneLinePerCompletionInOrderWithoutEscapes() {

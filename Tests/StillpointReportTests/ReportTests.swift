@@ -6,9 +6,8 @@ import StillpointStatistics
 @Suite("Report")
 struct ReportTests {
     @Test func succeedsOnlyWhenEveryEntryFinished() {
-        let finished = ReportEntry(id: "session_count", name: "session_count", title: "Sessions",
-                                   outcome: .finished(StatisticResult(.quantity(3, .count))))
-        let failed = ReportEntry(id: "total_time", name: "total_time", title: "Total time", outcome: .failed(message: "boom"))
+        let finished = SampleReports.entry("session_count", "Sessions", .finished(StatisticResult(.quantity(3, .count))))
+        let failed = SampleReports.entry("total_time", "Total time", .failed(message: "boom"))
         let utc = TimeZone(identifier: "UTC")!
         #expect(Report(asOf: Date(), timeZone: utc, entries: [finished]).succeeded)
         #expect(!Report(asOf: Date(), timeZone: utc, entries: [finished, failed]).succeeded)

@@ -1,5 +1,6 @@
 import Foundation
 import PracticeLog
+import StillpointCatalog
 import StillpointReport
 import StillpointStatistics
 
@@ -23,7 +24,21 @@ enum SampleReports {
 
     static func finished(_ id: String, _ title: String, _ value: StatisticValue, name: String? = nil,
                          notes: [String] = []) -> ReportEntry {
-        ReportEntry(id: id, name: name ?? id, title: title, outcome: .finished(StatisticResult(value, notes: notes)))
+        entry(id, title, name: name, .finished(StatisticResult(value, notes: notes)))
+    }
+
+    /// An entry of the built-in statistic `id`, shown as that statistic's description says, as the runner makes it.
+    static func entry(_ id: String, _ title: String, name: String? = nil, _ outcome: ReportOutcome) -> ReportEntry {
+        ReportEntry(id: id, name: name ?? id, title: title, presentation: presentations[id] ?? .value, outcome: outcome)
+    }
+
+    /// The presentation of each built-in statistic.
+    static let presentations: [String: StatisticPresentation] = Dictionary(
+        BuiltInStatistics.modules.flatMap { $0.statistics }.map { ($0.id, $0.description.presentation) }, uniquingKeysWith: { first, _ in first })
+
+    /// A calendar value (the daily activity) of `days`, each `(day, sessions, seconds)`.
+    static func calendar(_ days: [(day: LocalDay, sessions: Int, seconds: Double)]) -> StatisticValue {
+        .record(days.sorted { $0.day < $1.day }.map { StatisticField($0.day.description, tally($0.sessions, $0.seconds)) })
     }
 
     /// The report behind the golden files: every shape of value, a failure, a cancellation, no value.
@@ -32,9 +47,8 @@ enum SampleReports {
         finished("total_time", "Total time", .quantity(372_000, .seconds)),
         finished("average_session_time", "Average session time", .quantity(902.5, .seconds),
                  notes: ["2 sessions over 4 h were capped at 4 h"]),
-        ReportEntry(id: "median_session_time", name: "median_session_time", title: "Median session time",
-                    outcome: .failed(message: "could not read \"sessions\", the store is locked")),
-        ReportEntry(id: "longest_session", name: "longest_session", title: "Longest session", outcome: .cancelled),
+        entry("median_session_time", "Median session time", .failed(message: "could not read \"sessions\", the store is locked")),
+        entry("longest_session", "Longest session", .cancelled),
         finished("active_days", "Active days", .quantity(120, .days)),
         finished("current_streak", "Current streak", .quantity(4, .days), notes: ["2024-03-12 through 2024-03-15"]),
         finished("longest_streak", "Longest streak", .quantity(21, .days)),
@@ -131,9 +145,8 @@ enum SampleReports {
             })
         }
         let months = Array(Set(sessions.map { String($0.day.description.prefix(7)) })).sorted()
-        var activity: [DailyActivity] = []
-        for (date, daySessions) in Dictionary(grouping: sessions, by: \.day).sorted(by: { $0.key < $1.key }) {
-            activity.append(DailyActivity(day: date, sessions: daySessions.count, seconds: daySessions.map(\.seconds).reduce(0, +)))
+        let activity = Dictionary(grouping: sessions, by: \.day).map { date, daySessions in
+            (day: date, sessions: daySessions.count, seconds: daySessions.map(\.seconds).reduce(0, +))
         }
         let lastYear = activeDays.filter { $0 > today.adding(days: -30) }.count
         return Report(asOf: asOf, timeZone: berlin, entries: [
@@ -152,12 +165,13 @@ enum SampleReports {
                      notes: ["Medito's score over the last 30 days"]),
             finished("sessions_by_weekday", "Sessions by weekday", tallies(Weekday.allCases.map(\.rawValue)) { $0.day.weekday.rawValue }),
             finished("sessions_by_hour", "Sessions by hour", tallies((0..<24).map(String.init)) { String($0.hour) }),
+            finished("daily_activity", "Practice calendar", calendar(activity.filter { $0.day > today.adding(days: -371) })),
             finished("by_kind", "By kind and source", .record([
                 StatisticField("kind", tallies(["meditation", "yoga"]) { $0.kind }),
                 StatisticField("source", tallies(["apple_health", "insight_timer", "medito"]) { $0.source }),
             ])),
             finished("totals_by_period", "Totals by period", tallies(months) { String($0.day.description.prefix(7)) }),
-        ], activity: activity)
+        ])
     }
 }
 

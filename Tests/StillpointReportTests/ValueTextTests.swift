@@ -27,7 +27,7 @@ struct ValueTextTests {
         #expect(ValueText.inline(SampleReports.streak("2024-03-04", "2024-03-08")) == "2024-03-04 – 2024-03-08 · 5 days")
         #expect(ValueText.inline(.none) == "—")
         #expect(ValueText.inline(.list([SampleReports.streak("2024-03-04", "2024-03-08")])) == nil)
-        #expect(ValueText.label(forKey: "7", statistic: "sessions_by_hour") == "07:00")
+        #expect(ValueText.label(forKey: "7", presentation: .byHour) == "07:00")
         #expect(ValueText.label(forKey: "insight_timer") == "Insight Timer")
     }
 

@@ -22,6 +22,16 @@ struct StatisticCatalogTests {
         #expect(BuiltInStatistics.modules.map { $0.name }.sorted() == folders)
     }
 
+    /// The definitions and the JSON report's table are written by hand: each names every built-in statistic.
+    @Test(arguments: ["docs/statistics.md", "docs/json-report.md"])
+    func everyStatisticIsDocumented(in document: String) throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+        for id in try BuiltInStatistics.catalog().ids {
+            #expect(text.contains("`\(id)`"), "\(document) does not define \(id)")
+        }
+    }
+
     @Test func idsAreUniqueAndSnakeCase() throws {
         let catalog = try BuiltInStatistics.catalog()
         #expect(Set(catalog.ids).count == catalog.ids.count)

@@ -23,7 +23,8 @@ struct WatchReportTests {
 
         try #require(watching.waitForError(within: .seconds(60)) { $0.contains("watching the store") },
                      "the watch did not start; stderr: \(watching.standardError)")
-        #expect(Self.sessionCounts(in: watching.standardOutput) == [1500], "\(watching.standardOutput)")
+        // Standard output and standard error are read apart: the report may arrive just after the line above.
+        #expect(watching.waitForOutput(within: .seconds(20)) { Self.sessionCounts(in: $0) == [1500] }, "\(watching.standardOutput)")
 
         // Three sessions before the report's instant, saved by a second process.
         let file = tool.path("new-sessions.csv")
@@ -84,7 +85,8 @@ struct WatchReportTests {
         defer { watching.kill() }
         try #require(watching.waitForError(within: .seconds(60)) { $0.contains("watching the store") },
                      "the watch did not start; stderr: \(watching.standardError)")
-        #expect(Self.sessionCounts(in: watching.standardOutput) == [1500], "\(watching.standardOutput)")
+        // Standard output and standard error are read apart: the report may arrive just after the line above.
+        #expect(watching.waitForOutput(within: .seconds(20)) { Self.sessionCounts(in: $0) == [1500] }, "\(watching.standardOutput)")
 
         // Eight imports, each its own change set, while the watcher is stopped: on resuming it finds them all.
         watching.send(SIGSTOP)

@@ -3,7 +3,7 @@ import PracticeLog
 import StillpointStatistics
 import Testing
 
-/// A row of STATISTICS.md's "sessions in days before today" table: sessions by days before today, `*` for
+/// A row of the "current and longest streak" table of docs/statistics.md: sessions by days before today, `*` for
 /// those shorter than `minimum_duration`, with the current and longest streaks expected.
 struct DaysBeforeTodayCase: Sendable, CustomTestStringConvertible {
     var sessions: String

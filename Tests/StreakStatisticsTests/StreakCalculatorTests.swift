@@ -30,12 +30,12 @@ struct TestSession: Sendable {
 
 private let minimumDuration: TimeInterval = 60
 
-/// A qualifying session (`daysBeforeToday` listed plainly in STATISTICS.md).
+/// A qualifying session (`daysBeforeToday` listed plainly in docs/statistics.md).
 private func session(_ daysBeforeToday: Int) -> TestSession {
     TestSession(daysBeforeToday: daysBeforeToday, duration: 600)
 }
 
-/// A session shorter than `minimumDuration` (`*` in STATISTICS.md).
+/// A session shorter than `minimumDuration` (`*` in docs/statistics.md).
 private func short(_ daysBeforeToday: Int) -> TestSession {
     TestSession(daysBeforeToday: daysBeforeToday, duration: 30)
 }
@@ -47,7 +47,7 @@ private func activeDays(of sessions: [TestSession], today: LocalDay) -> [LocalDa
 
 @Suite("StreakCalculator")
 struct StreakCalculatorTests {
-    // MARK: Reference cases of STATISTICS.md
+    // MARK: Reference cases of docs/statistics.md
 
     /// Medito's rule, in UTC: `day = date(instant - offset)`, future days dropped.
     @Test(arguments: [

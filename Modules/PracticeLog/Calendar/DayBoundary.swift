@@ -1,6 +1,6 @@
 import Foundation
 
-/// Decides which calendar day an instant belongs to: `day_of(t)` of STATISTICS.md.
+/// Decides which calendar day an instant belongs to: "the day of an instant" of docs/statistics.md.
 ///
 /// The day is the local date, in the session's zone (or `timeZone` when the session has none),
 /// of the local clock time minus `dayStartsAt`. With `dayStartsAt` = 4 h a session at 03:59
@@ -55,6 +55,18 @@ public struct DayBoundary: Sendable, Hashable {
     /// The number of ``day(atLocalSeconds:)``, without making the day.
     public func dayNumber(atLocalSeconds seconds: TimeInterval) -> Int {
         Self.dayNumber((seconds - dayStartsAt) / 86_400)
+    }
+
+    /// The instant `day` starts: its local midnight plus `dayStartsAt`, in the boundary's zone, at that
+    /// wall-clock time also on a day the clocks change. The inverse of ``day(of:timeZone:)``.
+    ///
+    /// ```swift
+    /// // Days starting at 04:00 in Berlin:
+    /// boundary.start(of: LocalDay("2024-01-01")!)   // 2024-01-01T03:00:00Z
+    /// ```
+    public func start(of day: LocalDay) -> Date {
+        TimestampParser.instant(wallClock: Date(timeIntervalSince1970: TimeInterval(day.dayNumber) * 86_400 + dayStartsAt),
+                                in: timeZone)
     }
 
     /// The local clock hour of `instant`, 0 through 23; `dayStartsAt` plays no part.

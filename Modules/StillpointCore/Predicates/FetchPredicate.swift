@@ -7,6 +7,17 @@
 /// let either = recent || (try FetchPredicate("kind IN %@", ["run", "swim"]))
 /// ```
 public struct FetchPredicate: Sendable, Hashable {
+    /// How deep parentheses and NOT may nest in a format; real predicates use two or three levels.
+    ///
+    /// The parser, the evaluator and the SQL compiler recurse once per level, so a format of thousands of
+    /// `(` would otherwise overflow the stack: deeper formats are a syntax error instead.
+    ///
+    /// ```swift
+    /// try FetchPredicate(String(repeating: "(", count: 500) + "x == 1" + String(repeating: ")", count: 500))
+    /// // throws: parentheses and NOT nest more than 100 levels deep here; ...
+    /// ```
+    public static let maximumNesting = 100
+
     let root: PredicateNode
 
     init(root: PredicateNode) {

@@ -3,12 +3,16 @@ import Foundation
 /// Parses a predicate format and its arguments into a ``PredicateNode``.
 ///
 /// Precedence, loosest first: OR, AND, NOT, comparison.
+///
+/// Parentheses and NOT nest at most ``FetchPredicate/maximumNesting`` deep.
 struct PredicateParser {
     private let format: String
     private let tokens: [PredicateToken]
     private var index = 0
     private let arguments: [PredicateArgument]
     private var argumentIndex = 0
+    /// How many parentheses and NOTs enclose the current token.
+    private var nesting = 0
 
     private init(format: String, tokens: [PredicateToken], arguments: [PredicateArgument]) {
         self.format = format
@@ -87,15 +91,28 @@ struct PredicateParser {
     }
 
     private mutating func parseNot() throws(FetchPredicateError) -> PredicateNode {
+        let token = current
         if accept(keyword: "NOT", symbol: "!") {
+            try enterNesting(at: token)
+            defer { nesting -= 1 }
             return .negation(try parseNot())
         }
         return try parsePrimary()
     }
 
+    /// Counts one more level of parentheses or NOT, refusing more than ``FetchPredicate/maximumNesting``.
+    private mutating func enterNesting(at token: PredicateToken) throws(FetchPredicateError) {
+        guard nesting < FetchPredicate.maximumNesting else {
+            throw error("parentheses and NOT nest more than \(FetchPredicate.maximumNesting) levels deep here; write the predicate with fewer levels, e.g. a OR b OR c without parentheses around each part", at: token)
+        }
+        nesting += 1
+    }
+
     private mutating func parsePrimary() throws(FetchPredicateError) -> PredicateNode {
         if current.isSymbol("(") {
             let open = advance()
+            try enterNesting(at: open)
+            defer { nesting -= 1 }
             let node = try parseOr()
             guard current.isSymbol(")") else {
                 let column = open.offset + 1

@@ -2,25 +2,21 @@ import Foundation
 import PracticeLog
 import StillpointStatistics
 
-/// A finished report: every entry of the manifest in order, with its outcome, and the daily activity that the
-/// charts draw.
+/// A finished report: every entry of the manifest in order, with its outcome.
 public struct Report: Sendable, Hashable {
     /// The instant the report was made at.
     public var asOf: Date
     /// The zone of the report's days.
     public var timeZone: TimeZone
     public var entries: [ReportEntry]
-    /// Time practised per local day over the charted period, oldest first; empty when not computed.
-    public var activity: [DailyActivity]
     /// What a reader must know about the data before the numbers, shown at the top of every format: that the
     /// report is of demo data, for example. `nil` for none.
     public var notice: String?
 
-    public init(asOf: Date, timeZone: TimeZone, entries: [ReportEntry], activity: [DailyActivity] = [], notice: String? = nil) {
+    public init(asOf: Date, timeZone: TimeZone, entries: [ReportEntry], notice: String? = nil) {
         self.asOf = asOf
         self.timeZone = timeZone
         self.entries = entries
-        self.activity = activity
         self.notice = notice
     }
 
@@ -29,7 +25,7 @@ public struct Report: Sendable, Hashable {
         entries.allSatisfy { if case .finished = $0.outcome { return true } else { return false } }
     }
 
-    /// The value of the first entry with `id` that finished, for charts that need a particular statistic.
+    /// The value of the first entry with `id` that finished.
     public func value(of id: String) -> StatisticValue? {
         for entry in entries where entry.id == id {
             if case .finished(let result) = entry.outcome { return result.value }
@@ -46,12 +42,16 @@ public struct ReportEntry: Sendable, Hashable {
     public var name: String
     /// The statistic's human name, e.g. "Current streak".
     public var title: String
+    /// How reports written for people show the value: the statistic's own
+    /// ``StatisticDescription/presentation``.
+    public var presentation: StatisticPresentation
     public var outcome: ReportOutcome
 
-    public init(id: String, name: String, title: String, outcome: ReportOutcome) {
+    public init(id: String, name: String, title: String, presentation: StatisticPresentation = .value, outcome: ReportOutcome) {
         self.id = id
         self.name = name
         self.title = title
+        self.presentation = presentation
         self.outcome = outcome
     }
 }
@@ -64,17 +64,4 @@ public enum ReportOutcome: Sendable, Hashable {
     case finished(StatisticResult)
     case failed(message: String)
     case cancelled
-}
-
-/// The practice of one local day, for the calendar heatmap.
-public struct DailyActivity: Sendable, Hashable {
-    public var day: LocalDay
-    public var sessions: Int
-    public var seconds: Double
-
-    public init(day: LocalDay, sessions: Int, seconds: Double) {
-        self.day = day
-        self.sessions = sessions
-        self.seconds = seconds
-    }
 }

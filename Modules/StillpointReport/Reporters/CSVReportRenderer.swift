@@ -13,7 +13,7 @@ import StillpointStatistics
 /// // sessions_by_weekday.monday.count,sessions_by_weekday,ok,3,count
 /// ```
 public struct CSVReportRenderer: ReportRenderer {
-    public let id = "csv"
+    public let format = ReportFormat.csv
 
     public init() {}
 

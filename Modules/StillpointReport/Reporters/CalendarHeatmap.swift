@@ -7,11 +7,18 @@ import StillpointStatistics
 /// drawn from the window's first day.
 ///
 /// ```swift
-/// let heatmap = CalendarHeatmap(activity: report.activity, today: LocalDay("2024-03-15")!)
+/// let heatmap = CalendarHeatmap(activity: CalendarHeatmap.activity(of: calendarValue), today: LocalDay("2024-03-15")!)
 /// heatmap.svg()   // nil when no day in the range has practice
 /// ```
 struct CalendarHeatmap {
-    var activity: [DailyActivity]
+    /// The practice of one local day.
+    struct Day: Hashable {
+        var day: LocalDay
+        var sessions: Int
+        var seconds: Double
+    }
+
+    var activity: [Day]
     var today: LocalDay
     /// The weekday of the top row.
     var weekStart: Weekday = .monday
@@ -34,12 +41,23 @@ struct CalendarHeatmap {
         windowStart.startOfWeek(startingOn: weekStart)
     }
 
+    /// The days of a value shown as a ``StatisticPresentation/calendar``: its fields keyed by date, each a
+    /// `{count, time}` tally; fields of another shape are left out.
+    static func activity(of value: StatisticValue?) -> [Day] {
+        guard case .record(let fields)? = value else { return [] }
+        return fields.compactMap { field in
+            guard let day = LocalDay(field.key), let tally = ValueText.tally(field.value),
+                  let sessions = Int(exactly: tally.count.rounded()) else { return nil }
+            return Day(day: day, sessions: sessions, seconds: tally.time)
+        }
+    }
+
     /// The practice of each drawn day that has some.
-    var days: [LocalDay: DailyActivity] {
-        var days: [LocalDay: DailyActivity] = [:]
+    var days: [LocalDay: Day] {
+        var days: [LocalDay: Day] = [:]
         for entry in activity where entry.day >= windowStart && entry.day <= today && (entry.sessions > 0 || entry.seconds > 0) {
-            // Several entries for one day (should the runner split them) add up.
-            var total = days[entry.day] ?? DailyActivity(day: entry.day, sessions: 0, seconds: 0)
+            // Several entries for one day add up.
+            var total = days[entry.day] ?? Day(day: entry.day, sessions: 0, seconds: 0)
             total.sessions += entry.sessions
             total.seconds += entry.seconds
             days[entry.day] = total

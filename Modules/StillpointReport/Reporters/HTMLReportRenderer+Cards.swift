@@ -1,11 +1,11 @@
 import StillpointStatistics
 
 extension HTMLReportRenderer {
-    /// A card for every statistic that has no chart: its value large, or a breakdown for a record, and its
+    /// A card for every statistic presented as a value: its value large, or a breakdown for a record, and its
     /// notes; failed and cancelled statistics say so in their card.
     func cards(_ page: Page) -> String {
         var html = "<section class=\"cards\">\n"
-        for (index, entry) in page.report.entries.enumerated() where page.chartEntries[entry.id] != index {
+        for entry in page.entries(.value) {
             html += card(entry)
         }
         return html + "</section>\n"
@@ -28,7 +28,7 @@ extension HTMLReportRenderer {
                 let big = if case .quantity = result.value { Self.numberWithSmallUnits(text) } else { HTMLText.escape(text) }
                 return "<article class=\"card\">\(title)<p class=\"big\">\(big)</p>\(notes(result.notes))</article>\n"
             }
-            return "<article class=\"card wide\">\(title)\(breakdown(result.value, statistic: entry.id))\(notes(result.notes))</article>\n"
+            return "<article class=\"card wide\">\(title)\(breakdown(result.value, presentation: entry.presentation))\(notes(result.notes))</article>\n"
         case .failed(let message):
             return "<article class=\"card failed\">\(title)<p class=\"big\">Failed</p>\(notes([message]))</article>\n"
         case .waiting, .running, .cancelled:
@@ -55,24 +55,24 @@ extension HTMLReportRenderer {
 
     /// A record or list as a list of rows; the tallies of one record get a bar for their share of its time,
     /// which makes `by_kind` read at a glance.
-    private func breakdown(_ value: StatisticValue, statistic: String) -> String {
+    private func breakdown(_ value: StatisticValue, presentation: StatisticPresentation) -> String {
         // A record of records (by_kind: kind and source) shows its groups side by side.
         if case .record(let fields) = value, fields.count > 1, fields.allSatisfy({ ValueText.inline($0.value) == nil }) {
             return "<div class=\"groups\">" + fields.map { field in
                 "<ul class=\"breakdown\"><li class=\"heading\"><span>\(HTMLText.escape(ValueText.label(forKey: field.key)))</span></li>"
-                    + list(field.value, statistic: statistic) + "</ul>"
+                    + list(field.value, presentation: presentation) + "</ul>"
             }.joined() + "</div>"
         }
-        return "<ul class=\"breakdown\">" + list(value, statistic: statistic) + "</ul>"
+        return "<ul class=\"breakdown\">" + list(value, presentation: presentation) + "</ul>"
     }
 
-    private func list(_ value: StatisticValue, statistic: String) -> String {
+    private func list(_ value: StatisticValue, presentation: StatisticPresentation) -> String {
         var html = ""
-        append(value, statistic: statistic, to: &html)
+        append(value, presentation: presentation, to: &html)
         return html
     }
 
-    private func append(_ value: StatisticValue, statistic: String, to html: inout String) {
+    private func append(_ value: StatisticValue, presentation: StatisticPresentation, to html: inout String) {
         let fields: [(key: String, value: StatisticValue)]
         switch value {
         case .record(let record): fields = record.map { ($0.key, $0.value) }
@@ -83,7 +83,7 @@ extension HTMLReportRenderer {
                     html += "<li class=\"plain\"><span>\(HTMLText.escape(entry.key))</span><span class=\"v\">\(HTMLText.escape(text))</span></li>"
                 } else {
                     html += "<li class=\"heading\"><span>\(HTMLText.escape(entry.key))</span></li>"
-                    append(entry.value, statistic: statistic, to: &html)
+                    append(entry.value, presentation: presentation, to: &html)
                 }
             }
             return
@@ -91,7 +91,7 @@ extension HTMLReportRenderer {
         }
         let totalTime = fields.compactMap { ValueText.tally($0.value)?.time }.reduce(0, +)
         for field in fields {
-            let key = HTMLText.escape(ValueText.label(forKey: field.key, statistic: statistic))
+            let key = HTMLText.escape(ValueText.label(forKey: field.key, presentation: presentation))
             if let tally = ValueText.tally(field.value), totalTime > 0 {
                 let share = HTMLText.number(100 * tally.time / totalTime)
                 html += "<li><span>\(key)</span><span class=\"share\"><i style=\"width:\(share)%\"></i></span>"
@@ -100,7 +100,7 @@ extension HTMLReportRenderer {
                 html += "<li class=\"plain\"><span>\(key)</span><span class=\"v\">\(HTMLText.escape(text))</span></li>"
             } else {
                 html += "<li class=\"heading\"><span>\(key)</span></li>"
-                append(field.value, statistic: statistic, to: &html)
+                append(field.value, presentation: presentation, to: &html)
             }
         }
     }

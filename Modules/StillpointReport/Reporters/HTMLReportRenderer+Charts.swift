@@ -3,28 +3,26 @@ import PracticeLog
 import StillpointStatistics
 
 extension HTMLReportRenderer {
-    /// The calendar heatmap of the last 52 weeks, from the report's daily activity.
-    func heatmapPanel(_ page: Page) -> String {
-        // Rows follow the week of sessions_by_weekday, whose first field is the manifest's week_starts_on.
+    /// The calendar heatmap of the last 52 weeks, from a statistic shown as a calendar.
+    func heatmapPanel(_ page: Page, _ entry: ReportEntry) -> String {
+        // Rows follow the week of the table by weekday, whose first field is the manifest's week_starts_on.
         var weekStart = Weekday.monday
-        if case .record(let fields)? = page.value("sessions_by_weekday"), let first = fields.first,
-           let weekday = Weekday(rawValue: first.key) {
+        if case .record(let fields)? = page.value(.byWeekday), let first = fields.first, let weekday = Weekday(rawValue: first.key) {
             weekStart = weekday
         }
-        let heatmap = CalendarHeatmap(activity: page.report.activity, today: page.today, weekStart: weekStart)
+        let heatmap = CalendarHeatmap(activity: CalendarHeatmap.activity(of: Page.value(entry)), today: page.today, weekStart: weekStart)
         let days = heatmap.days.values
         let caption = days.isEmpty ? nil
             : ValueText.plural(Double(days.count), "active day", "active days") + " · "
             + ValueText.plural(Double(days.map(\.sessions).reduce(0, +)), "session", "sessions") + " · "
             + ValueText.duration(days.map(\.seconds).reduce(0, +)) + " in the last 52 weeks"
-        return panel("Active days", caption: caption, body: heatmap.svg(),
-                     empty: "No practice in the last 52 weeks yet: each day you practise will fill in a square here.")
+        return panel(entry.label, caption: caption, body: heatmap.svg(),
+                     empty: Page.missing(entry) ?? "No practice in the last 52 weeks yet: each day you practise will fill in a square here.")
     }
 
-    /// Sessions per weekday, from `sessions_by_weekday`.
-    func weekdayPanel(_ page: Page) -> String {
-        let id = "sessions_by_weekday"
-        let tallies = Self.tallies(page.value(id))
+    /// Sessions per weekday, from a statistic shown by weekday.
+    func weekdayPanel(_ page: Page, _ entry: ReportEntry) -> String {
+        let tallies = Self.tallies(Page.value(entry))
         let bars = tallies.map { key, tally in
             let name = ValueText.label(forKey: key)
             return BarChart.Bar(label: Weekday(rawValue: key).map(DayText.weekday) ?? name, value: tally.count,
@@ -33,17 +31,16 @@ extension HTMLReportRenderer {
         let busiest = tallies.max { $0.tally.count < $1.tally.count }
         let chart = BarChart(bars: bars, style: "sage", tickLabel: { ValueText.whole($0) })
         let hasData = bars.contains { $0.value > 0 }
-        return panel("Sessions by weekday", caption: hasData ? busiest.map { "Most on " + ValueText.label(forKey: $0.key) + "s" } : nil,
-                     body: hasData ? chart.svg(description: "Sessions by weekday") : nil,
-                     empty: page.missing(id) ?? "No sessions yet.")
+        return panel(entry.label, caption: hasData ? busiest.map { "Most on " + ValueText.label(forKey: $0.key) + "s" } : nil,
+                     body: hasData ? chart.svg(description: entry.label) : nil,
+                     empty: Page.missing(entry) ?? "No sessions yet.")
     }
 
-    /// Sessions per hour of the day, from `sessions_by_hour`.
-    func hourPanel(_ page: Page) -> String {
-        let id = "sessions_by_hour"
-        let tallies = Self.tallies(page.value(id))
+    /// Sessions per hour of the day, from a statistic shown by hour.
+    func hourPanel(_ page: Page, _ entry: ReportEntry) -> String {
+        let tallies = Self.tallies(Page.value(entry))
         let bars = tallies.map { key, tally in
-            let hour = ValueText.label(forKey: key, statistic: id)
+            let hour = ValueText.label(forKey: key, presentation: .byHour)
             return BarChart.Bar(label: Int(key).map(String.init) ?? key, value: tally.count,
                                 tooltip: hour + ": " + Self.describe(tally))
         }
@@ -51,16 +48,15 @@ extension HTMLReportRenderer {
         // Every third hour is labelled: 24 labels would collide at this width.
         let chart = BarChart(bars: bars, style: "lavender", tickLabel: { ValueText.whole($0) }, labelEvery: 3)
         let hasData = bars.contains { $0.value > 0 }
-        return panel("Sessions by hour", caption: hasData ? busiest.map { "Most often at " + ValueText.label(forKey: $0.key, statistic: id) } : nil,
-                     body: hasData ? chart.svg(description: "Sessions by hour of the day") : nil,
-                     empty: page.missing(id) ?? "No sessions yet.")
+        return panel(entry.label, caption: hasData ? busiest.map { "Most often at " + ValueText.label(forKey: $0.key, presentation: .byHour) } : nil,
+                     body: hasData ? chart.svg(description: entry.label + " of the day") : nil,
+                     empty: Page.missing(entry) ?? "No sessions yet.")
     }
 
-    /// Time practised per month (or quarter, or year), from `totals_by_period`, the latest 24 periods through
-    /// the report's day: the periods after the last session are drawn empty, so a lapse shows as one.
-    func periodPanel(_ page: Page) -> String {
-        let id = "totals_by_period"
-        var all = Self.tallies(page.value(id))
+    /// Time practised per month (or quarter, or year), from a statistic shown by period, the latest 24 periods
+    /// through the report's day: the periods after the last session are drawn empty, so a lapse shows as one.
+    func periodPanel(_ page: Page, _ entry: ReportEntry) -> String {
+        var all = Self.tallies(Page.value(entry))
         if let last = all.last?.key {
             all += Self.periodKeys(after: last, through: page.today).map { ($0, (count: 0, time: 0)) }
         }
@@ -89,28 +85,30 @@ extension HTMLReportRenderer {
         }
         return panel(kind.title, caption: hasData ? caption : nil,
                      body: hasData ? chart.svg(description: kind.title) : nil,
-                     empty: page.missing(id) ?? "No sessions yet.")
+                     empty: Page.missing(entry) ?? "No sessions yet.")
     }
 
-    /// The current, longest and weekly streaks, and the timeline of the best runs.
+    /// The lengths of runs (the current one marked) and the timeline of the runs of the first statistic shown
+    /// as runs; nothing when the report has none of them.
     func streakPanel(_ page: Page) -> String {
+        let entries = page.report.entries.filter { [.runs, .runLength, .currentRunLength].contains($0.presentation) }
+        guard !entries.isEmpty else { return "" }
         var chips = ""
-        let current = page.value("current_streak").flatMap(Self.amount)
-        for (id, label) in [("current_streak", "Current streak"), ("longest_streak", "Longest streak")] {
-            guard let value = page.value(id) else { continue }
+        for entry in entries where entry.presentation != .runs {
+            guard let value = Page.value(entry) else { continue }
             let text = ValueText.inline(value) ?? ValueText.noValue
-            chips += "<li\(id == "current_streak" ? " class=\"current\"" : "")>\(label) <strong>\(HTMLText.escape(text))</strong></li>"
+            chips += "<li\(entry.presentation == .currentRunLength ? " class=\"current\"" : "")>\(HTMLText.escape(entry.label)) <strong>\(HTMLText.escape(text))</strong></li>"
         }
+        let current = page.value(.currentRunLength).flatMap(Self.amount)
+        let runsEntry = page.entries(.runs).first
         var best: [StreakTimeline.Run] = []
-        if case .list(let items)? = page.value("best_streaks") {
+        if case .list(let items)? = runsEntry.flatMap(Page.value) {
             best = items.compactMap { ValueText.streak($0).map { StreakTimeline.Run(start: $0.start, end: $0.end) } }
         }
-        let activeDays = Set(page.report.activity.filter { $0.sessions > 0 || $0.seconds > 0 }.map(\.day))
+        let activeDays = Set(CalendarHeatmap.activity(of: page.value(.calendar)).filter { $0.sessions > 0 || $0.seconds > 0 }.map(\.day))
         let runs = StreakTimeline.runs(best: best, current: current.flatMap { Int(exactly: $0.rounded()) }, activeDays: activeDays, today: page.today)
         let svg = StreakTimeline(runs: runs, today: page.today).svg()
-        let empty = page.chartEntry("best_streaks") == nil && page.chartEntry("current_streak") == nil
-            ? "This report's manifest includes neither best_streaks nor current_streak."
-            : page.missing("best_streaks") ?? "No streaks yet: practise two days in a row to start one."
+        let empty = runsEntry.flatMap(Page.missing) ?? "No streaks yet: practise two days in a row to start one."
         let caption = runs.isEmpty ? nil
             : "The best runs of consecutive active days" + (runs.contains(where: \.isCurrent) ? ", and the current one" : "")
         // The chips stand on their own when there is no run to draw, with the reason below them.

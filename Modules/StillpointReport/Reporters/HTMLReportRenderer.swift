@@ -5,21 +5,17 @@ import StillpointStatistics
 /// The report as one self-contained HTML page: inline CSS and inline SVG charts, no script and no
 /// network, so it opens anywhere and can be mailed or archived as a single file.
 ///
-/// The page shows a card for each statistic, then the charts: a calendar heatmap of active days over the
-/// last 52 weeks (from ``Report/activity``), sessions by weekday and by hour, totals by month, and the
-/// streak timeline. A chart without data says so.
+/// The page shows a card for each statistic presented as a value, then a chart for each of the others, by
+/// the statistic's ``StatisticPresentation``: a calendar heatmap of active days over the last 52 weeks,
+/// sessions by weekday and by hour, totals per period, and the streaks with the timeline of their runs. A
+/// chart whose statistic failed says so.
 ///
 /// ```swift
 /// let html = HTMLReportRenderer().render(report)
 /// try html.write(to: URL(fileURLWithPath: "report.html"), atomically: true, encoding: .utf8)
 /// ```
 public struct HTMLReportRenderer: ReportRenderer {
-    public let id = "html"
-
-    /// The statistics that have a chart of their own instead of a card.
-    static let chartedStatistics: Set<String> = [
-        "sessions_by_weekday", "sessions_by_hour", "totals_by_period", "best_streaks", "current_streak", "longest_streak",
-    ]
+    public let format = ReportFormat.html
 
     public init() {}
 
@@ -44,51 +40,54 @@ public struct HTMLReportRenderer: ReportRenderer {
         """
         html += masthead(page)
         html += cards(page)
-        html += heatmapPanel(page)
-        html += "<div class=\"pair\">\n" + weekdayPanel(page) + hourPanel(page) + "</div>\n"
-        html += periodPanel(page)
+        html += page.entries(.calendar).map { heatmapPanel(page, $0) }.joined()
+        let pair = page.entries(.byWeekday).map { weekdayPanel(page, $0) } + page.entries(.byHour).map { hourPanel(page, $0) }
+        if !pair.isEmpty { html += "<div class=\"pair\">\n" + pair.joined() + "</div>\n" }
+        html += page.entries(.byPeriod).map { periodPanel(page, $0) }.joined()
         html += streakPanel(page)
         html += "<footer>Made with Stillpoint · this page is self-contained and works offline</footer>\n"
         html += "</main>\n</body>\n</html>\n"
         return html
     }
 
-    /// What the sections share: the report, its day, and which entry each chart draws.
+    /// What the sections share: the report and its day.
     struct Page {
         var report: Report
         var today: LocalDay
-        /// For each charted statistic, the first entry with its id: the one the chart draws.
-        var chartEntries: [String: Int] = [:]
 
         init(report: Report) {
             self.report = report
             // Days start at midnight here: the manifest's day_starts_at is not part of a report, and at worst
             // the heatmap shows one empty day more.
             today = DayBoundary(timeZone: report.timeZone).day(of: report.asOf)
-            for (index, entry) in report.entries.enumerated()
-            where HTMLReportRenderer.chartedStatistics.contains(entry.id) && chartEntries[entry.id] == nil {
-                chartEntries[entry.id] = index
+        }
+
+        /// The entries shown as `presentation`, in manifest order.
+        func entries(_ presentation: StatisticPresentation) -> [ReportEntry] {
+            report.entries.filter { $0.presentation == presentation }
+        }
+
+        /// The value of the first finished entry shown as `presentation`, which other charts read: the week's
+        /// first day from a table by weekday, the active days from a calendar.
+        func value(_ presentation: StatisticPresentation) -> StatisticValue? {
+            for entry in entries(presentation) {
+                if case .finished(let result) = entry.outcome { return result.value }
             }
-        }
-
-        /// The entry a chart draws, if the manifest has the statistic.
-        func chartEntry(_ id: String) -> ReportEntry? {
-            chartEntries[id].map { report.entries[$0] }
-        }
-
-        /// The value a chart draws when its statistic finished.
-        func value(_ id: String) -> StatisticValue? {
-            if case .finished(let result)? = chartEntry(id)?.outcome { return result.value }
             return nil
         }
 
-        /// Why a chart has nothing to draw when its statistic did not finish, or is not in the manifest.
-        func missing(_ id: String) -> String? {
-            switch chartEntry(id)?.outcome {
-            case nil: "This report's manifest does not include \(id)."
-            case .failed(let message)?: "\(id) failed: \(message)"
-            case .cancelled?, .waiting?, .running?: "\(id) was cancelled."
-            case .finished?: nil
+        /// The value an entry's chart draws when its statistic finished.
+        static func value(_ entry: ReportEntry) -> StatisticValue? {
+            if case .finished(let result) = entry.outcome { return result.value }
+            return nil
+        }
+
+        /// Why a chart has nothing to draw when its statistic did not finish.
+        static func missing(_ entry: ReportEntry) -> String? {
+            switch entry.outcome {
+            case .failed(let message): "\(entry.name) failed: \(message)"
+            case .cancelled, .waiting, .running: "\(entry.name) was cancelled."
+            case .finished: nil
             }
         }
     }

@@ -15,7 +15,7 @@ import StillpointStatistics
 /// // ...
 /// ```
 public struct JSONReportRenderer: ReportRenderer {
-    public let id = "json"
+    public let format = ReportFormat.json
 
     public init() {}
 

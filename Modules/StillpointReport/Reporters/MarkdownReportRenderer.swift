@@ -12,7 +12,7 @@ import StillpointStatistics
 /// // | Total time | 103h 20m | |
 /// ```
 public struct MarkdownReportRenderer: ReportRenderer {
-    public let id = "markdown"
+    public let format = ReportFormat.markdown
 
     public init() {}
 
@@ -20,17 +20,17 @@ public struct MarkdownReportRenderer: ReportRenderer {
         var output = "# Practice report\n\nAs of \(Self.escape(ValueText.asOf(report))).\n\n"
         if let notice = report.notice { output += "> **Note:** \(Self.escape(notice))\n\n" }
         output += "| Statistic | Value | Notes |\n| --- | --- | --- |\n"
-        var sections: [(title: String, value: StatisticValue, statistic: String)] = []
+        var sections: [(title: String, value: StatisticValue, presentation: StatisticPresentation)] = []
         for entry in report.entries {
             let text: String
             var notes: [String] = []
             if case .finished(let result) = entry.outcome {
                 notes = result.notes
-                if let inline = ValueText.inline(result.value) {
+                if let inline = ValueText.inline(result.value, presentation: entry.presentation) {
                     text = inline
                 } else {
                     text = "see below"
-                    sections.append((entry.label, result.value, entry.id))
+                    sections.append((entry.label, result.value, entry.presentation))
                 }
             } else {
                 text = ValueText.status(entry.outcome)
@@ -39,31 +39,31 @@ public struct MarkdownReportRenderer: ReportRenderer {
         }
         for section in sections {
             output += "\n## \(Self.escape(section.title))\n\n"
-            output += Self.block(section.value, statistic: section.statistic, level: 3)
+            output += Self.block(section.value, presentation: section.presentation, level: 3)
         }
         return output
     }
 
     /// The tables of a record or list: one table when its items share their fields, a key-value table when
     /// they are plain values, and a sub-heading per field when they nest deeper (`by_kind`).
-    private static func block(_ value: StatisticValue, statistic: String, level: Int) -> String {
+    private static func block(_ value: StatisticValue, presentation: StatisticPresentation, level: Int) -> String {
         switch value {
         case .record(let fields):
             if let columns = sharedColumns(fields.map(\.value)) {
                 let header = [""] + columns.map { ValueText.label(forKey: $0) }
                 return table(header: header, rows: fields.map { field in
-                    [ValueText.label(forKey: field.key, statistic: statistic)] + cells(field.value, columns)
+                    [ValueText.label(forKey: field.key, presentation: presentation)] + cells(field.value, columns)
                 })
             }
             if fields.allSatisfy({ ValueText.inline($0.value) != nil }) {
                 return table(header: ["", "Value"], rows: fields.map { field in
-                    [ValueText.label(forKey: field.key, statistic: statistic), ValueText.inline(field.value) ?? ""]
+                    [ValueText.label(forKey: field.key, presentation: presentation), ValueText.inline(field.value) ?? ""]
                 })
             }
             return fields.map { field in
                 let heading = String(repeating: "#", count: min(level, 6)) + " " + escape(ValueText.label(forKey: field.key))
                 let body = ValueText.inline(field.value).map { escape($0) + "\n" }
-                    ?? block(field.value, statistic: statistic, level: level + 1)
+                    ?? block(field.value, presentation: presentation, level: level + 1)
                 return heading + "\n\n" + body
             }.joined(separator: "\n")
         case .list(let items):

@@ -1,7 +1,9 @@
+import StillpointStatistics
+
 /// Turns a finished report into the text of one format: the extension point of reporters.
 ///
-/// Conformers are small value types with a stable ``id``; ``ReportRenderers/builtIn`` lists the built-in
-/// ones, and static members let call sites name them the way they name formats.
+/// Conformers are small value types, one per ``ReportFormat`` (``ReportFormat/renderer`` lists the built-in
+/// ones), and static members let call sites name them the way they name formats.
 ///
 /// ```swift
 /// let json = render(report, with: .json)
@@ -11,8 +13,8 @@
 /// }
 /// ```
 public protocol ReportRenderer: Sendable {
-    /// A stable identifier, the name of the format on the command line: `json`.
-    var id: String { get }
+    /// The format this renderer writes.
+    var format: ReportFormat { get }
 
     /// The whole report in this format, ending with a newline.
     func render(_ report: Report) -> String

@@ -1,3 +1,5 @@
+import StillpointStatistics
+
 /// The final summary table for a terminal or a text file: one line per statistic in human units, records
 /// as indented sub-lines, notes beneath their statistic.
 ///
@@ -11,7 +13,7 @@
 /// //   Monday                 60 sessions · 15h
 /// ```
 public struct TextReportRenderer: ReportRenderer {
-    public let id = "text"
+    public let format = ReportFormat.text
 
     /// The widest the label column grows; longer labels push their value further right.
     public var maximumLabelWidth: Int
@@ -43,11 +45,11 @@ public struct TextReportRenderer: ReportRenderer {
             return [Line(label: entry.label, text: ValueText.status(entry.outcome))]
         }
         var lines: [Line]
-        if let text = ValueText.inline(result.value) {
+        if let text = ValueText.inline(result.value, presentation: entry.presentation) {
             lines = [Line(label: entry.label, text: text)]
         } else {
             lines = [Line(label: entry.label, text: nil)]
-            lines += ValueText.rows(of: result.value, statistic: entry.id).map { row in
+            lines += ValueText.rows(of: result.value, presentation: entry.presentation).map { row in
                 Line(label: String(repeating: "  ", count: row.depth + 1) + row.key, text: row.text)
             }
         }

@@ -105,9 +105,23 @@ enum ValueText {
         }
     }
 
-    /// One line whatever the value: ``inline(_:)`` or a count of its entries, for the live view.
-    static func summary(_ value: StatisticValue) -> String {
-        if let text = inline(value) { return text }
+    /// The value on one line as its presentation reads it: a calendar of days as its sums, anything else as
+    /// ``inline(_:)`` does.
+    ///
+    /// ```swift
+    /// ValueText.inline(calendar, presentation: .calendar)   // "212 active days · 530 sessions · 301h 10m"
+    /// ```
+    static func inline(_ value: StatisticValue, presentation: StatisticPresentation) -> String? {
+        guard presentation == .calendar, case .record(let fields) = value else { return inline(value) }
+        let tallies = fields.compactMap { tally($0.value) }.filter { $0.count > 0 || $0.time > 0 }
+        guard !tallies.isEmpty else { return plural(0, "active day", "active days") }
+        return plural(Double(tallies.count), "active day", "active days") + " · "
+            + plural(tallies.map(\.count).reduce(0, +), "session", "sessions") + " · " + duration(tallies.map(\.time).reduce(0, +))
+    }
+
+    /// One line whatever the value: ``inline(_:presentation:)`` or a count of its entries, for the live view.
+    static func summary(_ value: StatisticValue, presentation: StatisticPresentation = .value) -> String {
+        if let text = inline(value, presentation: presentation) { return text }
         switch value {
         case .record(let fields): return plural(Double(fields.count), "entry", "entries")
         case .list(let items): return plural(Double(items.count), "item", "items")
@@ -119,22 +133,22 @@ enum ValueText {
     /// of fields that need several lines below them, one level deeper.
     ///
     /// ```swift
-    /// ValueText.rows(of: weekdays, statistic: "sessions_by_weekday")
+    /// ValueText.rows(of: weekdays, presentation: .byWeekday)
     /// // [Row(depth: 0, key: "Monday", text: "3 sessions · 1h 30m"), ...]
     /// ```
-    static func rows(of value: StatisticValue, statistic: String, depth: Int = 0) -> [Row] {
+    static func rows(of value: StatisticValue, presentation: StatisticPresentation, depth: Int = 0) -> [Row] {
         switch value {
         case .record(let fields):
             return fields.flatMap { field -> [Row] in
-                let key = label(forKey: field.key, statistic: statistic)
+                let key = label(forKey: field.key, presentation: presentation)
                 if let text = inline(field.value) { return [Row(depth: depth, key: key, text: text)] }
                 return [Row(depth: depth, key: key, text: nil)]
-                    + rows(of: field.value, statistic: statistic, depth: depth + 1)
+                    + rows(of: field.value, presentation: presentation, depth: depth + 1)
             }
         case .list(let items):
             return listEntries(items).flatMap { entry -> [Row] in
                 if let text = entry.text { return [Row(depth: depth, key: entry.key, text: text)] }
-                return [Row(depth: depth, key: entry.key, text: nil)] + rows(of: entry.value, statistic: statistic, depth: depth + 1)
+                return [Row(depth: depth, key: entry.key, text: nil)] + rows(of: entry.value, presentation: presentation, depth: depth + 1)
             }
         default:
             return [Row(depth: depth, key: "", text: inline(value) ?? noValue)]
@@ -163,7 +177,7 @@ enum ValueText {
         return items.enumerated().map { ("\($0.offset + 1).", inline($0.element), $0.element) }
     }
 
-    /// One row of ``rows(of:statistic:depth:)``; `text` is `nil` for a heading whose rows follow.
+    /// One row of ``rows(of:presentation:depth:)``; `text` is `nil` for a heading whose rows follow.
     struct Row: Hashable {
         var depth: Int
         var key: String
@@ -171,9 +185,9 @@ enum ValueText {
     }
 
     /// A record key as a label: `insight_timer` → `Insight Timer` (a known source's name), `tai_chi` →
-    /// `Tai chi`, hour `7` of `sessions_by_hour` → `07:00`.
-    static func label(forKey key: String, statistic: String = "") -> String {
-        if statistic == "sessions_by_hour", let hour = Int(key), (0...23).contains(hour) {
+    /// `Tai chi`, hour `7` of a value by hour → `07:00`.
+    static func label(forKey key: String, presentation: StatisticPresentation = .value) -> String {
+        if presentation == .byHour, let hour = Int(key), (0...23).contains(hour) {
             return (hour < 10 ? "0" : "") + "\(hour):00"
         }
         if let name = SessionSource.displayName(of: key) { return name }
@@ -182,12 +196,12 @@ enum ValueText {
     }
 
     /// What became of an entry that has no value to show: `failed: …`, `cancelled`, `waiting`, `running 40 %`.
-    static func status(_ outcome: ReportOutcome) -> String {
+    static func status(_ outcome: ReportOutcome, presentation: StatisticPresentation = .value) -> String {
         switch outcome {
         case .waiting: return "waiting"
         case .running(let progress?): return "running " + whole(min(max(progress, 0), 1) * 100) + " %"
         case .running(nil): return "running"
-        case .finished(let result): return summary(result.value)
+        case .finished(let result): return summary(result.value, presentation: presentation)
         case .failed(let message): return "failed: " + message
         case .cancelled: return "cancelled"
         }

@@ -39,17 +39,20 @@ public final class ReportRunner: Sendable {
         queue.cancelAllOperations()
     }
 
-    /// Runs `entries` in manifest order and returns the report; `activityDays` > 0 also charts that many days
-    /// of daily practice up to the report's day.
+    /// Runs `entries` in manifest order and returns the report.
     ///
     /// The statistics that read the digest depend on one operation that makes it: it reads every session in
     /// one scan on the first run, and on later runs of the same runner catches up with the changes saved since
     /// (a watched report); then a statistic none of whose sessions changed keeps its result without running.
-    public func run(_ entries: [PreparedEntry], environment: ReportEnvironment, activityDays: Int = 0,
+    public func run(_ entries: [PreparedEntry], environment: ReportEnvironment,
                     onEvent: @escaping @MainActor @Sendable (ReportEvent) -> Void = { _ in }) async -> Report {
         var report = Report(
             asOf: environment.asOf, timeZone: environment.timeZone,
-            entries: entries.map { ReportEntry(id: $0.id, name: $0.name, title: $0.statistic.description.name, outcome: .waiting) })
+            entries: entries.map { entry in
+                let description = entry.statistic.description
+                return ReportEntry(id: entry.id, name: entry.name, title: description.name, presentation: description.presentation,
+                                   outcome: .waiting)
+            })
         await onEvent(.planned(report.entries))
 
         let events = queue.events
@@ -61,21 +64,10 @@ public final class ReportRunner: Sendable {
             indexByOperation[ObjectIdentifier(operation)] = index
             operations.append(operation)
         }
-        let activity = activityDays > 0 ? activityOperation(days: activityDays, environment: environment) : nil
-        queue.addOperations((digestOperation.map { [$0] } ?? []) + operations + (activity.map { [$0] } ?? []))
+        queue.addOperations((digestOperation.map { [$0] } ?? []) + operations)
 
-        var remaining = operations.count + (activity == nil ? 0 : 1)
+        var remaining = operations.count
         for await event in events where remaining > 0 {
-            if event.operation === activity {
-                switch event.kind {
-                case .finished(let value): report.activity = value as? [DailyActivity] ?? []
-                case .failed, .cancelled: break
-                default: continue
-                }
-                remaining -= 1
-                if remaining == 0 { break }
-                continue
-            }
             guard let index = indexByOperation[ObjectIdentifier(event.operation)] else { continue }
             let outcome: ReportOutcome
             switch event.kind {
@@ -144,31 +136,6 @@ public final class ReportRunner: Sendable {
         }
         operation.addDependency(digestOperation)
         return operation
-    }
-
-    /// Time practised per local day over the last `days` days, for the calendar heatmap.
-    private func activityOperation(days: Int, environment: ReportEnvironment) -> ContextOperation<[DailyActivity]> {
-        ContextOperation(identifier: "activity", priority: .low) { context, _ in
-            let boundary = DayBoundary(timeZone: environment.timeZone, dayStartsAt: environment.dayStartsAt)
-            let today = boundary.day(of: environment.asOf)
-            let first = today.adding(days: -(days - 1))
-            var filter = SessionFilter(kinds: environment.kinds, from: environment.from, until: environment.until, asOf: environment.asOf)
-            // A day earlier than the first charted day, since zones can move a session's day by one.
-            let earliest = Date(timeIntervalSince1970: Double(first.dayNumber - 1) * 86_400)
-            filter.from = max(filter.from ?? earliest, earliest)
-            var totals: [LocalDay: (Int, Double)] = [:]
-            try SessionScan.forEach(filter, in: context) { session in
-                let day = boundary.day(of: session.start, timeZone: session.timeZone)
-                guard day >= first else { return }
-                totals[day, default: (0, 0)].0 += 1
-                totals[day, default: (0, 0)].1 += session.duration
-            }
-            return (0..<days).map { offset in
-                let day = first.adding(days: offset)
-                let (sessions, seconds) = totals[day] ?? (0, 0)
-                return DailyActivity(day: day, sessions: sessions, seconds: seconds)
-            }
-        }
     }
 
     static func message(for error: any Error) -> String {

@@ -30,9 +30,9 @@ public struct ReportDestination: Sendable, Hashable {
     /// - The manifest's path always gets the format's extension (`reports/practice` → `reports/practice.json`),
     ///   unless it already ends with it (`report.html` stays `report.html` for html).
     /// - Neither, or `-`: standard output, each format in turn.
-    public static func plan(formats: [ReportFormat]?, output: String?, manifestFormats: [OutputFormat],
+    public static func plan(formats: [ReportFormat]?, output: String?, manifestFormats: [ReportFormat],
                             manifestPath: String?) -> [ReportDestination] {
-        var chosen = formats ?? manifestFormats.map(ReportFormat.init)
+        var chosen = formats ?? manifestFormats
         if chosen.isEmpty { chosen = [.text] }
         // The same format twice would write the same file twice.
         var seen = Set<ReportFormat>()

@@ -97,7 +97,7 @@ public final class LiveReportView {
         case .cancelled: ("–", .dim)
         }
         let label = entry.label + String(repeating: " ", count: max(0, labelWidth - entry.label.count))
-        var text = ValueText.status(entry.outcome)
+        var text = ValueText.status(entry.outcome, presentation: entry.presentation)
         // Cut to the terminal's width: a wrapped line would throw the cursor arithmetic off by a row.
         if let columns = output.columns {
             let room = columns - 1 - (2 + label.count + 2)

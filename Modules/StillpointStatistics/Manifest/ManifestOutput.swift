@@ -10,11 +10,11 @@
 /// extension added (unless `path` already ends with it), and `-` is standard output.
 public struct ManifestOutput: Sendable, Hashable {
     /// The formats, in order; `[.text]` unless the manifest says otherwise.
-    public var formats: [OutputFormat]
+    public var formats: [ReportFormat]
     /// Where to write, as written in the manifest; `nil` for standard output. See ``Manifest/outputPath``.
     public var path: String?
 
-    public init(formats: [OutputFormat] = [.text], path: String? = nil) {
+    public init(formats: [ReportFormat] = [.text], path: String? = nil) {
         self.formats = formats
         self.path = path
     }

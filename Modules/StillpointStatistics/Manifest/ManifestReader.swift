@@ -18,6 +18,10 @@ struct ManifestReader {
     static let customKeys = ["name", "summary", "entity", "function", "attribute", "where", "group_by", "unit"]
     static let outputKeys = ["formats", "path"]
 
+    /// The largest manifest read, in bytes: a report's manifest is a page or two, and anything far larger is
+    /// not one.
+    static let maximumBytes = 1 << 20
+
     let yaml: String
     let file: String?
     let schema: Schema
@@ -37,6 +41,17 @@ struct ManifestReader {
     mutating func read() -> Manifest {
         var manifest = Manifest(file: file)
         manifest.sourceLines = lines
+        guard yaml.utf8.count <= Self.maximumBytes else {
+            fail(nil, "the manifest is \(yaml.utf8.count) bytes, more than the \(Self.maximumBytes) a manifest may have; list statistics in a short YAML file such as Config/default.yaml")
+            return manifest
+        }
+        // Before Yams builds the document: it compares mapping keys whole, aliases and all, so a key that
+        // stands for billions of nodes would never finish.
+        if let excess = YAMLAliasExpansion.firstExcess(in: yaml) {
+            let place = SourceLocation(file: file, line: excess.line, column: excess.column)
+            fail(at: place, "the aliases (*name) of this manifest stand for more than \(YAMLAliasExpansion.maximumNodes) values once expanded, here; write the values out instead of aliases of aliases")
+            return manifest
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml)
@@ -138,22 +153,11 @@ struct ManifestReader {
         guard let text = scalar(node, key, expected: "a date such as 2024-01-01 or an instant such as 2024-01-01T06:00:00Z")
         else { return nil }
         if let day = LocalDay(text) {
-            return Self.start(of: nextDay ? day.adding(days: 1) : day, in: zone, dayStartsAt: dayStartsAt)
+            return DayBoundary(timeZone: zone, dayStartsAt: dayStartsAt).start(of: nextDay ? day.adding(days: 1) : day)
         }
         if let instant = ISOInstant.parse(text) { return instant }
         fail(node, "\(key) expects a date that exists such as 2024-01-01 or an ISO 8601 instant such as 2024-01-01T06:00:00Z, not \(QuotedValue(text))")
         return nil
-    }
-
-    /// The instant a day starts: its local midnight plus `dayStartsAt`, in `zone`.
-    static func start(of day: LocalDay, in zone: TimeZone, dayStartsAt: TimeInterval) -> Date {
-        let wallClock = TimeInterval(day.dayNumber) * 86_400 + dayStartsAt
-        var instant = Date(timeIntervalSince1970: wallClock)
-        // Two rounds settle the zone's offset, also next to a clock change.
-        for _ in 0..<2 {
-            instant = Date(timeIntervalSince1970: wallClock - TimeInterval(zone.secondsFromGMT(for: instant)))
-        }
-        return instant
     }
 
     private mutating func readEntries(_ node: Node, into manifest: inout Manifest) {
@@ -325,13 +329,13 @@ struct ManifestReader {
 
     private mutating func readOutput(_ node: Node, into manifest: inout Manifest) {
         guard !isNull(node), let keys = mapping(node, "output", allowed: Self.outputKeys, expected: "formats and path") else { return }
-        let names = OutputFormat.allCases.map(\.rawValue)
+        let names = ReportFormat.allCases.map(\.rawValue)
         if let formatsNode = keys["formats"]?.value,
            let formats = strings(formatsNode, "formats", expected: "a list of formats such as [text, json]") {
             let items: [Node] = { if case .sequence(let items) = formatsNode { return Array(items) } else { return [formatsNode] } }()
-            var parsed: [OutputFormat] = []
+            var parsed: [ReportFormat] = []
             for (name, item) in zip(formats, items) {
-                if let format = OutputFormat(rawValue: name.lowercased()) {
+                if let format = ReportFormat(argument: name) {
                     parsed.append(format)
                 } else {
                     fail(item, "unknown output format '\(name)'" + Self.suggest(name, names, "use any of: \(names.joined(separator: ", "))"))

@@ -58,7 +58,9 @@ struct ExportCommand: AsyncParsableCommand {
                     PredicateKeyResolution.column(key, type: try entity.checkedAttribute(named: key).type)
                 }
             } catch let error as FetchPredicateError {
-                throw ToolFailure("--where \"\(predicate)\": \(error.message)\(error.offset.map { " at column \($0 + 1)" } ?? "")",
+                // A long predicate is shown by its start, so that the message stays one readable line.
+                let shown = predicate.count > 60 ? predicate.prefix(50) + "…" : predicate
+                throw ToolFailure("--where \"\(shown)\": \(error.message)\(error.offset.map { " at column \($0 + 1)" } ?? "")",
                                   status: .usage)
             }
         }

@@ -88,8 +88,7 @@ struct ReportCommand: AsyncParsableCommand {
         // A text report on standard output fills in line by line as statistics complete, then prints whole.
         let showsLive = destinations.contains { $0.format == .text && $0.isStandardOutput }
         let live: LiveReport? = showsLive ? await MainActor.run { LiveReport.make() } : nil
-        let activityDays = Self.activityDays(destinations)
-        var report = await runner.run(entries, environment: manifest.environment, activityDays: activityDays) { event in
+        var report = await runner.run(entries, environment: manifest.environment) { event in
             live?.show(event)
         }
         report.notice = try await Report.demoNotice(for: container, asOf: report.asOf)
@@ -108,11 +107,6 @@ struct ReportCommand: AsyncParsableCommand {
             throw ExitCode(130)
         }
         throw ExitCode(1)
-    }
-
-    /// The days of daily activity the reports draw: the heatmap's, when one of them is HTML.
-    private static func activityDays(_ destinations: [ReportDestination]) -> Int {
-        destinations.contains { $0.format == .html } ? 371 : 0
     }
 
     /// The manifest, checked in full: its text and its entries together, so that a broken manifest lists the
@@ -161,10 +155,9 @@ struct ReportCommand: AsyncParsableCommand {
         var report = report
         while let pending = await coalescer.next() {
             if interrupt.wasInterrupted { break }
-            // The runner tells which digest statistics' sessions changed; the others by the entities they read.
-            let affected = entries.indices.filter {
-                entries[$0].prepared.readsDigest || !entries[$0].prepared.entities.isDisjoint(with: pending.entityNames)
-            }
+            // Statistics of the entities that changed; of those that read the digest, the runner runs again only
+            // the ones whose sessions changed.
+            let affected = entries.indices.filter { !entries[$0].prepared.entities.isDisjoint(with: pending.entityNames) }
             guard !affected.isEmpty else { continue }
             logger.info("\(pending.changeSetCount) change(s) through \(pending.lastSequence) by \(pending.authors.joined(separator: ", ")): refreshing \(affected.count) statistics")
             // A watched report is "as of now" unless --as-of pinned it: prepare again with the new instant.
@@ -172,14 +165,12 @@ struct ReportCommand: AsyncParsableCommand {
             if asOf == nil { current.environment.asOf = Date() }
             let environment = current.environment
             let prepared = try current.prepare(modules: ToolModules.current)
-            let refreshed = await runner.run(affected.map { prepared[$0] }, environment: environment,
-                                             activityDays: Self.activityDays(destinations))
+            let refreshed = await runner.run(affected.map { prepared[$0] }, environment: environment)
             // Ctrl-C during the refresh cancelled part of it: the report printed last stands.
             if interrupt.wasInterrupted { break }
             for (position, index) in affected.enumerated() { report.entries[index] = refreshed.entries[position] }
             report.asOf = environment.asOf
             report.notice = try await Report.demoNotice(for: runner.container, asOf: report.asOf)
-            if Self.activityDays(destinations) > 0 { report.activity = refreshed.activity }
             try deliver(report, to: destinations, screen: screen, replacing: true)
             // The cleared screen took the hint with it.
             if screen.output.isTerminal { Output.printError("watching the store for changes; Ctrl-C to stop") }

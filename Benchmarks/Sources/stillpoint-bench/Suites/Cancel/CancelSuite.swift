@@ -1,7 +1,7 @@
 import Foundation
 import StillpointCore
 
-/// Cancellation that reaches SQLite (issue 4, point 3): a `ContextOperation` scanning N = 1,000,000 practices
+/// Cancellation that reaches SQLite, interrupting a running statement: a `ContextOperation` scanning N = 1,000,000 practices
 /// on a `ContextOperationQueue` is cancelled 50 ms after its `started` event; how long until the queue reports
 /// it `cancelled`.
 ///

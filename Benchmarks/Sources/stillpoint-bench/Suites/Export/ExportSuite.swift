@@ -3,7 +3,7 @@ import GRDBSQLite
 import StillpointCore
 import Synchronization
 
-/// Issue 4's export benchmark: N session rows to CSV through an ``ExportOperation`` on a
+/// The export benchmark: N session rows to CSV through an ``ExportOperation`` on a
 /// ``ContextOperationQueue``, against a raw SQLite cursor writing the same file in the same run.
 ///
 /// Both sides read the same store (built once per process, not timed), write every row in row-id order with the
@@ -13,7 +13,7 @@ import Synchronization
 /// files are compared byte for byte (not timed), so "the same file" is checked, not assumed.
 struct ExportSuite: BenchmarkSuite {
     let name = "export"
-    let summary = "N session rows to CSV through ExportOperation vs a raw SQLite cursor writing the same file (issue 4)"
+    let summary = "N session rows to CSV through ExportOperation vs a raw SQLite cursor writing the same file"
     let sizes = [1_000_000]
     let stores: [StoreKind] = [.file]
 

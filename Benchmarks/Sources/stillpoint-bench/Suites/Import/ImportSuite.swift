@@ -3,7 +3,7 @@ import GRDBSQLite
 import StillpointCore
 import Synchronization
 
-/// Issue 4's import benchmark: N session-like records through an ``ImportOperation`` on a
+/// The import benchmark: N session-like records through an ``ImportOperation`` on a
 /// ``ContextOperationQueue`` into a SQLite file, against the raw SQLite C API inserting the same rows in the same
 /// run, and the peak resident memory of the import.
 ///
@@ -12,7 +12,7 @@ import Synchronization
 /// and neither side inherits the other's heap or page-cache state of the database it wrote.
 struct ImportSuite: BenchmarkSuite {
     let name = "import"
-    let summary = "N session records through ImportOperation vs a prepared INSERT ... ON CONFLICT DO NOTHING (issue 4)"
+    let summary = "N session records through ImportOperation vs a prepared INSERT ... ON CONFLICT DO NOTHING"
     let sizes = [1_000_000]
     let stores: [StoreKind] = [.file]
 

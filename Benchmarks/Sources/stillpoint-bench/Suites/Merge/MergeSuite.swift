@@ -1,7 +1,7 @@
 import Foundation
 import StillpointCore
 
-/// The cost of a merge (issue 3, point 8): a change set of C updated objects merged into a view context that
+/// The cost of a merge, which should follow what a context holds rather than what changed: a change set of C updated objects merged into a view context that
 /// holds N of them, for N = 1,000 and 10,000 and C = 5,000 and 50,000. It should follow N, not C.
 ///
 /// Each run stores max(N, C) sittings, has the view context fetch (and so hold) the first N, then, `mergesPerRun`

@@ -2,7 +2,7 @@ import Foundation
 import StillpointCore
 import Synchronization
 
-/// Issue 4's responsiveness benchmark: how long the main actor can go without running while the import of N
+/// The responsiveness benchmark: how long the main actor can go without running while the import of N
 /// records and eight aggregate operations run on one ``ContextOperationQueue``.
 ///
 /// The store starts with N sessions already in it (copied from a fixture, not timed), so that every aggregate
@@ -21,7 +21,7 @@ import Synchronization
 /// took, and the wall time of the whole (`seconds`). There is no baseline.
 struct ResponsivenessSuite: BenchmarkSuite {
     let name = "responsiveness"
-    let summary = "main-actor tick gaps while an import of N records and 8 aggregate operations run (issue 4)"
+    let summary = "main-actor tick gaps while an import of N records and 8 aggregate operations run"
     let sizes = [1_000_000]
     let stores: [StoreKind] = [.file]
 

@@ -2,7 +2,7 @@ import Foundation
 import GRDBSQLite
 import StillpointCore
 
-/// Seed 004's batch delete (issue 3, point 4): N of 2N stored `Item`s deleted by a condition with
+/// Seed 004's batch delete, straight SQL rather than object by object: N of 2N stored `Item`s deleted by a condition with
 /// `context.batchDelete`, against a raw `DELETE FROM "Item" WHERE "uid" < ?` with the same condition in the
 /// same run.
 ///

@@ -1,8 +1,8 @@
 import Foundation
 import StillpointCore
 
-/// The seeds' stack topologies (issue 3, point 5): a worker saves N new objects; how long until the view context
-/// sees them, and how long the main actor is busy meanwhile.
+/// The seeds' stack topologies: a worker saves N new objects; how long until the view context sees them, and
+/// how long the main actor is busy meanwhile.
 ///
 /// - siblings (seeds 000, 001, 003): the worker is a background context on the store; the view context merges
 ///   automatically. It has seen the objects once its merge of the save's change set is done

@@ -5,7 +5,7 @@ import Testing
 import StillpointStatistics
 
 @Suite("Report renderers")
-struct ReportRenderersTests {
+struct ReportRendererTests {
     /// Every value a statistic could hand over, however absurd: each renderer writes something, never traps.
     static let absurd = Report(asOf: SampleReports.asOf, timeZone: SampleReports.berlin, entries: [
         SampleReports.finished("total_time", "Total time", .quantity(.infinity, .seconds)),
@@ -28,12 +28,13 @@ struct ReportRenderersTests {
         ])),
     ])
 
-    @Test(arguments: ReportRenderers.builtIn.map(\.id))
-    func renderValuesNoSessionCanHave(id: String) throws {
-        let renderer = try #require(ReportRenderers.renderer(id: id))
+    @Test(arguments: ReportFormat.allCases)
+    func renderValuesNoSessionCanHave(format: ReportFormat) throws {
+        let renderer = format.renderer
         var report = Self.absurd
-        report.activity = [DailyActivity(day: SampleReports.day("2024-03-15"), sessions: 1, seconds: .infinity),
-                           DailyActivity(day: SampleReports.day("2024-03-14"), sessions: 1, seconds: 1e300)]
+        report.entries.append(SampleReports.finished("daily_activity", "Practice calendar", SampleReports.calendar([
+            (SampleReports.day("2024-03-15"), 1, .infinity), (SampleReports.day("2024-03-14"), 1, 1e300),
+        ])))
         let text = renderer.render(report)
         #expect(!text.isEmpty)
         #expect(text.firstMatch(of: /(?i)\b(inf|infinity|nan)\b/) == nil, "\(text)")

@@ -1,0 +1,55 @@
+import Foundation
+import PropertyBased
+import StillpointTestSupport
+import Testing
+@testable import StillpointCore
+
+/// The predicate parser on formats made to break it: the fuzzing corpus mutated at random, and formats put
+/// together from the language's words. Every format either parses (and then evaluates and compiles to SQL)
+/// or throws a `FetchPredicateError` that points inside it; a crash or a hang fails the run. (The libFuzzer
+/// target FuzzPredicate runs the same much longer.)
+@Suite("Predicate fuzzing")
+struct PredicateFuzzTests {
+    static let seeds = InputMutator.corpus("FuzzPredicate")
+    static let words = [
+        "(", ")", "(", ")", " AND ", " OR ", "NOT ", "!", "&&", "||", "==", "!=", "<", ">=", " IN ", " BETWEEN ",
+        " BEGINSWITH ", " CONTAINS ", " LIKE ", "[c]", "[cd]", "{", "}", ", ", "kind", "duration", "note",
+        "'yoga'", "\"a\\\"b\"", "42", "-1.5e3", "nil", "TRUEPREDICATE", "CAST(", "\"NSDate\"", "%@", "%K", "#kind",
+    ]
+    static let mutator = InputMutator(tokens: words, maximumLength: 4_096)
+
+    static func check(_ format: String) {
+        do {
+            let predicate = try FetchPredicate(format: format, arguments: [])
+            _ = predicate.evaluate { _ in .string("yoga") }
+            _ = try? predicate.sqlFragment { .column($0, type: .string) }
+            _ = predicate.description
+        } catch {
+            if let offset = error.offset {
+                #expect((0...format.count).contains(offset), "\(error) in \(format.debugDescription)")
+            }
+            #expect(!error.description.isEmpty)
+        }
+    }
+
+    @Test func theCorpusIsThere() {
+        #expect(Self.seeds.count >= 5)
+        #expect(Self.seeds.contains { $0.hasPrefix(String(repeating: "(", count: FetchPredicate.maximumNesting + 1)) },
+                "the deep nesting seed")
+    }
+
+    @Test func mutatedFormats() async {
+        let seeds = Self.seeds
+        let input = zip(Gen.int(in: 0..<max(1, seeds.count)), Gen<UInt32>.value().array(of: 1...12))
+        await propertyCheck(count: 500, input: input) { index, choices in
+            Self.check(Self.mutator.mutate(seeds.isEmpty ? "" : seeds[index % seeds.count], choices: choices))
+        }
+    }
+
+    @Test func generatedFormats() async {
+        let formats = Gen.element(of: Self.words).array(of: 0...40).map { $0.compactMap { $0 }.joined() }
+        await propertyCheck(count: 500, input: formats) { format in
+            Self.check(format)
+        }
+    }
+}
