@@ -75,7 +75,14 @@ public struct FetchPredicate: Sendable, Hashable {
     /// let fragment = try predicate.sqlFragment { .column($0, type: attributeTypes[$0]) }
     /// ```
     public func sqlFragment(resolvingKeysWith resolve: (String) throws -> PredicateKeyResolution) throws -> SQLFragment {
-        try PredicateSQLCompiler.compile(root, resolve: resolve)
+        try sqlFragment(in: .sqlite, resolvingKeysWith: resolve)
+    }
+
+    /// Compiles to an SQL expression in `dialect`, numbering its parameters from `firstParameter` (for a
+    /// dialect whose parameters have numbers, after the ones the statement has before it).
+    package func sqlFragment(in dialect: SQLDialect, firstParameter: Int = 1,
+                             resolvingKeysWith resolve: (String) throws -> PredicateKeyResolution) throws -> SQLFragment {
+        try PredicateSQLCompiler.compile(root, dialect: dialect, firstParameter: firstParameter, resolve: resolve)
     }
 }
 

@@ -31,20 +31,7 @@ public enum TextFolding {
     }
 
     /// Adds the SQL function `stillpoint_fold(text, flags)` to a connection; call it on every new connection.
-    ///
-    /// The function returns NULL for NULL, folds text, and returns other values unchanged.
     public static func register(in db: Database) {
-        db.add(function: DatabaseFunction(sqlFunctionName, argumentCount: 2, pure: true) { values in
-            switch values[0].storage {
-            case .null:
-                return nil
-            case .string(let text):
-                let flags = Int.fromDatabaseValue(values[1]) ?? 0
-                return fold(text, flags: flags)
-            default:
-                // Non-text values compare as they are, like the in-memory evaluator does.
-                return values[0]
-            }
-        })
+        SQLFunctions.register(in: db)
     }
 }
