@@ -44,8 +44,9 @@ public final class ExportOperation: ContextOperation<Int>, @unchecked Sendable {
     public override func main(context: isolated ObjectContext) async throws -> Int {
         let entity = request.entity
         let columns = self.columns ?? entity.attributes.map(\.name)
-        // Checked before the file exists: a misspelt column fails with the entity's nearest name.
+        // Checked before the file exists: a misspelt column or sort key fails with the entity's nearest name.
         let types = ContiguousArray(try columns.map { entity.attributes[try entity.position(of: $0)].type })
+        for key in request.sortKeys { _ = try entity.position(of: key.attribute) }
         var counted = request
         counted.includesPendingChanges = false  // the cursor reads saved rows only
         let total = try context.count(for: counted)

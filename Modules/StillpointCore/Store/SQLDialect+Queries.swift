@@ -1,10 +1,5 @@
 /// The SELECT statements of fetch requests, in a dialect.
 extension SQLDialect {
-    /// `"_id", "_version", "a", "b"`: the columns every object read selects, in attribute order.
-    func objectColumns(of entity: EntityDescription) -> String {
-        ([quote("_id"), quote("_version")] + entity.attributes.map { quote($0.name) }).joined(separator: ", ")
-    }
-
     /// Resolves a predicate's keys to the entity's columns.
     func attributeResolver(_ entity: EntityDescription) -> (String) throws -> PredicateKeyResolution {
         { key in PredicateKeyResolution(sql: quote(key), type: try entity.attribute(position: key).type) }

@@ -146,7 +146,7 @@ final class Store: Sendable {
 
     /// Quotes an identifier (a table or column name) for SQL.
     static func quote(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        SQLDialect.sqlite.quote(identifier)
     }
 }
 
