@@ -104,6 +104,9 @@ enum PredicateFixture {
                 }
                 return rows
             }
+            guard rows.count == savedRows.count else {
+                fatalError("the predicate fixture store holds \(rows.count) rows, not \(savedRows.count)")
+            }
             self.container = container
             self.context = context
         } catch {
