@@ -27,7 +27,8 @@ struct SQLiteStoreConnection: StoreWriter {
         // At most 500 parameters per statement, well under SQLite's limit.
         for start in stride(from: 0, to: rowIDs.count, by: 500) {
             let chunk = rowIDs[start..<min(start + 500, rowIDs.count)]
-            let sql = "SELECT \(StoreRows.objectColumns(of: entity)) FROM \(Store.quote(entity.name)) WHERE \"_id\" IN (\(dialect.parameters(chunk.count)))"
+            let sql = "SELECT \(StoreRows.objectColumns(of: entity)) FROM \(Store.quote(entity.name))"
+                + " WHERE \"_id\" IN (\(dialect.parameters(chunk.count)))"
             try db.query(sql, chunk.map(AttributeValue.integer)) { handle in
                 try body(sqlite3_column_int64(handle, 0), sqlite3_column_int64(handle, 1), StoreRows.values(of: entity, from: handle))
             }
