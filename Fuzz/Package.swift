@@ -17,8 +17,6 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Stillpoint", path: ".."),
-        // The main package's GRDB: FuzzPredicate runs the SQL it compiles in SQLite.
-        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // libFuzzer's driver, declared for Swift.
@@ -52,7 +50,6 @@ let package = Package(
             dependencies: [
                 "FuzzSupport",
                 .product(name: "StillpointCore", package: "Stillpoint"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/FuzzPredicate",
             swiftSettings: settings),

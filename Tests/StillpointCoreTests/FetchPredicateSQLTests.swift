@@ -50,7 +50,7 @@ struct FetchPredicateSQLTests {
 
     private static func makeDatabase() throws -> DatabaseQueue {
         var configuration = Configuration()
-        configuration.prepareDatabase { db in TextFolding.register(in: db) }
+        configuration.prepareDatabase { db in SQLFunctions.register(in: db) }
         let dbQueue = try DatabaseQueue(configuration: configuration)
         try dbQueue.write { db in
             try db.execute(sql: """
@@ -76,7 +76,7 @@ struct FetchPredicateSQLTests {
     }
 
     private static func sqlIDs(_ predicate: FetchPredicate, in dbQueue: DatabaseQueue) throws -> [Int64] {
-        let fragment = try predicate.sqlFragment(resolvingKeysWith: resolve)
+        let fragment = try predicate.sqlFragment(in: .sqlite, resolvingKeysWith: resolve)
         return try dbQueue.read { db in
             try Int64.fetchAll(db, sql: "SELECT id FROM session WHERE \(fragment.sql) ORDER BY id",
                                arguments: StatementArguments(fragment.arguments.map(databaseValue)))
@@ -88,7 +88,7 @@ struct FetchPredicateSQLTests {
     }
 
     private static func sql(_ format: String, _ arguments: any PredicateArgumentConvertible...) throws -> SQLFragment {
-        try FetchPredicate(format: format, arguments: arguments.map(\.predicateArgument)).sqlFragment(resolvingKeysWith: resolve)
+        try FetchPredicate(format: format, arguments: arguments.map(\.predicateArgument)).sqlFragment(in: .sqlite, resolvingKeysWith: resolve)
     }
 
     // MARK: SQL agrees with the evaluator
@@ -235,7 +235,7 @@ struct FetchPredicateSQLTests {
 
     @Test func havingClauseExpressions() throws {
         let predicate = try FetchPredicate("total > %@ AND kind == 'yoga'", 3600)
-        let fragment = try predicate.sqlFragment { key in
+        let fragment = try predicate.sqlFragment(in: .sqlite) { key in
             key == "total" ? PredicateKeyResolution(sql: "SUM(\"duration\")", type: .integer) : .column(key, type: .string)
         }
         #expect(fragment == SQLFragment(sql: "(SUM(\"duration\") > ? AND \"kind\" = ?)", arguments: [.integer(3600), .string("yoga")]))
@@ -247,19 +247,19 @@ struct FetchPredicateSQLTests {
         let dbQueue = try Self.makeDatabase()
         let attack = "x' OR 1=1 --"
         let predicate = try FetchPredicate("title == %@", attack)
-        let fragment = try predicate.sqlFragment(resolvingKeysWith: Self.resolve)
+        let fragment = try predicate.sqlFragment(in: .sqlite, resolvingKeysWith: Self.resolve)
         #expect(fragment == SQLFragment(sql: "\"title\" = ?", arguments: [.string(attack)]))
         #expect(try Self.sqlIDs(predicate, in: dbQueue).isEmpty)
         // Quotes inside literals of the format stay values too.
         let literal = try FetchPredicate("title == 'x\\' OR 1=1 --' OR kind CONTAINS \"\\\"); DROP TABLE session; --\"")
-        let literalFragment = try literal.sqlFragment(resolvingKeysWith: Self.resolve)
+        let literalFragment = try literal.sqlFragment(in: .sqlite, resolvingKeysWith: Self.resolve)
         #expect(!literalFragment.sql.contains("'"))
         #expect(!literalFragment.sql.contains("DROP"))
         #expect(try Self.sqlIDs(literal, in: dbQueue).isEmpty)
         #expect(try dbQueue.read { db in try db.tableExists("session") })
         // A %K name is checked by the resolver, and quoted as an identifier when it is used.
         #expect(throws: FetchPredicateError.self) {
-            try FetchPredicate("%K == 1", PredicateArgument.key("id\" = 1 OR \"x")).sqlFragment(resolvingKeysWith: Self.resolve)
+            try FetchPredicate("%K == 1", PredicateArgument.key("id\" = 1 OR \"x")).sqlFragment(in: .sqlite, resolvingKeysWith: Self.resolve)
         }
         #expect(PredicateKeyResolution.column("a\"b", type: nil).sql == "\"a\"\"b\"")
     }

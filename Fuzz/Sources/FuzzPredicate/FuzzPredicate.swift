@@ -1,13 +1,13 @@
 import Foundation
 import FuzzSupport
-import GRDB
 import StillpointCore
 
 /// Parses one input as a predicate format (the `where:` of a custom statistic), then does with it what a fetch
-/// does: evaluates it in memory and compiles it to SQL, with typed columns and with untyped expressions. A thrown
-/// `FetchPredicateError` is an answer; a trap, a sanitizer report or a hang is a bug, and so is a broken promise:
+/// does: evaluates it in memory and fetches with it from a store (which compiles it to SQL). A thrown
+/// `FetchPredicateError` or `SchemaError` is an answer; a trap, a sanitizer report or a hang is a bug, and so
+/// is a broken promise:
 ///
-/// - the compiled SQL runs in SQLite and selects exactly the rows the in-memory evaluator selects;
+/// - the fetch runs in the store and returns exactly the rows the in-memory evaluator selects;
 /// - `description` parses back, to the same description.
 ///
 /// Both are checked when every value has a literal (a NaN or an infinity argument has none; formats only hold
@@ -20,22 +20,27 @@ func fuzzPredicate(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let predicate = try? FetchPredicate(format: format, arguments: arguments) else { return 0 }
 
     let memoryIDs = PredicateFixture.memoryIDs(predicate)
-    let fragment = try? predicate.sqlFragment(resolvingKeysWith: PredicateFixture.resolve)
-    _ = try? predicate.sqlFragment { key in PredicateKeyResolution(sql: "SUM(\"\(key)\")", type: nil) }
+    let storeIDs: [Int64]?
+    var storeError: (any Error)?
+    do {
+        storeIDs = try PredicateFixture.storeIDs(predicate)
+    } catch is FetchPredicateError {
+        storeIDs = nil  // a comparison the types rule out: an answer
+    } catch is SchemaError {
+        storeIDs = nil  // a key the entity does not have: an answer
+    } catch {
+        storeIDs = nil
+        storeError = error
+    }
     _ = predicate.referencedKeys
     guard arguments.allSatisfy(\.isLiteral) else { return 0 }
 
-    if let fragment {
-        let sqlIDs: [Int64]
-        do {
-            sqlIDs = try PredicateFixture.sqlIDs(fragment)
-        } catch {
-            fatalError("\(format.debugDescription) compiles to SQL that SQLite refuses: \(fragment.sql): \(error)")
-        }
-        if sqlIDs != memoryIDs {
-            fatalError("\(format.debugDescription) selects rows \(sqlIDs) in SQL (\(fragment.sql) with "
-                       + "\(fragment.arguments)) but \(memoryIDs) in memory")
-        }
+    if let storeError {
+        fatalError("\(format.debugDescription) compiles to SQL that the store refuses: \(storeError)")
+    }
+    if let storeIDs, storeIDs != memoryIDs {
+        fatalError("\(format.debugDescription) fetches rows \(storeIDs) from the store but selects \(memoryIDs) in memory "
+                   + "(arguments \(arguments))")
     }
 
     let description = predicate.description

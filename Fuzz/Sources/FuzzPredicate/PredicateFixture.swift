@@ -1,9 +1,8 @@
 import Foundation
-import GRDB
 import StillpointCore
 
-/// The table, rows and arguments `FuzzPredicate` runs predicates against: the session attributes plus one
-/// attribute of every other type, stored the way the store stores them.
+/// The store, rows and arguments `FuzzPredicate` runs predicates against: the session attributes plus one
+/// attribute of every other type, saved in an in-memory store through the public API, as any fetch reads it.
 enum PredicateFixture {
     static let attributeTypes: [String: AttributeType] = [
         "kind": .string, "note": .string, "source": .string, "timeZone": .string, "key": .string,
@@ -13,8 +12,8 @@ enum PredicateFixture {
     private static let day0 = Date(timeIntervalSince1970: 1_710_000_000)
     private static let uid = UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16))
 
-    /// Rows as the store reads them back: a typical one, nulls, empties and extremes, and text that folds.
-    static let rows: [Int64: [String: AttributeValue]] = [
+    /// The rows saved: a typical one, nulls, empties and extremes, and text that folds.
+    private static let savedRows: [Int64: [String: AttributeValue]] = [
         1: ["kind": .string("yoga"), "note": .string("Morgens, langsam"), "source": .string("csv"),
             "timeZone": .string("Europe/Berlin"), "key": .string("csv-1"), "duration": .double(1_500),
             "count": .integer(3), "done": .bool(true), "start": .date(day0), "uid": .uuid(uid),
@@ -74,68 +73,56 @@ enum PredicateFixture {
         return arguments
     }
 
-    private struct UnknownKey: Error {}
+    /// The entity of the fixture's rows, every attribute optional.
+    static let entity = EntityDescription("session", attributes: attributeTypes.sorted { $0.key < $1.key }.map {
+        AttributeDescription(name: $0.key, type: $0.value, isOptional: true)
+    })
 
-    static func resolve(_ key: String) throws -> PredicateKeyResolution {
-        guard let type = attributeTypes[key] else { throw UnknownKey() }
-        return .column(key, type: type)
+    /// The fixture's store and the context that reads it, set up by ``setUp()``.
+    nonisolated(unsafe) private static var container: PersistentContainer?
+    nonisolated(unsafe) private static var context: ObjectContext?
+    /// The rows by row id, as the store reads them back, set up by ``setUp()``.
+    nonisolated(unsafe) private(set) static var rows: [Int64: [String: AttributeValue]] = [:]
+
+    /// Saves the rows in an in-memory store and reads them back; call it once, before the first input.
+    static func setUp() async {
+        do {
+            let container = try PersistentContainer(schema: try Schema(entities: [entity]), location: .inMemory)
+            let context = container.newBackgroundContext(name: "fuzz")
+            try await context.perform { context in
+                for (_, values) in savedRows.sorted(by: { $0.key < $1.key }) {
+                    let object = try context.insert(entityNamed: entity.name)
+                    for (key, value) in values { try object.setValue(value, forKey: key) }
+                }
+                _ = try await context.save()
+            }
+            rows = try context.performAndWait { context in
+                var rows: [Int64: [String: AttributeValue]] = [:]
+                for object in try context.fetch(FetchRequest(entity)) {
+                    guard let rowID = object.objectID.rowID else { continue }
+                    rows[rowID] = object.dictionary
+                }
+                return rows
+            }
+            guard rows.count == savedRows.count else {
+                fatalError("the predicate fixture store holds \(rows.count) rows, not \(savedRows.count)")
+            }
+            self.container = container
+            self.context = context
+        } catch {
+            fatalError("cannot set up the predicate fixture store: \(error)")
+        }
     }
 
     static func memoryIDs(_ predicate: FetchPredicate) -> [Int64] {
         rows.keys.sorted().filter { id in predicate.evaluate { rows[id]?[$0] ?? .null } }
     }
 
-    static func sqlIDs(_ fragment: SQLFragment) throws -> [Int64] {
-        try database.read { db in
-            try Int64.fetchAll(db, sql: "SELECT id FROM session WHERE \(fragment.sql) ORDER BY id",
-                               arguments: StatementArguments(fragment.arguments.map(databaseValue)))
-        }
-    }
-
-    /// The store's binding convention: dates as seconds since 1970, UUIDs as their string, bools as 0/1.
-    private static func databaseValue(_ value: AttributeValue) -> DatabaseValue {
-        switch value {
-        case .null: return .null
-        case .integer(let value): return value.databaseValue
-        case .double(let value): return value.databaseValue
-        case .string(let value): return value.databaseValue
-        case .bool(let value): return (value ? 1 : 0).databaseValue
-        case .date(let value): return value.timeIntervalSince1970.databaseValue
-        case .uuid(let value): return value.uuidString.databaseValue
-        case .binary(let value): return value.databaseValue
-        }
-    }
-
-    static let database: DatabaseQueue = {
-        do {
-            var configuration = Configuration()
-            configuration.prepareDatabase { db in TextFolding.register(in: db) }
-            let database = try DatabaseQueue(configuration: configuration)
-            try database.write { db in
-                let columns = attributeTypes.keys.sorted()
-                let declarations = attributeTypes.sorted { $0.key < $1.key }
-                    .map { "\"\($0.key)\" \(sqlType($0.value))" }.joined(separator: ", ")
-                try db.execute(sql: "CREATE TABLE session (id INTEGER PRIMARY KEY, \(declarations))")
-                let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-                let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
-                for (id, values) in rows {
-                    try db.execute(sql: "INSERT INTO session (id, \(quoted)) VALUES (\(placeholders))",
-                                   arguments: StatementArguments([id.databaseValue]
-                                       + columns.map { databaseValue(values[$0] ?? .null) }))
-                }
-            }
-            return database
-        } catch {
-            fatalError("cannot set up the predicate fixture database: \(error)")
-        }
-    }()
-
-    private static func sqlType(_ type: AttributeType) -> String {
-        switch type {
-        case .integer, .bool: return "INTEGER"
-        case .double, .date: return "REAL"
-        case .string, .uuid: return "TEXT"
-        case .binary: return "BLOB"
+    /// The row ids a fetch with `predicate` returns from the store, in order; throws what the fetch throws.
+    static func storeIDs(_ predicate: FetchPredicate) throws -> [Int64] {
+        guard let context else { fatalError("PredicateFixture.setUp() was not called") }
+        return try context.performAndWait { context in
+            try context.fetchObjectIDs(FetchRequest(entity, predicate: predicate)).compactMap(\.rowID).sorted()
         }
     }
 }

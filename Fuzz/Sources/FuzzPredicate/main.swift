@@ -1,5 +1,5 @@
 import FuzzSupport
 
 // Set up before the first input, so that libFuzzer measures each input alone.
-_ = PredicateFixture.database
+await PredicateFixture.setUp()
 Fuzzer.run()

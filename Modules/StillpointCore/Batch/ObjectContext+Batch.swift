@@ -51,9 +51,13 @@ extension ObjectContext {
         let policy = graph.policy(for: statement.entity)
         let result: BatchResult
         if isViewContext {
-            result = try await store.writeAsync { db in try flag.watching(db) { try statement.run(in: db, author: author, origin: origin, policy: policy, hub: hub) } }
+            result = try await store.writingAsync(interruptedBy: flag) { writer in
+                try writer.run(statement, author: author, origin: origin, policy: policy, hub: hub)
+            }
         } else {
-            result = try store.write { db in try flag.watching(db) { try statement.run(in: db, author: author, origin: origin, policy: policy, hub: hub) } }
+            result = try store.writing(interruptedBy: flag) { writer in
+                try writer.run(statement, author: author, origin: origin, policy: policy, hub: hub)
+            }
         }
         if let changeSet = result.changeSet { try graph.merge(changeSet) }
         return result

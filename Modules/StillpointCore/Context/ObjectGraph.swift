@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The state of one context: its identity map and its unsaved changes. Used only on its context's executor.
 final class ObjectGraph {
@@ -21,7 +20,7 @@ final class ObjectGraph {
     var updated = PendingObjects(.updated)
     var deleted = PendingObjects(.deleted)
     /// The read transaction in progress, so that code run inside a streaming fetch reads the same state.
-    var activeDatabase: Database?
+    var activeReader: (any StoreReader)?
 
     init(store: Store, hub: ChangeSetHub, name: String, interruptFlag: InterruptFlag, parentSnapshot: ParentSnapshot?) {
         self.store = store
@@ -182,16 +181,16 @@ final class ObjectGraph {
             if let entry = snapshot.objects[id] { return (entry.values, entry.version) }
         }
         guard let rowID = id.rowID else { return nil }
-        return try withDatabase { db in try StoreRows.row(id: rowID, entity: entity, in: db) }
+        return try withReader { reader in try reader.storedRow(id: rowID, of: entity) }
     }
 
     /// Runs `body` in the read transaction in progress, or in a new one.
-    func withDatabase<T>(_ body: (Database) throws -> T) throws -> T {
-        if let activeDatabase { return try body(activeDatabase) }
-        return try store.read { db in
-            activeDatabase = db
-            defer { activeDatabase = nil }
-            return try interruptFlag.watching(db) { try body(db) }
+    func withReader<T>(_ body: (any StoreReader) throws -> T) throws -> T {
+        if let activeReader { return try body(activeReader) }
+        return try store.reading(interruptedBy: interruptFlag) { reader in
+            activeReader = reader
+            defer { activeReader = nil }
+            return try body(reader)
         }
     }
 

@@ -1,6 +1,4 @@
 import Foundation
-import GRDB
-import GRDBSQLite
 
 extension ObjectGraph {
     /// The objects that match a request, including the context's unsaved changes when the request asks for them.
@@ -8,15 +6,13 @@ extension ObjectGraph {
         let entity = request.entity
         let affected = affectedObjects(for: request)
         let window = affected.isEmpty ? (request.limit, request.offset) : (request.limit.map { $0 + (request.offset ?? 0) + affected.count }, nil)
-        let query = try selectQuery(request, columns: StoreRows.objectColumns(of: entity), limit: window.0, offset: window.1)
         let affectedIDs = Set(affected.map(\.objectID)).union(parentSnapshot?.deleted ?? [])
         var objects: [ManagedObject] = []
-        try withDatabase { db in
-            try db.query(query.sql, query.arguments) { statement in
-                let id = ObjectID(entityName: entity.name, rowID: sqlite3_column_int64(statement, 0))
+        try withReader { reader in
+            try reader.forEachObject(request, limit: window.0, offset: window.1, streaming: false) { rowID, version, values in
+                let id = ObjectID(entityName: entity.name, rowID: rowID)
                 guard affectedIDs.isEmpty || !affectedIDs.contains(id) else { return }
-                objects.append(register(id: id, entity: entity, values: StoreRows.values(of: entity, from: statement),
-                                        version: sqlite3_column_int64(statement, 1)))
+                objects.append(register(id: id, entity: entity, values: values, version: version))
             }
         }
         guard !affected.isEmpty else { return objects }
@@ -45,16 +41,12 @@ extension ObjectGraph {
         unwindowed.offset = nil
         var total = 0
         if decided.isEmpty && deletedByParent.isEmpty {
-            let query = try selectQuery(unwindowed, columns: "COUNT(*)")
-            try withDatabase { db in
-                try db.query(query.sql, query.arguments) { total = Int(sqlite3_column_int64($0, 0)) }
-            }
+            total = try withReader { reader in try reader.count(unwindowed) }
         } else {
             let excluded = Set(decided.compactMap(\.rowID)).union(deletedByParent)
-            let query = try selectQuery(unwindowed, columns: "\"_id\"")
-            try withDatabase { db in
-                try db.query(query.sql, query.arguments) { statement in
-                    if !excluded.contains(sqlite3_column_int64(statement, 0)) { total += 1 }
+            try withReader { reader in
+                try reader.forEachRowID(unwindowed) { rowID in
+                    if !excluded.contains(rowID) { total += 1 }
                 }
             }
             total += matching
@@ -67,9 +59,8 @@ extension ObjectGraph {
     /// change are dropped from the context after it, so memory stays flat. Unsaved changes are not included.
     func enumerate(_ request: FetchRequest, batch body: ([ManagedObject]) throws -> Void) throws {
         let entity = request.entity
-        let query = try selectQuery(request, columns: StoreRows.objectColumns(of: entity), limit: request.limit, offset: request.offset)
         let batchSize = max(1, request.batchSize)
-        try withDatabase { db in
+        try withReader { reader in
             var batch: [ManagedObject] = []
             var fresh: [ManagedObject] = []
             func flush() throws {
@@ -78,51 +69,16 @@ extension ObjectGraph {
                 batch.removeAll(keepingCapacity: true)
                 fresh.removeAll(keepingCapacity: true)
             }
-            // A statement of its own: the batch body may run the same query again.
-            let statement = try db.makeStatement(sql: query.sql)
-            try db.query(statement, query.arguments) { handle in
-                let id = ObjectID(entityName: entity.name, rowID: sqlite3_column_int64(handle, 0))
+            // Streaming: the batch body may run the same query again.
+            try reader.forEachObject(request, limit: request.limit, offset: request.offset, streaming: true) { rowID, version, values in
+                let id = ObjectID(entityName: entity.name, rowID: rowID)
                 let isNew = registered[id] == nil
-                let object = register(id: id, entity: entity, values: StoreRows.values(of: entity, from: handle),
-                                      version: sqlite3_column_int64(handle, 1))
+                let object = register(id: id, entity: entity, values: values, version: version)
                 batch.append(object)
                 if isNew { fresh.append(object) }
                 if batch.count == batchSize { try flush() }
             }
             if !batch.isEmpty { try flush() }
-        }
-    }
-
-    // MARK: SQL
-
-    func attributeResolver(_ entity: EntityDescription) -> (String) throws -> PredicateKeyResolution {
-        { key in PredicateKeyResolution(sql: Store.quote(key), type: try entity.attribute(position: key).type) }
-    }
-
-    /// `SELECT columns FROM entity WHERE predicate ORDER BY keys, _id LIMIT OFFSET`.
-    func selectQuery(_ request: FetchRequest, columns: String, limit: Int? = nil, offset: Int? = nil) throws -> SQLFragment {
-        let entity = request.entity
-        var sql = "SELECT \(columns) FROM \(Store.quote(entity.name))"
-        var arguments: [AttributeValue] = []
-        if let predicate = request.predicate {
-            let fragment = try predicate.sqlFragment(resolvingKeysWith: attributeResolver(entity))
-            sql += " WHERE \(fragment.sql)"
-            arguments = fragment.arguments
-        }
-        if columns != "COUNT(*)" {
-            for key in request.sortKeys { _ = try entity.attribute(position: key.attribute) }
-            let order = request.sortKeys.map { "\(Store.quote($0.attribute)) \($0.ascending ? "ASC" : "DESC")" } + ["\"_id\" ASC"]
-            sql += " ORDER BY " + order.joined(separator: ", ")
-            sql += Self.windowClause(limit: limit, offset: offset)
-        }
-        return SQLFragment(sql: sql, arguments: arguments)
-    }
-
-    static func windowClause(limit: Int?, offset: Int?) -> String {
-        switch (limit, offset) {
-        case (nil, nil): return ""
-        case (let limit?, nil): return " LIMIT \(max(0, limit))"
-        case (let limit, let offset?): return " LIMIT \(max(-1, limit ?? -1)) OFFSET \(max(0, offset))"
         }
     }
 

@@ -1,5 +1,5 @@
 /// The change sets of one store, in commit order, for every observer; remembers the latest sequence number.
-final class ChangeSetHub: Sendable {
+package final class ChangeSetHub: Sendable {
     private let broadcaster = Broadcaster<ChangeSet>()
     private let latest = LockedState<Int64>(0)
 

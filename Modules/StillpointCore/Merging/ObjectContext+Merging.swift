@@ -88,6 +88,6 @@ extension ObjectContext {
     /// }
     /// ```
     public func withPinnedSnapshot<T>(_ body: () throws -> T) throws -> T {
-        try graph.withDatabase { _ in try body() }
+        try graph.withReader { _ in try body() }
     }
 }

@@ -1,6 +1,4 @@
 import Foundation
-import GRDB
-import GRDBSQLite
 
 extension ObjectGraph {
     /// Brings the objects this context holds up to a store change set: changed ones are re-read with their
@@ -24,20 +22,16 @@ extension ObjectGraph {
             parentSnapshot = snapshot
         }
         guard !stale.isEmpty else { return }
-        try withDatabase { db in
+        try withReader { reader in
             for (entityName, objects) in stale {
                 let entity = objects[0].entity
                 var found: Set<ObjectID> = []
-                for chunk in stride(from: 0, to: objects.count, by: 500).map({ objects[$0..<min($0 + 500, objects.count)] }) {
-                    let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                    let sql = "SELECT \(StoreRows.objectColumns(of: entity)) FROM \(Store.quote(entityName)) WHERE \"_id\" IN (\(placeholders))"
-                    try db.query(sql, chunk.map { .integer($0.objectID.rowID!) }) { statement in  // swiftlint:disable:this force_unwrapping: held objects are saved
-                        let id = ObjectID(entityName: entityName, rowID: sqlite3_column_int64(statement, 0))
-                        guard let object = registered[id] else { return }
-                        found.insert(id)
-                        apply(storedValues: StoreRows.values(of: entity, from: statement),
-                              version: sqlite3_column_int64(statement, 1), to: object, keepingChanges: true)
-                    }
+                // Held objects are saved ones: each has a row id.
+                try reader.forEachObject(of: entity, rowIDs: objects.compactMap(\.objectID.rowID)) { rowID, version, values in
+                    let id = ObjectID(entityName: entityName, rowID: rowID)
+                    guard let object = registered[id] else { return }
+                    found.insert(id)
+                    apply(storedValues: values, version: version, to: object, keepingChanges: true)
                 }
                 for object in objects where !found.contains(object.objectID) { markGone(object) }
             }

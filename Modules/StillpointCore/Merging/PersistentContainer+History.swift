@@ -3,7 +3,7 @@ import Foundation
 extension PersistentContainer {
     /// The token of the latest change in the store's change log.
     public func currentHistoryToken() throws -> HistoryToken {
-        HistoryToken(sequence: try store.read { db in try ChangeLog.lastSequence(in: db) })
+        HistoryToken(sequence: try store.reading(interruptedBy: nil) { reader in try reader.lastHistorySequence() })
     }
 
     /// The change sets saved after `token` by any process, oldest first (Core Data's persistent history).
@@ -18,13 +18,13 @@ extension PersistentContainer {
     /// ```
     public func history(after token: HistoryToken) throws -> [ChangeSet] {
         let path = store.location.displayPath
-        return try store.read { db in try ChangeLog.completeHistory(after: token.sequence, in: db, path: path) }
+        return try store.reading(interruptedBy: nil) { reader in try reader.completeHistory(after: token.sequence, path: path) }
     }
 
     /// Deletes the change log up to and including `token`; a token from before it can no longer catch up, and
     /// ``history(after:)`` says so.
     public func purgeHistory(through token: HistoryToken) throws {
-        try store.write { db in try ChangeLog.purge(through: token.sequence, in: db) }
+        try store.writing(interruptedBy: nil) { writer in try writer.purgeHistory(through: token.sequence) }
     }
 
     /// Watches the store file for changes written by other processes (an import in a second terminal) and
@@ -44,10 +44,10 @@ extension PersistentContainer {
             var seen = start
             while !Task.isCancelled {
                 // The last sequence read with them, so that this process's own entries are not read again.
-                if let (changes, last) = try? store.read({ db in
+                if let (changes, last) = try? store.reading(interruptedBy: nil, { reader in
                     // A damaged entry is passed over: the watcher has no one to tell, and must not stop at it.
-                    (try ChangeLog.changeSets(after: seen, excludingProcess: store.processToken, in: db) { _ in },
-                     try ChangeLog.lastSequence(in: db))
+                    (try reader.changeSets(after: seen, excludingProcess: store.processToken) { _ in },
+                     try reader.lastHistorySequence())
                 }) {
                     for changeSet in changes { hub.publish(changeSet) }
                     seen = last
@@ -68,7 +68,7 @@ extension ObjectContext {
     /// ```
     public func mergeHistory(after token: HistoryToken) throws -> HistoryToken {
         let path = graph.store.location.displayPath
-        let changes = try graph.withDatabase { db in try ChangeLog.completeHistory(after: token.sequence, in: db, path: path) }
+        let changes = try graph.withReader { reader in try reader.completeHistory(after: token.sequence, path: path) }
         for changeSet in changes { try graph.merge(changeSet) }
         return changes.last.map { HistoryToken(sequence: $0.sequence) } ?? token
     }

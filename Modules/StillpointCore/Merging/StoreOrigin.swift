@@ -1,5 +1,5 @@
 /// Who writes a change: this process (a random token per open store) and the context within it.
-struct StoreOrigin: Sendable {
+package struct StoreOrigin: Sendable {
     let process: String
     let context: UInt64
 }

@@ -44,8 +44,9 @@ public final class ExportOperation: ContextOperation<Int>, @unchecked Sendable {
     public override func main(context: isolated ObjectContext) async throws -> Int {
         let entity = request.entity
         let columns = self.columns ?? entity.attributes.map(\.name)
-        // Checked before the file exists: a misspelt column fails with the entity's nearest name.
+        // Checked before the file exists: a misspelt column or sort key fails with the entity's nearest name.
         let types = ContiguousArray(try columns.map { entity.attributes[try entity.position(of: $0)].type })
+        for key in request.sortKeys { _ = try entity.position(of: key.attribute) }
         var counted = request
         counted.includesPendingChanges = false  // the cursor reads saved rows only
         let total = try context.count(for: counted)
@@ -53,19 +54,15 @@ public final class ExportOperation: ContextOperation<Int>, @unchecked Sendable {
 
         // The selected columns only, straight from a cursor into bytes: no object, no String per row.
         let graph = context.graph
-        let query = try graph.selectQuery(request, columns: columns.map(Store.quote).joined(separator: ", "),
-                                          limit: request.limit, offset: request.offset)
         let file = try ExportFile(destination: url)
         var bytes = ExportFile.makeBuffer()
         if let header = format.header(columns: columns) { bytes.append(contentsOf: header.utf8) }
         let writeRow = rowWriter(columns: columns)
         let step = max(1, request.batchSize)
         var written = 0
-        try graph.withDatabase { db in
-            // A statement of its own: a custom format may run queries of its own.
-            let statement = try db.makeStatement(sql: query.sql)
-            try db.query(statement, query.arguments) { handle in
-                writeRow(ExportCursorRow(statement: handle, types: types), &bytes)
+        try graph.withReader { reader in
+            try reader.forEachExportRow(request, columns: columns, types: types) { row in
+                writeRow(row, &bytes)
                 try file.writeIfFull(&bytes)
                 written += 1
                 if written % step == 0 {
@@ -93,7 +90,7 @@ public final class ExportOperation: ContextOperation<Int>, @unchecked Sendable {
         return { row, bytes in
             values.removeAll(keepingCapacity: true)
             for index in 0..<row.count {
-                values.append(AttributeValue(column: Int32(index), of: row.statement, as: row.types[index]))
+                values.append(row.value(at: index))
             }
             text.removeAll(keepingCapacity: true)
             format.appendRow(values, columns: columns, to: &text)

@@ -138,10 +138,10 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
             let flag = context.interruptFlag
             let result: ImportBatch.Result
             if context.isViewContext {
-                result = try await context.store.writeAsync { db in try flag.watching(db) { try batch.run(in: db, hub: hub) } }
+                result = try await context.store.writingAsync(interruptedBy: flag) { writer in try writer.write(batch, hub: hub) }
             } else {
                 // A background context's queue may block on the writer: that is what it is for.
-                result = try context.store.write { db in try flag.watching(db) { try batch.run(in: db, hub: hub) } }
+                result = try context.store.writing(interruptedBy: flag) { writer in try writer.write(batch, hub: hub) }
             }
             if result.lookedUp { keyLookups.add(1, ordering: .relaxed) }
             for issue in result.skipped { summary.skip(issue) }

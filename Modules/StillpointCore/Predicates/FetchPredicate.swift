@@ -67,7 +67,7 @@ public struct FetchPredicate: Sendable, Hashable {
         Set(root.orderedKeys)
     }
 
-    /// Whether an object matches, reading its attributes with `valueForKey`; agrees with the SQL of ``sqlFragment(resolvingKeysWith:)``.
+    /// Whether an object matches, reading its attributes with `valueForKey`; agrees with the SQL the store runs for it.
     ///
     /// ```swift
     /// predicate.evaluate { key in object.values[key] ?? .null }
@@ -76,17 +76,20 @@ public struct FetchPredicate: Sendable, Hashable {
         PredicateEvaluator.evaluate(root, valueForKey)
     }
 
-    /// Compiles to an SQL expression for a WHERE or HAVING clause, with every value as a `?` parameter.
+    /// Compiles to an SQL expression in `dialect` for a WHERE or HAVING clause, with every value as a parameter
+    /// numbered from `firstParameter` (for a dialect whose parameters have numbers, after the ones the statement
+    /// has before it).
     ///
     /// `resolve` maps each key to its SQL expression and type, and throws for unknown keys (see
-    /// ``FetchPredicateError/unknownAttribute(_:entity:attributes:)``). The SQL calls `stillpoint_fold`
-    /// for `[c]`/`[d]` comparisons: the connection needs ``TextFolding/register(in:)``.
+    /// ``FetchPredicateError/unknownAttribute(_:entity:attributes:)``). `[c]`/`[d]` comparisons call the
+    /// dialect's folding function.
     ///
     /// ```swift
-    /// let fragment = try predicate.sqlFragment { .column($0, type: attributeTypes[$0]) }
+    /// let fragment = try predicate.sqlFragment(in: .sqlite) { .column($0, type: attributeTypes[$0]) }
     /// ```
-    public func sqlFragment(resolvingKeysWith resolve: (String) throws -> PredicateKeyResolution) throws -> SQLFragment {
-        try PredicateSQLCompiler.compile(root, resolve: resolve)
+    package func sqlFragment(in dialect: SQLDialect, firstParameter: Int = 1,
+                             resolvingKeysWith resolve: (String) throws -> PredicateKeyResolution) throws -> SQLFragment {
+        try PredicateSQLCompiler.compile(root, dialect: dialect, firstParameter: firstParameter, resolve: resolve)
     }
 }
 

@@ -3,11 +3,11 @@
 /// ```swift
 /// NameSuggestion.nearestName(to: "duraton", in: ["kind", "duration"])   // "duration"
 /// ```
-public enum NameSuggestion {
+package enum NameSuggestion {
     /// The candidate with the smallest edit distance to `name`, or `nil` when none is close enough to be a typo.
     ///
     /// Case is ignored; a swap of two adjacent letters counts as one edit. Ties go to the earlier candidate.
-    public static func nearestName(to name: String, in candidates: [String]) -> String? {
+    package static func nearestName(to name: String, in candidates: [String]) -> String? {
         let target = Array(name.lowercased())
         // Allow about one edit per four characters: "duraton" finds "duration", "id" doesn't find "kind".
         let limit = max(1, (target.count + 2) / 4)

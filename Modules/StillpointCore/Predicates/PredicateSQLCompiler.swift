@@ -1,24 +1,30 @@
-/// Compiles a ``PredicateNode`` to an SQL expression whose every value is a `?` parameter.
+/// Compiles a ``PredicateNode`` to an SQL expression in a ``SQLDialect`` whose every value is a parameter.
 ///
 /// The SQL agrees with ``PredicateEvaluator``: a NULL comparison counts as false, so NOT is written
 /// `(x) IS NOT 1` (true when x is false or NULL) rather than `NOT x` (NULL when x is NULL).
 struct PredicateSQLCompiler {
     private let keys: [String: PredicateKeyResolution]
+    private let dialect: SQLDialect
+    /// The position of the statement's first parameter that this expression writes.
+    private let firstParameter: Int
     private var arguments: [AttributeValue] = []
 
     /// Resolves every key once, in order of appearance, so the first unknown key is the one reported.
-    static func compile(_ node: PredicateNode, resolve: (String) throws -> PredicateKeyResolution) throws -> SQLFragment {
+    static func compile(_ node: PredicateNode, dialect: SQLDialect = .sqlite, firstParameter: Int = 1,
+                        resolve: (String) throws -> PredicateKeyResolution) throws -> SQLFragment {
         var keys: [String: PredicateKeyResolution] = [:]
         for key in node.orderedKeys {
             keys[key] = try resolve(key)
         }
-        var compiler = PredicateSQLCompiler(keys: keys)
+        var compiler = PredicateSQLCompiler(keys: keys, dialect: dialect, firstParameter: firstParameter)
         let sql = try compiler.sql(for: node)
         return SQLFragment(sql: sql, arguments: compiler.arguments)
     }
 
-    private init(keys: [String: PredicateKeyResolution]) {
+    private init(keys: [String: PredicateKeyResolution], dialect: SQLDialect, firstParameter: Int) {
         self.keys = keys
+        self.dialect = dialect
+        self.firstParameter = firstParameter
     }
 
     private mutating func sql(for node: PredicateNode) throws(FetchPredicateError) -> String {
@@ -95,11 +101,11 @@ struct PredicateSQLCompiler {
         case .expression(let expression, _):
             sql = expression
         case .parameter(let value):
+            sql = dialect.parameter(firstParameter + arguments.count)
             arguments.append(value)
-            sql = "?"
         }
         guard !options.isEmpty else { return sql }
-        return "\(TextFolding.sqlFunctionName)(\(sql), \(options.rawValue))"
+        return dialect.folded(sql, flags: options.rawValue)
     }
 
     // MARK: Comparisons

@@ -26,10 +26,10 @@ extension ObjectContext {
         let flag = interruptFlag
         let outcome: SaveTransaction.Outcome
         if isViewContext {
-            outcome = try await store.writeAsync { db in try flag.watching(db) { try transaction.run(in: db, hub: hub) } }
+            outcome = try await store.writingAsync(interruptedBy: flag) { writer in try writer.save(transaction, hub: hub) }
         } else {
             // A background context's queue may block on the writer: that is what it is for.
-            outcome = try store.write { db in try flag.watching(db) { try transaction.run(in: db, hub: hub) } }
+            outcome = try store.writing(interruptedBy: flag) { writer in try writer.save(transaction, hub: hub) }
         }
         graph.apply(outcome, of: transaction, to: objects)
         if childEvents.hasSubscribers {

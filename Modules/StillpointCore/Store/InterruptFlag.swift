@@ -7,7 +7,7 @@ import Synchronization
 /// SQLite calls a progress handler every few hundred virtual-machine steps; while the flag is set the handler
 /// asks SQLite to interrupt, and the statement fails with `SQLITE_INTERRUPT`, which surfaces as a
 /// `CancellationError`. This is how cancelling an operation stops a long aggregate at once.
-final class InterruptFlag: Sendable {
+package final class InterruptFlag: Sendable {
     private let state = Atomic<Bool>(false)
 
     var isSet: Bool { state.load(ordering: .relaxed) }

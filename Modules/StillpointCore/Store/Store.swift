@@ -2,10 +2,11 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// The narrow seam between the object graph and SQLite: open, read, write, and SQL in one dialect.
+/// The SQLite store: opens the file or in-memory database and is the store seam's driver for it
+/// (``StoreDriver``, in `Store+Driver.swift`).
 ///
-/// Everything above it speaks entities and attribute values; only this folder knows that the store is SQLite,
-/// so that another store (a server database) can take its place.
+/// Everything above the seam speaks entities, rows and change sets; only this folder knows that the store is
+/// SQLite (and imports GRDB), so that another store (a server database) can take its place.
 final class Store: Sendable {
     let location: StoreLocation
     let schema: Schema
@@ -146,7 +147,7 @@ final class Store: Sendable {
 
     /// Quotes an identifier (a table or column name) for SQL.
     static func quote(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        SQLDialect.sqlite.quote(identifier)
     }
 }
 

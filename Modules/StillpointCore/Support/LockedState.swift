@@ -9,15 +9,15 @@ import Foundation
 /// let counter = LockedState(0)
 /// counter.withLock { $0 += 1 }
 /// ```
-public final class LockedState<Value>: @unchecked Sendable {
+package final class LockedState<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
-    public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

@@ -76,7 +76,7 @@ public struct CustomStatistic: Statistic {
         if let format {
             do {
                 let predicate = try FetchPredicate(format: format, arguments: [])
-                _ = try predicate.sqlFragment { key in
+                _ = try predicate.sqlFragment(in: .sqlite) { key in
                     guard let attribute = entity.attribute(named: key) else {
                         throw FetchPredicateError(.unknownAttribute, unknown(key), format: format, offset: Self.offset(of: key, in: format))
                     }

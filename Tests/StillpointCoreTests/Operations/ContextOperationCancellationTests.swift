@@ -70,8 +70,9 @@ struct ContextOperationCancellationTests {
             operation.reportProgress(completed: 0, of: nil, message: "scanning")
             // A statement that never ends unless SQLite is interrupted.
             var rows = 0
-            try context.graph.withDatabase { db in
-                try db.query("WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT COUNT(*) FROM n") { _ in rows += 1 }
+            try context.graph.withReader { reader in
+                let connection = try #require(reader as? SQLiteStoreConnection)
+                try connection.db.query("WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT COUNT(*) FROM n") { _ in rows += 1 }
             }
             return rows
         }

@@ -5,12 +5,17 @@ import GRDBSQLite
 ///
 /// Reads each column as ``AttributeValue/init(column:of:as:)`` would, without making the value: text stays in
 /// SQLite's buffer, numbers and dates are read as they are.
-struct ExportCursorRow: ExportRow {
+package struct ExportCursorRow: ExportRow {
     let statement: OpaquePointer
     /// The attribute types of the selected columns, in order.
     let types: ContiguousArray<AttributeType>
 
     var count: Int { types.count }
+
+    /// The value of column `index`, made as a fetch would make it.
+    func value(at index: Int) -> AttributeValue {
+        AttributeValue(column: Int32(index), of: statement, as: types[index])
+    }
 
     func withField<T>(at index: Int, _ body: (ExportField) -> T) -> T {
         let column = Int32(index)

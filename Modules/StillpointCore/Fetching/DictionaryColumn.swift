@@ -1,0 +1,31 @@
+/// One column of a dictionary fetch: its key in the result, the attribute or aggregate it computes, and the
+/// type of its values (`nil` when it has none to read them as).
+///
+/// ```swift
+/// let columns = try DictionaryColumn.columns(of: request)   // [("kind", .attribute("kind"), .string), ...]
+/// ```
+package struct DictionaryColumn: Sendable {
+    let key: String
+    let property: FetchProperty
+    let type: AttributeType?
+
+    /// The columns `request` selects: its properties, or every attribute when it names none. Throws for an
+    /// attribute the entity does not have.
+    static func columns(of request: FetchRequest) throws -> [DictionaryColumn] {
+        let entity = request.entity
+        let properties = request.properties.isEmpty ? entity.attributes.map { FetchProperty.attribute($0.name) } : request.properties
+        var columns: [DictionaryColumn] = []
+        for property in properties {
+            switch property {
+            case .attribute(let name):
+                columns.append(DictionaryColumn(key: name, property: property, type: try entity.attribute(position: name).type))
+            case .aggregate(let function, let name, let alias):
+                let type = try entity.attribute(position: name).type
+                columns.append(DictionaryColumn(key: alias, property: property, type: function.resultType(for: type)))
+            case .count(let alias):
+                columns.append(DictionaryColumn(key: alias, property: property, type: .integer))
+            }
+        }
+        return columns
+    }
+}

@@ -1,0 +1,80 @@
+/// The SELECT statements of fetch requests, in a dialect.
+extension SQLDialect {
+    /// Resolves a predicate's keys to the entity's columns.
+    func attributeResolver(_ entity: EntityDescription) -> (String) throws -> PredicateKeyResolution {
+        { key in PredicateKeyResolution(sql: quote(key), type: try entity.attribute(position: key).type) }
+    }
+
+    /// `SELECT columns FROM entity WHERE predicate ORDER BY keys, _id LIMIT OFFSET`; a count (`COUNT(*)`) has
+    /// no order and no window.
+    func select(_ request: FetchRequest, columns: String, limit: Int? = nil, offset: Int? = nil) throws -> SQLFragment {
+        let entity = request.entity
+        var sql = "SELECT \(columns) FROM \(quote(entity.name))"
+        var arguments: [AttributeValue] = []
+        if let predicate = request.predicate {
+            let fragment = try predicate.sqlFragment(in: self, resolvingKeysWith: attributeResolver(entity))
+            sql += " WHERE \(fragment.sql)"
+            arguments = fragment.arguments
+        }
+        if columns != "COUNT(*)" {
+            for key in request.sortKeys { _ = try entity.attribute(position: key.attribute) }
+            let order = request.sortKeys.map { "\(quote($0.attribute)) \($0.ascending ? "ASC" : "DESC")" } + ["\(quote("_id")) ASC"]
+            sql += " ORDER BY " + order.joined(separator: ", ")
+            sql += windowClause(limit: limit, offset: offset)
+        }
+        return SQLFragment(sql: sql, arguments: arguments)
+    }
+
+    /// ` LIMIT n OFFSET m`, or less, or nothing.
+    func windowClause(limit: Int?, offset: Int?) -> String {
+        switch (limit, offset) {
+        case (nil, nil): return ""
+        case (let limit?, nil): return " LIMIT \(max(0, limit))"
+        case (let limit, let offset?): return " LIMIT \(max(-1, limit ?? -1)) OFFSET \(max(0, offset))"
+        }
+    }
+
+    /// The SQL expression of a dictionary fetch's column.
+    func expression(of column: DictionaryColumn) -> String {
+        switch column.property {
+        case .attribute(let name): return quote(name)
+        case .aggregate(let function, let name, _): return "\(function.sqlName)(\(quote(name)))"
+        case .count: return "COUNT(*)"
+        }
+    }
+
+    /// A dictionary fetch as one statement: its columns, predicate, grouping, group predicate, order and window.
+    func dictionarySelect(_ request: FetchRequest, columns: [DictionaryColumn]) throws -> SQLFragment {
+        let entity = request.entity
+        let expressions = columns.map(expression(of:))
+        // Group predicates and sort keys may name an aggregate by its alias.
+        let resolveKey: (String) throws -> PredicateKeyResolution = { key in
+            if let index = columns.firstIndex(where: { $0.key == key }) {
+                return PredicateKeyResolution(sql: expressions[index], type: columns[index].type)
+            }
+            return PredicateKeyResolution(sql: quote(key), type: try entity.attribute(position: key).type)
+        }
+        var sql = "SELECT \(expressions.joined(separator: ", ")) FROM \(quote(entity.name))"
+        var arguments: [AttributeValue] = []
+        if let predicate = request.predicate {
+            let fragment = try predicate.sqlFragment(in: self, resolvingKeysWith: attributeResolver(entity))
+            sql += " WHERE \(fragment.sql)"
+            arguments += fragment.arguments
+        }
+        if !request.groupBy.isEmpty {
+            for name in request.groupBy { _ = try entity.attribute(position: name) }
+            sql += " GROUP BY " + request.groupBy.map(quote).joined(separator: ", ")
+        }
+        if let having = request.having {
+            let fragment = try having.sqlFragment(in: self, firstParameter: arguments.count + 1, resolvingKeysWith: resolveKey)
+            sql += " HAVING \(fragment.sql)"
+            arguments += fragment.arguments
+        }
+        if !request.sortKeys.isEmpty {
+            sql += " ORDER BY " + (try request.sortKeys.map { "\(try resolveKey($0.attribute).sql) \($0.ascending ? "ASC" : "DESC")" })
+                .joined(separator: ", ")
+        }
+        sql += windowClause(limit: request.limit, offset: request.offset)
+        return SQLFragment(sql: sql, arguments: arguments)
+    }
+}
