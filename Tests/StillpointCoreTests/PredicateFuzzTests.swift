@@ -22,7 +22,7 @@ struct PredicateFuzzTests {
         do {
             let predicate = try FetchPredicate(format: format, arguments: [])
             _ = predicate.evaluate { _ in .string("yoga") }
-            _ = try? predicate.sqlFragment { .column($0, type: .string) }
+            _ = try? predicate.sqlFragment(in: .sqlite) { .column($0, type: .string) }
             _ = predicate.description
         } catch {
             if let offset = error.offset {

@@ -53,4 +53,9 @@ package protocol StoreReader {
 
     /// Every change set recorded after `sequence`, or an error when some were purged or one cannot be read.
     func completeHistory(after sequence: Int64, path: String) throws -> [ChangeSet]
+
+    /// Streams the rows of `entity` (only `rowIDs` when given) in store order, each with its row ID and
+    /// `attributes`, read in place where the store can (see ``ScannedRow``).
+    func scanRows(of entity: EntityDescription, attributes: [String], rowIDs: [Int64]?,
+                  _ body: (borrowing ScannedRow) throws -> Void) throws
 }

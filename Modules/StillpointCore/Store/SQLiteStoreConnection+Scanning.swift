@@ -1,0 +1,21 @@
+import GRDB
+
+extension SQLiteStoreConnection {
+    /// `SELECT _id, attributes... FROM entity` stepped in place, without a `WHERE` that could send SQLite through
+    /// an index; with `rowIDs`, those rows, 500 at a time.
+    func scanRows(of entity: EntityDescription, attributes: [String], rowIDs: [Int64]?,
+                  _ body: (borrowing ScannedRow) throws -> Void) throws {
+        let select = "SELECT \(Store.quote("_id"))" + attributes.map { ", " + Store.quote($0) }.joined()
+            + " FROM \(Store.quote(entity.name))"
+        guard let rowIDs else {
+            // A statement of its own: the body may scan again.
+            try db.query(try db.makeStatement(sql: select)) { try body(ScannedRow(statement: $0)) }
+            return
+        }
+        for start in stride(from: 0, to: rowIDs.count, by: 500) {
+            let chunk = rowIDs[start..<min(start + 500, rowIDs.count)]
+            let sql = select + " WHERE \(Store.quote("_id")) IN (" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
+            try db.query(try db.makeStatement(sql: sql), chunk.map { .integer($0) }) { try body(ScannedRow(statement: $0)) }
+        }
+    }
+}
