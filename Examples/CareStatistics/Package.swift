@@ -38,6 +38,7 @@ let package = Package(
                 .product(name: "StillpointStatistics", package: "Stillpoint"),
                 .product(name: "StillpointCatalog", package: "Stillpoint"),
                 .product(name: "StillpointTestSupport", package: "Stillpoint"),
+                .product(name: "StillpointReport", package: "Stillpoint"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]),
     ]

@@ -168,6 +168,9 @@ struct HTMLReportRendererTests {
         #expect(HTMLReportRenderer.periodKeys(after: "2023-Q3", through: SampleReports.day("2024-03-15")) == ["2023-Q4", "2024-Q1"])
         #expect(HTMLReportRenderer.periodKeys(after: "2021", through: SampleReports.day("2024-03-15")) == ["2022", "2023", "2024"])
         #expect(HTMLReportRenderer.periodKeys(after: "2024-05", through: SampleReports.day("2024-03-15")).isEmpty)
+        #expect(HTMLReportRenderer.periodKeys(after: "2024-02-26", through: SampleReports.day("2024-03-15")) == ["2024-03-04", "2024-03-11"])
+        #expect(HTMLReportRenderer.periodKind("2024-03-04").title == "Weekly totals")
+        #expect(HTMLReportRenderer.periodLabel("2024-03-04") == "Mar 4")
     }
 
     /// One 22-hour month among months of 4 to 6 hours: the axis fits the others, the outlier reaches the top

@@ -138,18 +138,23 @@ extension HTMLReportRenderer {
 
     /// What the keys of `totals_by_period` count: `2024-03` months, `2024-Q1` quarters, `2024` years.
     static func periodKind(_ key: String) -> (singular: String, plural: String, title: String) {
+        if LocalDay(key) != nil { return ("week", "weeks", "Weekly totals") }
         if key.contains("-Q") { return ("quarter", "quarters", "Quarterly totals") }
         if key.count == 4 { return ("year", "years", "Yearly totals") }
         return ("month", "months", "Monthly totals")
     }
 
     /// The keys of the periods after `last` through the one holding `today`, in `last`'s form (`2024-03`,
-    /// `2024-Q1` or `2024`); empty when `last` is that period or later, or not a period key.
+    /// `2024-Q1`, `2024`, or a week's first day `2024-03-04`); empty when `last` is that period or later, or not a period key.
     ///
     /// ```swift
     /// HTMLReportRenderer.periodKeys(after: "2024-11", through: LocalDay("2025-02-10")!)   // ["2024-12", "2025-01", "2025-02"]
     /// ```
     static func periodKeys(after last: String, through today: LocalDay) -> [String] {
+        // A week, keyed by its first day: the weeks after it that have begun by today.
+        if let week = LocalDay(last) {
+            return stride(from: 7, through: max(0, week.distance(to: today)), by: 7).map { week.adding(days: $0).description }
+        }
         let parts = last.split(separator: "-", omittingEmptySubsequences: false)
         guard let year = Int(parts[0]), (1...9_999).contains(year) else { return [] }
         // Periods as (year, index within the year, periods per year).
@@ -181,6 +186,7 @@ extension HTMLReportRenderer {
 
     /// `Mar` for `2024-03` (`2024` for January, so the years stay readable), `Q1 '24`, `2024`.
     static func periodLabel(_ key: String) -> String {
+        if let week = LocalDay(key) { return "\(DayText.month(week.month)) \(week.day)" }
         let parts = key.split(separator: "-")
         guard parts.count == 2, let year = Int(parts[0]) else { return key }
         if let month = Int(parts[1]), (1...12).contains(month) {

@@ -12,7 +12,8 @@ public enum StatisticPresentation: String, Sendable, Hashable, CaseIterable {
     case byWeekday = "by_weekday"
     /// A record of `{count, time}` tallies keyed by hour, `"0"` to `"23"`: bars per hour, the keys read `07:00`.
     case byHour = "by_hour"
-    /// A record of `{count, time}` tallies keyed by period, `2024-03`, `2024-Q1` or `2024`, oldest first:
+    /// A record of `{count, time}` tallies keyed by period, `2024-03`, `2024-Q1`, `2024`, or a week by its first
+    /// day, `2024-03-04`, oldest first:
     /// time per period.
     case byPeriod = "by_period"
     /// A list of runs of days, each `{start, end, length}`: bars on a timeline.

@@ -1,6 +1,6 @@
 import StillpointStatistics
 
-/// What a care team watches in a practice log: the longest break, the trend of weekly practice, and the
+/// What a care team watches in a practice log: the longest break, weekly practice and its trend, and the
 /// practice of the last four weeks.
 ///
 /// ```yaml
@@ -8,5 +8,5 @@ import StillpointStatistics
 /// statistics: [total_time, longest_gap, weekly_time_trend, recent_time]
 /// ```
 public enum CareStatisticsModule: StatisticModule {
-    public static let statistics: [any Statistic] = [LongestGap(), WeeklyTimeTrend(), RecentTime()]
+    public static let statistics: [any Statistic] = [LongestGap(), WeeklyTime(), WeeklyTimeTrend(), RecentTime()]
 }

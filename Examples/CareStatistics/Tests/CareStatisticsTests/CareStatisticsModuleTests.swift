@@ -8,7 +8,7 @@ import Testing
 struct CareStatisticsModuleTests {
     @Test func moduleIsNamedAfterItself() {
         #expect(CareStatisticsModule.name == "CareStatistics")
-        #expect(CareStatisticsModule.statistics.map(\.id) == ["longest_gap", "weekly_time_trend", "recent_time"])
+        #expect(CareStatisticsModule.statistics.map(\.id) == ["longest_gap", "weekly_time", "weekly_time_trend", "recent_time"])
     }
 
     @Test func everyStatisticKeepsTheContract() async {
