@@ -104,6 +104,7 @@ public final class ReportRunner: Sendable {
                     }
                 }
                 let digest = try SessionDigest(in: context)
+                log("digest: read \(digest.count) session(s) in one scan")
                 kept.withLock { $0 = (digest, [:]) }
                 return DigestPass(digest: digest, update: nil)
             }
