@@ -3,7 +3,6 @@ import PracticeLog
 import StillpointCore
 import StillpointReport
 import StillpointStatistics
-import Synchronization
 import Testing
 
 /// A runner run again on the same store (a watched report) catches its digest up and runs only the statistics
@@ -12,7 +11,7 @@ import Testing
 struct ReportRunnerRefreshTests {
     /// Counts the sessions of its filter, and how often it computed, by the name of its entry.
     struct CountingStatistic: Statistic {
-        static let computations = Mutex<[String: Int]>([:])
+        static let computations = LockedState<[String: Int]>([:])
         let id = "counting"
         let description = StatisticDescription(name: "Counting", summary: "Counts sessions, and its own runs.",
                                                parameters: [.kinds])
@@ -74,7 +73,7 @@ struct ReportRunnerRefreshTests {
         let container = try PersistentContainer(schema: Session.schema, location: .inMemory)
         try await insert("yogaRefresh", into: container, key: "a")
         try await insert("meditationRefresh", into: container, key: "b")
-        let notes = Mutex<[String]>([])
+        let notes = LockedState<[String]>([])
         let runner = ReportRunner(container: container, log: { note in notes.withLock { $0.append(note) } })
         let before = computations()
 
@@ -101,7 +100,7 @@ struct ReportRunnerRefreshTests {
     @Test func aPurgedChangeLogMakesTheRunnerReadEverySessionAgain() async throws {
         let container = try PersistentContainer(schema: Session.schema, location: .inMemory)
         try await insert("yogaPurge", into: container, key: "a")
-        let notes = Mutex<[String]>([])
+        let notes = LockedState<[String]>([])
         let runner = ReportRunner(container: container, log: { note in notes.withLock { $0.append(note) } })
         let (entries, environment) = try entries(asOf: Self.asOf, suffix: "Purge")
         _ = await runner.run(entries, environment: environment)

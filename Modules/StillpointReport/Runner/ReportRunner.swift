@@ -2,7 +2,6 @@ import Foundation
 import PracticeLog
 import StillpointCore
 import StillpointStatistics
-import Synchronization
 
 /// Runs a manifest's statistics as context operations on a queue, concurrently, each in its own background
 /// context, and hands each result to the main actor the moment it completes.
@@ -21,7 +20,7 @@ public final class ReportRunner: Sendable {
     private let queue: ContextOperationQueue
     private let log: @Sendable (String) -> Void
     /// The digest of the last run and the results of its digest statistics, for the next run to catch up with.
-    private let kept = Mutex<(digest: SessionDigest?, results: [String: KeptResult])>((nil, [:]))
+    private let kept = LockedState<(digest: SessionDigest?, results: [String: KeptResult])>((nil, [:]))
 
     /// A runner of up to `maxConcurrentStatistics` statistics at a time; `log` hears how each run read the
     /// store (built the digest, caught up with it, or had to build it again, and why).

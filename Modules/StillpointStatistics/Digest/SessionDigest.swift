@@ -1,7 +1,6 @@
 import Foundation
 import PracticeLog
 import StillpointCore
-import Synchronization
 
 /// The sessions of a store in compact form, read in one scan, that every statistic of a report reads instead of
 /// the store: a report of twenty statistics scans its million sessions once, not twenty times.
@@ -37,7 +36,7 @@ public final class SessionDigest: Sendable {
     private final class Selection: Sendable {
         /// The filter of the statistic that asked first (others may differ in `as_of` only).
         let filter: SessionFilter
-        let tally = Mutex<SelectionTally?>(nil)
+        let tally = LockedState<SelectionTally?>(nil)
 
         init(filter: SessionFilter) {
             self.filter = filter
@@ -47,14 +46,14 @@ public final class SessionDigest: Sendable {
     /// One filter's durations, sorted, built by the first statistic that asks.
     private final class Durations: Sendable {
         let filter: SessionFilter
-        let sorted = Mutex<[Double]?>(nil)
+        let sorted = LockedState<[Double]?>(nil)
 
         init(filter: SessionFilter) {
             self.filter = filter
         }
     }
 
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// The attributes the digest reads, in the order of its columns.
     static let attributes = ["start", "duration", "kind", "source", "timeZone"]
@@ -67,7 +66,7 @@ public final class SessionDigest: Sendable {
         columns.reserve(try context.count(for: FetchRequest(Session.self)))
         try Self.read(in: context, rowIDs: nil, into: &columns) { columns, row in columns.append(row) }
         let token = try context.historyToken()
-        state = Mutex(State(columns: columns, token: token))
+        state = LockedState(State(columns: columns, token: token))
     }
 
     /// The position in the change log the digest is current with.
