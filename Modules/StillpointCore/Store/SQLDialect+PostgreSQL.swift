@@ -68,7 +68,7 @@ extension SQLDialect {
 
     /// The parameter at `position` for `value`: typed on PostgreSQL, whose parameters are sent as text, so that
     /// numbers compare as numbers and text byte by byte (as SQLite compares it).
-    func parameter(_ position: Int, for value: AttributeValue) -> String {
+    package func parameter(_ position: Int, for value: AttributeValue) -> String {
         guard spelling == .postgreSQL else { return parameter(position) }
         let placeholder = parameter(position)
         switch value {

@@ -14,7 +14,7 @@ package struct PostgresRowInsert {
     }
 
     /// The columns written, attributes first, then each text attribute's folded copies.
-    private var columns: [String] {
+    package var columns: [String] {
         entity.attributes.map(\.name) + entity.attributes.filter { PostgresSchema.hasFoldedCopies($0.type) }.flatMap { attribute in
             SQLDialect.foldFlags.map { SQLDialect.foldedColumnName(attribute.name, flags: $0) }
         }
@@ -61,5 +61,16 @@ package struct PostgresRowInsert {
             ids += (0..<result.rowCount).compactMap { result.integer(row: $0, column: 0) }.sorted()
         }
         return ids
+    }
+
+    /// Inserts one row and returns its id, or `nil`, inserting nothing, when a unique key of it is taken.
+    package func insertUnlessTaken(_ values: ContiguousArray<AttributeValue>, on connection: PostgresConnection) throws -> Int64? {
+        let columns = self.columns
+        let table = dialect.quote(entity.name)
+        let sql = columns.isEmpty
+            ? "INSERT INTO \(table) DEFAULT VALUES RETURNING \"_id\""
+            : "INSERT INTO \(table) (\(columns.map(dialect.quote).joined(separator: ", "))) VALUES (\(dialect.parameters(columns.count))) "
+                + "ON CONFLICT DO NOTHING RETURNING \"_id\""
+        return try connection.execute(sql, columns.isEmpty ? [] : parameters(values)).integer(row: 0, column: 0)
     }
 }

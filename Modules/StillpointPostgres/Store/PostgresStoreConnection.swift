@@ -12,11 +12,14 @@ import StillpointCore
 /// ```
 package struct PostgresStoreConnection: StoreReader {
     package let connection: PostgresConnection
+    /// What a write transaction does once it commits.
+    package let commitActions: PostgresCommitActions
 
     package var dialect: SQLDialect { .postgreSQL }
 
-    package init(_ connection: PostgresConnection) {
+    package init(_ connection: PostgresConnection, commitActions: PostgresCommitActions = PostgresCommitActions()) {
         self.connection = connection
+        self.commitActions = commitActions
     }
 
     /// Runs `body` in a read-only `REPEATABLE READ` transaction; a cancelled statement throws `CancellationError`.
@@ -48,7 +51,7 @@ package struct PostgresStoreConnection: StoreReader {
     }
 
     /// Calls `body` with the id, version and values of each row of a result of ``objectColumns(of:)``.
-    private static func forEachObjectRow(_ result: PostgresResult, of entity: EntityDescription,
+    static func forEachObjectRow(_ result: PostgresResult, of entity: EntityDescription,
                                          _ body: (Int64, Int64, ContiguousArray<AttributeValue>) throws -> Void) throws {
         let types = entity.attributes.map(\.type)
         for row in 0..<result.rowCount {
