@@ -1,7 +1,7 @@
 import StillpointCore
 
 /// The write side of PostgreSQL's store seam. Saves go through ``SaveTransaction/run(rows:hub:)`` over
-/// ``PostgresSaveRows``, with the change-log entry and its `NOTIFY` in the same transaction; change sets are
+/// ``PostgresSaveRows``, batches through ``PostgresBatch``, with the change-log entry and its `NOTIFY` in the same transaction; change sets are
 /// published once the transaction commits.
 ///
 /// ```swift
@@ -30,7 +30,7 @@ extension PostgresStoreConnection: StoreWriter {
     }
 
     package func run(_ batch: BatchStatement, author: String, origin: StoreOrigin, policy: MergePolicy, hub: ChangeSetHub) throws -> BatchResult {
-        throw PostgresError(message: "batch delete, update and insert are not supported on PostgreSQL yet", target: connection.target.description)
+        try PostgresBatch(PostgresSaveRows(connection, commitActions: commitActions)).run(batch, author: author, origin: origin, policy: policy, hub: hub)
     }
 
     package func write(_ batch: ImportBatch, hub: ChangeSetHub) throws -> ImportBatch.Result {
