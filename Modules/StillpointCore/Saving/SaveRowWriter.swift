@@ -23,6 +23,10 @@ package protocol SaveRowWriter {
     func rowHolding(uniqueKeyOf values: ContiguousArray<AttributeValue>, entity: EntityDescription,
                     excluding excluded: Int64?) throws -> (id: Int64, values: ContiguousArray<AttributeValue>, version: Int64, constraint: [String])?
 
+    /// The stored rows whose attributes `names` hold one of `keys` (each a value per name), in no order.
+    func rows(of entity: EntityDescription, keyedBy names: [String], among keys: [[AttributeValue]])
+        throws -> [(id: Int64, values: ContiguousArray<AttributeValue>, version: Int64)]
+
     /// Appends a change-log entry in the same transaction and returns its sequence number.
     func recordChanges(_ payload: String, author: String, origin: StoreOrigin, timestamp: Date) throws -> Int64
 

@@ -85,6 +85,32 @@ package struct PostgresSaveRows: SaveRowWriter {
         return nil
     }
 
+    package func rows(of entity: EntityDescription, keyedBy names: [String], among keys: [[AttributeValue]])
+        throws -> [(id: Int64, values: ContiguousArray<AttributeValue>, version: Int64)] {
+        guard !names.isEmpty, !keys.isEmpty else { return [] }
+        var found: [(id: Int64, values: ContiguousArray<AttributeValue>, version: Int64)] = []
+        // Each key attribute narrowed by an IN list (a superset for a composite key, which the caller's exact match
+        // by key sorts out), at most 60,000 parameters per statement.
+        let perStatement = max(1, 60_000 / names.count)
+        for start in stride(from: 0, to: keys.count, by: perStatement) {
+            let chunk = keys[start..<min(start + perStatement, keys.count)]
+            var conditions: [String] = []
+            var arguments: [AttributeValue] = []
+            for (offset, name) in names.enumerated() {
+                let values = Array(Set(chunk.map { $0[offset] }))
+                let list = values.enumerated().map { dialect.parameter(arguments.count + $0 + 1, for: $1) }
+                arguments += values
+                conditions.append("\(dialect.quote(name)) IN (\(list.joined(separator: ", ")))")
+            }
+            let sql = "SELECT \(PostgresStoreConnection.objectColumns(of: entity)) FROM \(dialect.quote(entity.name)) WHERE "
+                + conditions.joined(separator: " AND ")
+            try PostgresStoreConnection.forEachObjectRow(try connection.execute(sql, arguments.map(PostgresValueText.text)), of: entity) {
+                found.append(($0, $2, $1))
+            }
+        }
+        return found
+    }
+
     package func recordChanges(_ payload: String, author: String, origin: StoreOrigin, timestamp: Date) throws -> Int64 {
         try PostgresChangeLog.record(author: author, timestamp: timestamp.timeIntervalSince1970, changes: payload,
                                      origin: origin.processToken, on: connection)

@@ -34,7 +34,7 @@ extension PostgresStoreConnection: StoreWriter {
     }
 
     package func write(_ batch: ImportBatch, hub: ChangeSetHub) throws -> ImportBatch.Result {
-        throw PostgresError(message: "imports are not supported on PostgreSQL yet", target: connection.target.description)
+        try batch.run(rows: PostgresSaveRows(connection, commitActions: commitActions), hub: hub)
     }
 
     /// Deletes the change log's entries of the transactions below the watermark `sequence` (the position
