@@ -57,7 +57,7 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]),
         .target(
             name: "StillpointPostgres",
-            dependencies: ["CLibPQ"],
+            dependencies: ["StillpointCore", "CLibPQ"],
             path: "Modules/StillpointPostgres",
             swiftSettings: strictSettings),
         .target(
@@ -111,7 +111,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointPostgresTests",
-            dependencies: ["StillpointPostgres"],
+            dependencies: ["StillpointPostgres", "StillpointCore"],
             path: "Tests/StillpointPostgresTests",
             swiftSettings: strictSettings),
         .testTarget(

@@ -7,11 +7,11 @@
 package struct DictionaryColumn: Sendable {
     let key: String
     let property: FetchProperty
-    let type: AttributeType?
+    package let type: AttributeType?
 
     /// The columns `request` selects: its properties, or every attribute when it names none. Throws for an
     /// attribute the entity does not have.
-    static func columns(of request: FetchRequest) throws -> [DictionaryColumn] {
+    package static func columns(of request: FetchRequest) throws -> [DictionaryColumn] {
         let entity = request.entity
         let properties = request.properties.isEmpty ? entity.attributes.map { FetchProperty.attribute($0.name) } : request.properties
         var columns: [DictionaryColumn] = []

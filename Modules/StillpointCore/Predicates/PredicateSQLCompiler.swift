@@ -30,11 +30,11 @@ struct PredicateSQLCompiler {
     private mutating func sql(for node: PredicateNode) throws(FetchPredicateError) -> String {
         switch node {
         case .constant(let value):
-            return value ? "1" : "0"
+            return dialect.literal(value)
         case .comparison(let comparison):
             return try sql(for: comparison)
         case .not(let operand):
-            return "(\(try sql(for: operand))) IS NOT 1"
+            return dialect.isNotTrue(try sql(for: operand))
         case .and(let operands):
             return try join(operands, with: " AND ")
         case .or(let operands):
@@ -101,7 +101,14 @@ struct PredicateSQLCompiler {
         case .expression(let expression, _):
             sql = expression
         case .parameter(let value):
-            sql = dialect.parameter(firstParameter + arguments.count)
+            if !options.isEmpty, dialect.foldsValuesBeforeBinding {
+                // The store keeps folded copies of text columns; the value is folded here, as the evaluator does.
+                let folded = dialect.foldedValue(value, flags: options.rawValue)
+                let parameter = dialect.parameter(firstParameter + arguments.count, for: folded)
+                arguments.append(folded)
+                return parameter
+            }
+            sql = dialect.parameter(firstParameter + arguments.count, for: value)
             arguments.append(value)
         }
         guard !options.isEmpty else { return sql }
@@ -119,20 +126,20 @@ struct PredicateSQLCompiler {
         switch comparison.op {
         case .equal, .notEqual:
             let isEqual = comparison.op == .equal
-            if lhs.isNull && rhs.isNull { return isEqual ? "1" : "0" }
+            if lhs.isNull && rhs.isNull { return dialect.literal(isEqual) }
             if lhs.isNull || rhs.isNull {
                 let other = lhs.isNull ? rhs : lhs
                 return "\(write(other, [])) \(isEqual ? "IS NULL" : "IS NOT NULL")"
             }
             // `!=` is true against NULL (IS NOT); `=` and `IS` only differ when both sides may be NULL.
-            let op = isEqual ? (lhs.isKey && rhs.isKey ? "IS" : "=") : "IS NOT"
+            let op = isEqual ? (lhs.isKey && rhs.isKey ? dialect.nullSafeEqual : "=") : dialect.nullSafeNotEqual
             return "\(write(lhs, options)) \(op) \(write(rhs, options))"
 
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             return "\(write(lhs, options)) \(comparison.op.symbol) \(write(rhs, options))"
 
         case .in:
-            guard case .list(let values) = comparison.rhs else { return "0" }
+            guard case .list(let values) = comparison.rhs else { return dialect.literal(false) }
             let elements = values.map { reading(.parameter($0), against: lhs) }
             let nonNull = elements.filter { !$0.isNull }
             var parts: [String] = []
@@ -146,13 +153,13 @@ struct PredicateSQLCompiler {
                 parts.append("\(write(lhs, [])) IS NULL")
             }
             switch parts.count {
-            case 0: return "0"
+            case 0: return dialect.literal(false)
             case 1: return parts[0]
             default: return "(" + parts.joined(separator: " OR ") + ")"
             }
 
         case .between:
-            guard case .list(let bounds) = comparison.rhs, bounds.count == 2 else { return "0" }
+            guard case .list(let bounds) = comparison.rhs, bounds.count == 2 else { return dialect.literal(false) }
             let left = write(lhs, options)
             let low = write(reading(.parameter(bounds[0]), against: lhs), options)
             let high = write(reading(.parameter(bounds[1]), against: lhs), options)
@@ -164,14 +171,14 @@ struct PredicateSQLCompiler {
         case .endsWith:
             return "substr(\(write(rawLHS, options)), length(\(write(rawLHS, options))) - length(\(write(rawRHS, options))) + 1) = \(write(rawRHS, options))"
         case .contains:
-            return "instr(\(write(rawLHS, options)), \(write(rawRHS, options))) > 0"
+            return "\(dialect.positionFunction)(\(write(rawLHS, options)), \(write(rawRHS, options))) > 0"
         case .like:
             guard case .value(let value) = comparison.rhs, let pattern = PredicateEvaluator.text(of: value) else {
-                return "\(write(rawLHS, options)) GLOB \(write(.parameter(.null), []))"
+                return "\(write(rawLHS, options)) \(dialect.patternOperator) \(write(.parameter(.null), []))"
             }
             // Fold the pattern here; the GLOB translation brackets *, ? and [ that are meant literally.
             let folded = options.isEmpty ? pattern : TextFolding.fold(pattern, flags: options.rawValue)
-            return "\(write(rawLHS, options)) GLOB \(write(.parameter(.string(LikePattern(folded).glob)), []))"
+            return "\(write(rawLHS, options)) \(dialect.patternOperator) \(write(.parameter(.string(dialect.pattern(LikePattern(folded)))), []))"
         }
     }
 

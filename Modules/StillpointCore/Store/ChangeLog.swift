@@ -4,7 +4,7 @@ import GRDBSQLite
 
 /// The store's persistent history: one row per save or batch operation, so that contexts in this and other
 /// processes can catch up on what changed since a sequence number.
-enum ChangeLog {
+package enum ChangeLog {
     static let table = "_stillpoint_history"
     static let createTable = """
         CREATE TABLE IF NOT EXISTS "\(table)" (
@@ -19,11 +19,11 @@ enum ChangeLog {
     static let purgeTable = "_stillpoint_history_purge"
 
     /// The changes of one entity in one save, row ids stored as ranges since inserts are mostly contiguous.
-    struct EntityChanges: Codable, Equatable {
-        var inserted: [[Int64]] = []
-        var updated: [[Int64]] = []
-        var deleted: [[Int64]] = []
-        var attributes: [String] = []
+    package struct EntityChanges: Codable, Equatable {
+        package var inserted: [[Int64]] = []
+        package var updated: [[Int64]] = []
+        package var deleted: [[Int64]] = []
+        package var attributes: [String] = []
     }
 
     /// Records a save's changes and returns its change set, numbered by its place in the history.
@@ -54,7 +54,7 @@ enum ChangeLog {
     /// The `changes` column, written by hand in the form `JSONDecoder` reads back as `[String: EntityChanges]`:
     /// `{"Item":{"inserted":[[1,5]],"updated":[],"deleted":[[9,9]],"attributes":["title"]}}`. `JSONEncoder`
     /// costs more than the rest of a small save.
-    static func payload(_ byEntity: [String: EntityChanges]) -> String {
+    package static func payload(_ byEntity: [String: EntityChanges]) -> String {
         func ranges(_ ranges: [[Int64]]) -> String {
             "[" + ranges.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }.joined(separator: ",") + "]"
         }
@@ -128,7 +128,7 @@ enum ChangeLog {
         }
     }
 
-    private static func ids(_ runs: [[Int64]], _ entity: String) -> ObjectIDSet {
+    package static func ids(_ runs: [[Int64]], _ entity: String) -> ObjectIDSet {
         // A damaged row's ranges are skipped rather than trusted: none is reversed or absurdly long.
         ObjectIDSet(entityName: entity, runs: runs.compactMap { range in
             guard range.count == 2, range[0] <= range[1] else { return nil }

@@ -1,13 +1,13 @@
 /// The SELECT statements of fetch requests, in a dialect.
 extension SQLDialect {
     /// Resolves a predicate's keys to the entity's columns.
-    func attributeResolver(_ entity: EntityDescription) -> (String) throws -> PredicateKeyResolution {
+    package func attributeResolver(_ entity: EntityDescription) -> (String) throws -> PredicateKeyResolution {
         { key in PredicateKeyResolution(sql: quote(key), type: try entity.attribute(position: key).type) }
     }
 
     /// `SELECT columns FROM entity WHERE predicate ORDER BY keys, _id LIMIT OFFSET`; a count (`COUNT(*)`) has
     /// no order and no window.
-    func select(_ request: FetchRequest, columns: String, limit: Int? = nil, offset: Int? = nil) throws -> SQLFragment {
+    package func select(_ request: FetchRequest, columns: String, limit: Int? = nil, offset: Int? = nil) throws -> SQLFragment {
         let entity = request.entity
         var sql = "SELECT \(columns) FROM \(quote(entity.name))"
         var arguments: [AttributeValue] = []
@@ -18,7 +18,7 @@ extension SQLDialect {
         }
         if columns != "COUNT(*)" {
             for key in request.sortKeys { _ = try entity.attribute(position: key.attribute) }
-            let order = request.sortKeys.map { "\(quote($0.attribute)) \($0.ascending ? "ASC" : "DESC")" } + ["\(quote("_id")) ASC"]
+            let order = request.sortKeys.map { "\(quote($0.attribute)) \(direction(ascending: $0.ascending))" } + ["\(quote("_id")) ASC"]
             sql += " ORDER BY " + order.joined(separator: ", ")
             sql += windowClause(limit: limit, offset: offset)
         }
@@ -26,7 +26,8 @@ extension SQLDialect {
     }
 
     /// ` LIMIT n OFFSET m`, or less, or nothing.
-    func windowClause(limit: Int?, offset: Int?) -> String {
+    package func windowClause(limit: Int?, offset: Int?) -> String {
+        if spelling == .postgreSQL { return postgreSQLWindowClause(limit: limit, offset: offset) }
         switch (limit, offset) {
         case (nil, nil): return ""
         case (let limit?, nil): return " LIMIT \(max(0, limit))"
@@ -38,13 +39,13 @@ extension SQLDialect {
     func expression(of column: DictionaryColumn) -> String {
         switch column.property {
         case .attribute(let name): return quote(name)
-        case .aggregate(let function, let name, _): return "\(function.sqlName)(\(quote(name)))"
+        case .aggregate(let function, let name, _): return aggregate(function, of: quote(name))
         case .count: return "COUNT(*)"
         }
     }
 
     /// A dictionary fetch as one statement: its columns, predicate, grouping, group predicate, order and window.
-    func dictionarySelect(_ request: FetchRequest, columns: [DictionaryColumn]) throws -> SQLFragment {
+    package func dictionarySelect(_ request: FetchRequest, columns: [DictionaryColumn]) throws -> SQLFragment {
         let entity = request.entity
         let expressions = columns.map(expression(of:))
         // Group predicates and sort keys may name an aggregate by its alias.
@@ -71,7 +72,7 @@ extension SQLDialect {
             arguments += fragment.arguments
         }
         if !request.sortKeys.isEmpty {
-            sql += " ORDER BY " + (try request.sortKeys.map { "\(try resolveKey($0.attribute).sql) \($0.ascending ? "ASC" : "DESC")" })
+            sql += " ORDER BY " + (try request.sortKeys.map { "\(try resolveKey($0.attribute).sql) \(direction(ascending: $0.ascending))" })
                 .joined(separator: ", ")
         }
         sql += windowClause(limit: request.limit, offset: request.offset)

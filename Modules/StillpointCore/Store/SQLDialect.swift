@@ -17,14 +17,23 @@ package struct SQLDialect: Sendable, Hashable {
         case numbered
     }
 
+    /// Which database's spelling of the rest (constants, null-safe comparisons, text functions, patterns, order
+    /// of NULLs, folding): SQLite's or PostgreSQL's.
+    package enum Spelling: Sendable, Hashable {
+        case sqlite
+        case postgreSQL
+    }
+
     package var parameterStyle: ParameterStyle
+    package var spelling: Spelling
     /// The SQL function that folds text for `[c]`/`[d]` comparisons: `name(text, flags)`, flags as in
     /// ``TextFolding``.
     package var foldFunctionName: String
 
-    package init(parameterStyle: ParameterStyle, foldFunctionName: String) {
+    package init(parameterStyle: ParameterStyle, foldFunctionName: String, spelling: Spelling = .sqlite) {
         self.parameterStyle = parameterStyle
         self.foldFunctionName = foldFunctionName
+        self.spelling = spelling
     }
 
     /// SQLite's: `?` parameters and the `stillpoint_fold` function each connection registers.
@@ -50,6 +59,7 @@ package struct SQLDialect: Sendable, Hashable {
 
     /// `expression` folded for a comparison with `flags` (1 case-, 2 diacritic-insensitive, 3 both).
     package func folded(_ expression: String, flags: Int) -> String {
-        "\(foldFunctionName)(\(expression), \(flags))"
+        if spelling == .postgreSQL { return postgreSQLFolded(expression, flags: flags) }
+        return "\(foldFunctionName)(\(expression), \(flags))"
     }
 }

@@ -1,0 +1,271 @@
+import Foundation
+
+/// A store's single-row writes, over which ``SaveTransaction/run(rows:hub:)`` writes a save with the same merge
+/// policies SQLite's fast path applies: stores without a fast path of their own (PostgreSQL) implement these.
+///
+/// ```swift
+/// let outcome = try transaction.run(rows: PostgresSaveRows(connection), hub: hub)
+/// ```
+package protocol SaveRowWriter {
+    /// Inserts a row and returns its id, or `nil`, writing nothing, when a unique key of it is taken.
+    func insertRow(_ values: ContiguousArray<AttributeValue>, of entity: EntityDescription) throws -> Int64?
+
+    /// Writes `values` over the row `rowID` if it still has `version`, and steps its version.
+    func updateRow(_ values: ContiguousArray<AttributeValue>, of entity: EntityDescription, rowID: Int64, version: Int64) throws -> RowWriteResult
+
+    /// Deletes the row `rowID` if it still has `version` (any version when `nil`); whether it was deleted.
+    func deleteRow(of entity: EntityDescription, rowID: Int64, version: Int64?) throws -> Bool
+
+    /// The values and version of one row, or `nil` when it does not exist.
+    func storedRow(id: Int64, of entity: EntityDescription) throws -> (ContiguousArray<AttributeValue>, Int64)?
+
+    /// The stored row, other than `excluded`, that holds a unique key of `values`, and that key's attributes.
+    func rowHolding(uniqueKeyOf values: ContiguousArray<AttributeValue>, entity: EntityDescription,
+                    excluding excluded: Int64?) throws -> (id: Int64, values: ContiguousArray<AttributeValue>, version: Int64, constraint: [String])?
+
+    /// The stored rows whose attributes `names` hold one of `keys` (each a value per name), in no order.
+    func rows(of entity: EntityDescription, keyedBy names: [String], among keys: [[AttributeValue]])
+        throws -> [(id: Int64, values: ContiguousArray<AttributeValue>, version: Int64)]
+
+    /// Appends a change-log entry in the same transaction and returns its sequence number.
+    func recordChanges(_ payload: String, author: String, origin: StoreOrigin, timestamp: Date) throws -> Int64
+
+    /// Runs `action` once the transaction commits, and never if it rolls back.
+    func afterCommit(_ action: @escaping @Sendable () -> Void)
+}
+
+/// What a version-checked row update did.
+package enum RowWriteResult: Sendable, Equatable {
+    case written
+    /// The row no longer has the version (or no longer exists); nothing was written.
+    case stale
+    /// The values repeat another row's unique key; nothing was written.
+    case uniqueKeyTaken
+}
+
+extension SaveTransaction {
+    /// Writes everything through `rows`, resolving conflicts by the merge policies as the SQLite store does;
+    /// throws when a conflict falls under the `error` policy or an object breaks a uniqueness constraint (the
+    /// caller's transaction then rolls back). The change set is published on `hub` once the transaction commits.
+    package func run(rows: some SaveRowWriter, hub: ChangeSetHub) throws -> Outcome {
+        var outcome = Outcome()
+        var conflicts: [MergeConflict] = []
+        var failures: [ValidationFailure] = []
+        var inserted = ObjectIDSet.Builder(), updated = ObjectIDSet.Builder(), deleted = ObjectIDSet.Builder()
+        var changedAttributes: [String: Set<String>] = [:]
+
+        for insert in inserts {
+            let entity = insert.entity
+            if let rowID = try rows.insertRow(insert.values, of: entity) {
+                let id = ObjectID(entityName: entity.name, rowID: rowID)
+                outcome.inserts.append(InsertResult(id: id, merged: nil))
+                inserted.append(id)
+                continue
+            }
+            guard let clash = try rows.rowHolding(uniqueKeyOf: insert.values, entity: entity, excluding: nil) else {
+                throw SaveError.validation([ValidationFailure(objectID: insert.id, reason: .uniquenessViolation(attributes: [], values: []))])
+            }
+            let existing = ObjectID(entityName: entity.name, rowID: clash.id)
+            switch policy(entity) {
+            case .error:
+                failures.append(Self.failure(insert.id, entity, constraint: clash.constraint, values: clash.values))
+                outcome.inserts.append(nil)
+            case .mergeByPropertyObjectTrump, .overwrite:
+                switch try rows.updateRow(insert.values, of: entity, rowID: clash.id, version: clash.version) {
+                case .written:
+                    outcome.inserts.append(InsertResult(id: existing, merged: Written(values: insert.values, version: clash.version + 1)))
+                    updated.append(existing)
+                    changedAttributes[entity.name, default: []].formUnion(entity.attributes.map(\.name))
+                case .stale, .uniqueKeyTaken:
+                    // Its values also repeat another row's key: two rows cannot become one.
+                    let other = try rows.rowHolding(uniqueKeyOf: insert.values, entity: entity, excluding: clash.id)
+                    failures.append(Self.failure(insert.id, entity, constraint: other?.constraint ?? clash.constraint,
+                                                 values: other?.values ?? clash.values))
+                    outcome.inserts.append(nil)
+                }
+            case .mergeByPropertyStoreTrump, .rollback:
+                outcome.inserts.append(InsertResult(id: existing, merged: Written(values: clash.values, version: clash.version)))
+            }
+        }
+
+        for update in updates {
+            guard let rowID = update.id.rowID else {
+                outcome.updates.append(.unchanged)
+                continue
+            }
+            let (changed, result) = try writeUpdate(update, rowID: rowID, rows: rows, conflicts: &conflicts, failures: &failures)
+            outcome.updates.append(result)
+            if !changed.isEmpty {
+                updated.append(update.id)
+                changedAttributes[update.entity.name, default: []].formUnion(changed)
+            }
+        }
+
+        for delete in deletes {
+            guard let rowID = delete.id.rowID else {
+                outcome.deletes.append(.unchanged)
+                continue
+            }
+            if try rows.deleteRow(of: delete.entity, rowID: rowID, version: delete.version) {
+                deleted.append(delete.id)
+                outcome.deletes.append(.removed)
+                continue
+            }
+            guard let stored = try rows.storedRow(id: rowID, of: delete.entity) else {
+                outcome.deletes.append(.removed)  // someone else deleted it already
+                continue
+            }
+            switch policy(delete.entity) {
+            case .error:
+                conflicts.append(Self.conflict(delete.id, delete.entity, read: delete.readValues, object: delete.readValues,
+                                               readVersion: delete.version, stored: stored))
+                outcome.deletes.append(.unchanged)
+            case .rollback:
+                outcome.deletes.append(.written(Written(values: stored.0, version: stored.1)))
+            case .mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump, .overwrite:
+                _ = try rows.deleteRow(of: delete.entity, rowID: rowID, version: nil)
+                deleted.append(delete.id)
+                outcome.deletes.append(.removed)
+            }
+        }
+
+        if !conflicts.isEmpty { throw SaveError.conflicts(conflicts) }
+        if !failures.isEmpty { throw SaveError.validation(failures) }
+        let (insertedIDs, updatedIDs, deletedIDs) = (inserted.build(), updated.build(), deleted.build())
+        if !(insertedIDs.isEmpty && updatedIDs.isEmpty && deletedIDs.isEmpty) {
+            let payload = ChangeLog.payload(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs, changedAttributes: changedAttributes)
+            let timestamp = Date()
+            let sequence = try rows.recordChanges(payload, author: author, origin: origin, timestamp: timestamp)
+            var changeSet = ChangeSet(sequence: sequence, author: author, timestamp: timestamp, inserted: insertedIDs,
+                                      updated: updatedIDs, deleted: deletedIDs, changedAttributes: changedAttributes)
+            changeSet.originContext = origin.context
+            outcome.changeSet = changeSet
+            let published = changeSet
+            rows.afterCommit { hub.publish(published) }
+        }
+        return outcome
+    }
+
+    private static func failure(_ id: ObjectID, _ entity: EntityDescription, constraint: [String],
+                                values: ContiguousArray<AttributeValue>) -> ValidationFailure {
+        ValidationFailure(objectID: id, reason: .uniquenessViolation(
+            attributes: constraint, values: constraint.compactMap { entity.attributePositions[$0].map { values[$0] } }))
+    }
+
+    /// One update under the merge policy, as SQLite's `writeUpdate` does it.
+    private func writeUpdate(_ update: Update, rowID: Int64, rows: some SaveRowWriter,
+                             conflicts: inout [MergeConflict], failures: inout [ValidationFailure]) throws -> ([String], Result) {
+        let entity = update.entity
+        let changedNames = update.values.indices.filter { update.values[$0] != update.readValues[$0] }.map { entity.attributes[$0].name }
+        func write(_ values: ContiguousArray<AttributeValue>, over version: Int64) throws -> Bool {
+            switch try rows.updateRow(values, of: entity, rowID: rowID, version: version) {
+            case .written: return true
+            case .stale: return false
+            case .uniqueKeyTaken:
+                failures.append(ValidationFailure(objectID: update.id, reason: .uniquenessViolation(
+                    attributes: changedNames, values: changedNames.compactMap { entity.attributePositions[$0].map { values[$0] } })))
+                return true
+            }
+        }
+        if try write(update.values, over: update.version) {
+            return (changedNames, .written(Written(values: update.values, version: update.version + 1)))
+        }
+        guard let (stored, storeVersion) = try rows.storedRow(id: rowID, of: entity) else {
+            if policy(entity) == .error {
+                conflicts.append(Self.conflict(update.id, entity, read: update.readValues, object: update.values,
+                                               readVersion: update.version, stored: nil))
+                return ([], .unchanged)
+            }
+            return ([], .removed)
+        }
+        var merged = update.values
+        switch policy(entity) {
+        case .error:
+            conflicts.append(Self.conflict(update.id, entity, read: update.readValues, object: update.values,
+                                           readVersion: update.version, stored: (stored, storeVersion)))
+            return ([], .unchanged)
+        case .rollback:
+            return ([], .written(Written(values: stored, version: storeVersion)))
+        case .overwrite:
+            break
+        case .mergeByPropertyStoreTrump:
+            for position in merged.indices where stored[position] != update.readValues[position] {
+                merged[position] = stored[position]
+            }
+        case .mergeByPropertyObjectTrump:
+            for position in merged.indices where update.values[position] == update.readValues[position] {
+                merged[position] = stored[position]
+            }
+        }
+        _ = try write(merged, over: storeVersion)
+        return (merged.indices.filter { merged[$0] != stored[$0] }.map { entity.attributes[$0].name },
+                .written(Written(values: merged, version: storeVersion + 1)))
+    }
+}
+
+extension ChangeLog {
+    /// The `changes` column of a save's entry (see ``payload(_:)``).
+    static func payload(inserted: ObjectIDSet, updated: ObjectIDSet, deleted: ObjectIDSet,
+                        changedAttributes: [String: Set<String>]) -> String {
+        var byEntity: [String: EntityChanges] = [:]
+        func add(_ ids: ObjectIDSet, _ path: WritableKeyPath<EntityChanges, [[Int64]]>) {
+            for (entity, runs) in ids.runsByEntity {
+                byEntity[entity, default: EntityChanges()][keyPath: path] = runs.map { [$0.lowerBound, $0.upperBound] }
+            }
+        }
+        add(inserted, \.inserted)
+        add(updated, \.updated)
+        add(deleted, \.deleted)
+        for (entity, names) in changedAttributes {
+            byEntity[entity, default: EntityChanges()].attributes = names.sorted()
+        }
+        return payload(byEntity)
+    }
+}
+
+extension StoreOrigin {
+    /// The process that wrote a change, as the change log records it.
+    package var processToken: String { process }
+}
+
+extension SaveRowWriter {
+    /// Records a batch's changed rows of `entityName` in the change log, publishes its change set on `hub` once
+    /// the transaction commits, and returns the batch's result (no entry when nothing changed).
+    package func recordBatch(entityName: String, inserted: [Int64], updated: [Int64], deleted: [Int64],
+                             changedAttributes: Set<String>, author: String, origin: StoreOrigin, hub: ChangeSetHub) throws -> BatchResult {
+        let (insertedIDs, updatedIDs, deletedIDs) = (ObjectIDSet(entityName: entityName, rowIDs: inserted),
+                                                     ObjectIDSet(entityName: entityName, rowIDs: updated),
+                                                     ObjectIDSet(entityName: entityName, rowIDs: deleted))
+        let ids = insertedIDs.union(updatedIDs).union(deletedIDs)
+        guard !ids.isEmpty else { return BatchResult(count: 0, objectIDs: [], changeSet: nil) }
+        let attributes = changedAttributes.isEmpty ? [:] : [entityName: changedAttributes]
+        let payload = ChangeLog.payload(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs, changedAttributes: attributes)
+        let timestamp = Date()
+        let sequence = try recordChanges(payload, author: author, origin: origin, timestamp: timestamp)
+        var changeSet = ChangeSet(sequence: sequence, author: author, timestamp: timestamp, inserted: insertedIDs,
+                                  updated: updatedIDs, deleted: deletedIDs, changedAttributes: attributes)
+        changeSet.originContext = origin.context
+        let published = changeSet
+        afterCommit { hub.publish(published) }
+        return BatchResult(count: ids.count, objectIDs: ids, changeSet: changeSet)
+    }
+}
+
+extension AttributeDescription {
+    /// The value a row gets for an attribute it does not name: the default, or NULL.
+    package var valueWhenUnset: AttributeValue { initialValue }
+}
+
+extension ObjectID {
+    /// A new temporary ID of `entity`, for a row that has none yet.
+    package static func temporaryID(of entity: EntityDescription) -> ObjectID {
+        .temporary(entityName: entity.name)
+    }
+}
+
+extension ValidationFailure {
+    /// An object whose values for `attributes` repeat a stored row's unique key.
+    package static func uniquenessViolation(of objectID: ObjectID, attributes: [String], values: [AttributeValue]) -> ValidationFailure {
+        ValidationFailure(objectID: objectID, reason: .uniquenessViolation(attributes: attributes, values: values))
+    }
+}

@@ -1,0 +1,99 @@
+import StillpointCore
+
+/// Creates a ``Schema``'s tables on PostgreSQL, and adds what a reopen with a newer schema lacks: new tables,
+/// new attributes, new indexes. Running it again changes nothing.
+///
+/// Each entity is a table with `_id bigserial PRIMARY KEY` and `_version bigint`; values are stored as SQLite's
+/// store stores them (dates as `double precision` seconds since 1970, booleans as 0 or 1, UUIDs as text), text
+/// in the `C` collation so that it compares and sorts byte by byte as SQLite's does. Each text column has three
+/// folded copies (`name$fold1`, `$fold2`, `$fold3`: case-, diacritic-, both-insensitive, folded in Swift when
+/// rows are written) that `[c]`/`[d]` comparisons read.
+///
+/// ```swift
+/// try PostgresSchema(schema).create(on: connection)
+/// ```
+package struct PostgresSchema {
+    package let schema: Schema
+    private let dialect = SQLDialect.postgreSQL
+
+    package init(_ schema: Schema) {
+        self.schema = schema
+    }
+
+    /// The table that remembers how far the change log has been purged (a watermark, see ``PostgresChangeLog``).
+    package static let purgeTable = "_stillpoint_history_purge"
+
+    /// Creates or completes the tables in one transaction; concurrent opens wait for each other.
+    package func create(on connection: PostgresConnection) throws {
+        try connection.transaction {
+            // Two processes creating the same table at once would clash in PostgreSQL's catalogue.
+            try connection.execute("SELECT pg_advisory_xact_lock(\(Self.schemaLock))")
+            try connection.execute(PostgresChangeLog.createTable)
+            try connection.execute("""
+                CREATE TABLE IF NOT EXISTS \(Self.purgeTable) (id integer PRIMARY KEY CHECK (id = 1), through bigint NOT NULL);
+                INSERT INTO \(Self.purgeTable) (id, through) VALUES (1, 0) ON CONFLICT (id) DO NOTHING
+                """)
+            for statement in statements() {
+                try connection.execute(statement)
+            }
+        }
+    }
+
+    /// A fixed key for `pg_advisory_xact_lock`, the same in every process.
+    private static let schemaLock: Int64 = 0x5374_696C_6C70
+
+    /// The statements, each idempotent.
+    package func statements() -> [String] {
+        var statements: [String] = []
+        for entity in schema.entities {
+            let table = dialect.quote(entity.name)
+            let columns = entity.attributes.flatMap(columnDefinitions)
+            statements.append("CREATE TABLE IF NOT EXISTS \(table) ("
+                + (["\"_id\" bigserial PRIMARY KEY", "\"_version\" bigint NOT NULL DEFAULT 1"] + columns).joined(separator: ", ") + ")")
+            for column in columns {
+                statements.append("ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS \(column)")
+            }
+            for index in entity.indexes {
+                let name = (index.isUnique ? "unique_" : "index_") + ([entity.name] + index.attributes).joined(separator: "_")
+                statements.append("CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(dialect.quote(name)) ON \(table) ("
+                    + index.attributes.map(dialect.quote).joined(separator: ", ") + ")")
+            }
+        }
+        return statements
+    }
+
+    /// The column type of an attribute.
+    package static func columnType(_ type: AttributeType) -> String {
+        switch type {
+        case .integer, .bool: return "bigint"
+        case .double, .date: return "double precision"
+        case .string, .uuid: return "text COLLATE \"C\""
+        case .binary: return "bytea"
+        }
+    }
+
+    /// Whether an attribute of `type` has folded copies.
+    package static func hasFoldedCopies(_ type: AttributeType) -> Bool {
+        type == .string || type == .uuid
+    }
+
+    private func columnDefinitions(_ attribute: AttributeDescription) -> [String] {
+        var definition = "\(dialect.quote(attribute.name)) \(Self.columnType(attribute.type))"
+        if !attribute.isOptional { definition += " NOT NULL" }
+        let defaultValue = attribute.defaultValue ?? .null
+        if let text = PostgresValueText.text(defaultValue) { definition += " DEFAULT \(Self.literal(text))" }
+        guard Self.hasFoldedCopies(attribute.type) else { return [definition] }
+        return [definition] + SQLDialect.foldFlags.map { flags in
+            var copy = "\(dialect.quote(SQLDialect.foldedColumnName(attribute.name, flags: flags))) text COLLATE \"C\""
+            if let folded = PostgresValueText.text(dialect.foldedValue(defaultValue, flags: flags)) {
+                copy += " DEFAULT \(Self.literal(folded))"
+            }
+            return copy
+        }
+    }
+
+    /// A string literal; the column's type reads it. Only defaults declared in Swift reach here.
+    private static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}

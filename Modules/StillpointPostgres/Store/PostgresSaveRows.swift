@@ -1,0 +1,122 @@
+import Foundation
+import StillpointCore
+
+/// The single-row writes of a save on PostgreSQL: `INSERT ... ON CONFLICT DO NOTHING RETURNING`, version-checked
+/// `UPDATE ... RETURNING` and `DELETE ... RETURNING` (a conflict is an id that did not come back), the change-log
+/// entry with its `NOTIFY`, all in the caller's transaction.
+///
+/// ```swift
+/// let outcome = try transaction.run(rows: PostgresSaveRows(connection, commitActions: actions), hub: hub)
+/// ```
+package struct PostgresSaveRows: SaveRowWriter {
+    let connection: PostgresConnection
+    let commitActions: PostgresCommitActions
+    private let dialect = SQLDialect.postgreSQL
+
+    package init(_ connection: PostgresConnection, commitActions: PostgresCommitActions) {
+        self.connection = connection
+        self.commitActions = commitActions
+    }
+
+    package func insertRow(_ values: ContiguousArray<AttributeValue>, of entity: EntityDescription) throws -> Int64? {
+        try PostgresRowInsert(entity).insertUnlessTaken(values, on: connection)
+    }
+
+    package func updateRow(_ values: ContiguousArray<AttributeValue>, of entity: EntityDescription, rowID: Int64,
+                           version: Int64) throws -> RowWriteResult {
+        let insert = PostgresRowInsert(entity)
+        var parameters = insert.parameters(values)
+        let assignments = insert.columns.enumerated().map { "\(dialect.quote($1)) = $\($0 + 1)" }
+        parameters += [String(rowID), String(version)]
+        let sql = "UPDATE \(dialect.quote(entity.name)) SET " + (assignments + ["\"_version\" = \"_version\" + 1"]).joined(separator: ", ")
+            + " WHERE \"_id\" = $\(parameters.count - 1)::bigint AND \"_version\" = $\(parameters.count)::bigint RETURNING \"_id\""
+        // A refused statement aborts a PostgreSQL transaction: a savepoint keeps the save going past a clash.
+        let guarded = !entity.uniquenessConstraints.isEmpty
+        guard guarded else { return try connection.execute(sql, parameters).rowCount == 1 ? .written : .stale }
+        try connection.execute("SAVEPOINT stillpoint_row")
+        let outcome: Result<PostgresResult, PostgresError> = Result { () throws(PostgresError) in try connection.execute(sql, parameters) }
+        switch outcome {
+        case .success(let result):
+            try connection.execute("RELEASE SAVEPOINT stillpoint_row")
+            return result.rowCount == 1 ? .written : .stale
+        case .failure(let error) where error.isUniqueViolation:
+            try connection.execute("ROLLBACK TO SAVEPOINT stillpoint_row")
+            return .uniqueKeyTaken
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    package func deleteRow(of entity: EntityDescription, rowID: Int64, version: Int64?) throws -> Bool {
+        var sql = "DELETE FROM \(dialect.quote(entity.name)) WHERE \"_id\" = $1::bigint"
+        var parameters: [String?] = [String(rowID)]
+        if let version {
+            sql += " AND \"_version\" = $2::bigint"
+            parameters.append(String(version))
+        }
+        return try connection.execute(sql + " RETURNING \"_id\"", parameters).rowCount == 1
+    }
+
+    package func storedRow(id: Int64, of entity: EntityDescription) throws -> (ContiguousArray<AttributeValue>, Int64)? {
+        try PostgresStoreConnection(connection).storedRow(id: id, of: entity)
+    }
+
+    package func rowHolding(uniqueKeyOf values: ContiguousArray<AttributeValue>, entity: EntityDescription, excluding excluded: Int64?)
+        throws -> (id: Int64, values: ContiguousArray<AttributeValue>, version: Int64, constraint: [String])? {
+        let positions = Dictionary(uniqueKeysWithValues: entity.attributes.enumerated().map { ($1.name, $0) })
+        for constraint in entity.uniquenessConstraints {
+            let key = constraint.compactMap { positions[$0].map { values[$0] } }
+            // A unique index holds any number of rows with a null in the key.
+            guard key.count == constraint.count, !key.contains(where: \.isNull) else { continue }
+            var conditions = zip(constraint, key).enumerated().map { "\(dialect.quote($1.0)) = \(dialect.parameter($0 + 1, for: $1.1))" }
+            var arguments = key
+            if let excluded {
+                arguments.append(.integer(excluded))
+                conditions.append("\"_id\" <> \(dialect.parameter(arguments.count, for: .integer(excluded)))")
+            }
+            let sql = "SELECT \(PostgresStoreConnection.objectColumns(of: entity)) FROM \(dialect.quote(entity.name)) WHERE "
+                + conditions.joined(separator: " AND ") + " LIMIT 1"
+            var found: (Int64, ContiguousArray<AttributeValue>, Int64)?
+            try PostgresStoreConnection.forEachObjectRow(try connection.execute(sql, arguments.map(PostgresValueText.text)), of: entity) {
+                found = ($0, $2, $1)
+            }
+            if let (id, stored, version) = found { return (id, stored, version, constraint) }
+        }
+        return nil
+    }
+
+    package func rows(of entity: EntityDescription, keyedBy names: [String], among keys: [[AttributeValue]])
+        throws -> [(id: Int64, values: ContiguousArray<AttributeValue>, version: Int64)] {
+        guard !names.isEmpty, !keys.isEmpty else { return [] }
+        var found: [(id: Int64, values: ContiguousArray<AttributeValue>, version: Int64)] = []
+        // Each key attribute narrowed by an IN list (a superset for a composite key, which the caller's exact match
+        // by key sorts out), at most 60,000 parameters per statement.
+        let perStatement = max(1, 60_000 / names.count)
+        for start in stride(from: 0, to: keys.count, by: perStatement) {
+            let chunk = keys[start..<min(start + perStatement, keys.count)]
+            var conditions: [String] = []
+            var arguments: [AttributeValue] = []
+            for (offset, name) in names.enumerated() {
+                let values = Array(Set(chunk.map { $0[offset] }))
+                let list = values.enumerated().map { dialect.parameter(arguments.count + $0 + 1, for: $1) }
+                arguments += values
+                conditions.append("\(dialect.quote(name)) IN (\(list.joined(separator: ", ")))")
+            }
+            let sql = "SELECT \(PostgresStoreConnection.objectColumns(of: entity)) FROM \(dialect.quote(entity.name)) WHERE "
+                + conditions.joined(separator: " AND ")
+            try PostgresStoreConnection.forEachObjectRow(try connection.execute(sql, arguments.map(PostgresValueText.text)), of: entity) {
+                found.append(($0, $2, $1))
+            }
+        }
+        return found
+    }
+
+    package func recordChanges(_ payload: String, author: String, origin: StoreOrigin, timestamp: Date) throws -> Int64 {
+        try PostgresChangeLog.record(author: author, timestamp: timestamp.timeIntervalSince1970, changes: payload,
+                                     origin: origin.processToken, on: connection)
+    }
+
+    package func afterCommit(_ action: @escaping @Sendable () -> Void) {
+        commitActions.append(action)
+    }
+}

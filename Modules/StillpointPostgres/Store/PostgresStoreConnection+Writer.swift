@@ -1,0 +1,48 @@
+import StillpointCore
+
+/// The write side of PostgreSQL's store seam. Saves go through ``SaveTransaction/run(rows:hub:)`` over
+/// ``PostgresSaveRows``, batches through ``PostgresBatch``, with the change-log entry and its `NOTIFY` in the same transaction; change sets are
+/// published once the transaction commits.
+///
+/// ```swift
+/// let outcome = try PostgresStoreConnection.writing(on: connection) { writer in try writer.save(transaction, hub: hub) }
+/// ```
+extension PostgresStoreConnection: StoreWriter {
+    /// Runs `body` in one `READ COMMITTED` transaction (version checks and unique indexes guard concurrent
+    /// writers), then what it left for after the commit; a cancelled statement throws `CancellationError`.
+    package static func writing<T>(on connection: PostgresConnection, _ body: (PostgresStoreConnection) throws -> T) throws -> T {
+        let actions = PostgresCommitActions()
+        let value: T
+        do {
+            value = try translatingCancellation {
+                try connection.transaction { try body(PostgresStoreConnection(connection, commitActions: actions)) }
+            }
+        } catch {
+            actions.discard()
+            throw error
+        }
+        actions.run()
+        return value
+    }
+
+    package func save(_ transaction: SaveTransaction, hub: ChangeSetHub) throws -> SaveTransaction.Outcome {
+        try transaction.run(rows: PostgresSaveRows(connection, commitActions: commitActions), hub: hub)
+    }
+
+    package func run(_ batch: BatchStatement, author: String, origin: StoreOrigin, policy: MergePolicy, hub: ChangeSetHub) throws -> BatchResult {
+        try PostgresBatch(PostgresSaveRows(connection, commitActions: commitActions)).run(batch, author: author, origin: origin, policy: policy, hub: hub)
+    }
+
+    package func write(_ batch: ImportBatch, hub: ChangeSetHub) throws -> ImportBatch.Result {
+        try batch.run(rows: PostgresSaveRows(connection, commitActions: commitActions), hub: hub)
+    }
+
+    /// Deletes the change log's entries of the transactions below the watermark `sequence` (the position
+    /// ``lastHistorySequence()`` gave), and remembers how far it went.
+    package func purgeHistory(through sequence: Int64) throws {
+        let through = min(sequence, try lastHistorySequence())
+        guard through > 0 else { return }
+        try connection.execute("DELETE FROM \(PostgresChangeLog.table) WHERE transaction_id < $1::xid8", [String(through)])
+        try connection.execute("UPDATE \(PostgresSchema.purgeTable) SET through = greatest(through, $1::bigint) WHERE id = 1", [String(through)])
+    }
+}

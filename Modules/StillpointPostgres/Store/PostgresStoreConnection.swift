@@ -1,0 +1,185 @@
+import Foundation
+import StillpointCore
+
+/// PostgreSQL's side of the store seam: one libpq connection inside a transaction. The SQL comes from
+/// ``SQLDialect/postgreSQL`` through the same query builders SQLite's store uses, so that a fetch request selects
+/// the same rows on both stores.
+///
+/// Reads run in `REPEATABLE READ` transactions: one snapshot for the whole body.
+///
+/// ```swift
+/// let count = try PostgresStoreConnection.reading(on: connection) { reader in try reader.count(request) }
+/// ```
+package struct PostgresStoreConnection: StoreReader {
+    package let connection: PostgresConnection
+    /// What a write transaction does once it commits.
+    package let commitActions: PostgresCommitActions
+
+    package var dialect: SQLDialect { .postgreSQL }
+
+    package init(_ connection: PostgresConnection, commitActions: PostgresCommitActions = PostgresCommitActions()) {
+        self.connection = connection
+        self.commitActions = commitActions
+    }
+
+    /// Runs `body` in a read-only `REPEATABLE READ` transaction; a cancelled statement throws `CancellationError`.
+    package static func reading<T>(on connection: PostgresConnection, _ body: (PostgresStoreConnection) throws -> T) throws -> T {
+        try translatingCancellation {
+            try connection.transaction("ISOLATION LEVEL REPEATABLE READ, READ ONLY") { try body(PostgresStoreConnection(connection)) }
+        }
+    }
+
+    static func translatingCancellation<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PostgresError where error.isCancellation {
+            throw CancellationError()
+        }
+    }
+
+    // MARK: Statements
+
+    /// Runs `fragment` with its arguments sent as text.
+    @discardableResult
+    func run(_ fragment: SQLFragment) throws -> PostgresResult {
+        try connection.execute(fragment.sql, fragment.arguments.map(PostgresValueText.text))
+    }
+
+    /// `"_id", "_version", "a", "b"`: the columns every object read selects, in attribute order.
+    static func objectColumns(of entity: EntityDescription) -> String {
+        (["\"_id\"", "\"_version\""] + entity.attributes.map { SQLDialect.postgreSQL.quote($0.name) }).joined(separator: ", ")
+    }
+
+    /// Calls `body` with the id, version and values of each row of a result of ``objectColumns(of:)``.
+    static func forEachObjectRow(_ result: PostgresResult, of entity: EntityDescription,
+                                         _ body: (Int64, Int64, ContiguousArray<AttributeValue>) throws -> Void) throws {
+        let types = entity.attributes.map(\.type)
+        for row in 0..<result.rowCount {
+            var values = ContiguousArray<AttributeValue>()
+            values.reserveCapacity(types.count)
+            for (offset, type) in types.enumerated() {
+                values.append(PostgresValueText.value(result.text(row: row, column: 2 + offset), as: type))
+            }
+            try body(result.integer(row: row, column: 0) ?? 0, result.integer(row: row, column: 1) ?? 0, values)
+        }
+    }
+
+    // MARK: StoreReader
+
+    package func forEachObject(_ request: FetchRequest, limit: Int?, offset: Int?, streaming: Bool,
+                               _ body: (Int64, Int64, ContiguousArray<AttributeValue>) throws -> Void) throws {
+        // The whole result is read before `body` runs, so `body` may use the connection (as a stream's body may).
+        let query = try dialect.select(request, columns: Self.objectColumns(of: request.entity), limit: limit, offset: offset)
+        try Self.forEachObjectRow(try run(query), of: request.entity, body)
+    }
+
+    package func forEachObject(of entity: EntityDescription, rowIDs: [Int64],
+                               _ body: (Int64, Int64, ContiguousArray<AttributeValue>) throws -> Void) throws {
+        guard !rowIDs.isEmpty else { return }
+        // One array parameter, however many ids.
+        let sql = "SELECT \(Self.objectColumns(of: entity)) FROM \(dialect.quote(entity.name)) WHERE \"_id\" = ANY($1::bigint[])"
+        let result = try connection.execute(sql, ["{" + rowIDs.map(String.init).joined(separator: ",") + "}"])
+        try Self.forEachObjectRow(result, of: entity, body)
+    }
+
+    package func count(_ request: FetchRequest) throws -> Int {
+        let result = try run(try dialect.select(request, columns: "COUNT(*)"))
+        return Int(result.integer(row: 0, column: 0) ?? 0)
+    }
+
+    package func forEachRowID(_ request: FetchRequest, _ body: (Int64) throws -> Void) throws {
+        let result = try run(try dialect.select(request, columns: "\"_id\""))
+        for row in 0..<result.rowCount {
+            if let id = result.integer(row: row, column: 0) { try body(id) }
+        }
+    }
+
+    package func storedRow(id: Int64, of entity: EntityDescription) throws -> (ContiguousArray<AttributeValue>, Int64)? {
+        var found: (ContiguousArray<AttributeValue>, Int64)?
+        let sql = "SELECT \(Self.objectColumns(of: entity)) FROM \(dialect.quote(entity.name)) WHERE \"_id\" = $1::bigint"
+        try Self.forEachObjectRow(try connection.execute(sql, [String(id)]), of: entity) { _, version, values in
+            found = (values, version)
+        }
+        return found
+    }
+
+    package func forEachDictionaryRow(_ request: FetchRequest, columns: [DictionaryColumn],
+                                      _ body: (ContiguousArray<AttributeValue>) throws -> Void) throws {
+        let result = try run(try dialect.dictionarySelect(request, columns: columns))
+        let types = columns.map(\.type)
+        var values = ContiguousArray<AttributeValue>()
+        values.reserveCapacity(types.count)
+        for row in 0..<result.rowCount {
+            values.removeAll(keepingCapacity: true)
+            for (offset, type) in types.enumerated() {
+                values.append(PostgresValueText.value(result.text(row: row, column: offset), as: type))
+            }
+            try body(values)
+        }
+    }
+
+    package func forEachExportRow(_ request: FetchRequest, columns: [String], types: ContiguousArray<AttributeType>,
+                                  _ body: (ExportCursorRow) throws -> Void) throws {
+        throw PostgresError(message: "exports are not supported on PostgreSQL yet (the export cursor row is SQLite's); "
+                            + "export from a SQLite store", target: connection.target.description)
+    }
+
+    // MARK: History
+
+    /// The change log's position: a watermark (see ``PostgresChangeLog``), not the sequence number of an entry.
+    /// Every change set committed before it has been, or can be, read with ``changeSets(after:excludingProcess:damaged:)``.
+    package func lastHistorySequence() throws -> Int64 {
+        Self.sequence(of: try PostgresChangeLog.currentPosition(on: connection))
+    }
+
+    /// The change sets of the transactions that ended since the watermark `sequence`, in sequence order.
+    package func changeSets(after sequence: Int64, excludingProcess process: String?,
+                            damaged: (Int64) throws -> Void) throws -> [ChangeSet] {
+        let (entries, _) = try PostgresChangeLog.entries(after: Self.position(of: sequence), on: connection)
+        var changeSets: [ChangeSet] = []
+        for entry in entries where process == nil || entry.origin != process {
+            guard let changeSet = Self.changeSet(of: entry) else {
+                try damaged(entry.sequence)
+                continue
+            }
+            changeSets.append(changeSet)
+        }
+        return changeSets
+    }
+
+    package func completeHistory(after sequence: Int64, path: String) throws -> [ChangeSet] {
+        let purged = try connection.execute("SELECT through FROM \(PostgresSchema.purgeTable)").integer(row: 0, column: 0) ?? 0
+        guard sequence >= purged else {
+            throw StoreError.historyPurged(path: path, token: HistoryToken(sequence: sequence), purgedThrough: HistoryToken(sequence: purged))
+        }
+        return try changeSets(after: sequence, excludingProcess: nil) { damaged in
+            throw StoreError.corrupt(path: path, detail: "the change log's entry \(damaged) in \(PostgresChangeLog.table) cannot be read")
+        }
+    }
+
+    /// A watermark as the seam's `Int64` history position (transaction ids stay far below 2^63).
+    static func sequence(of position: PostgresChangeLog.Position) -> Int64 {
+        Int64(clamping: position.watermark)
+    }
+
+    static func position(of sequence: Int64) -> PostgresChangeLog.Position {
+        PostgresChangeLog.Position(watermark: UInt64(clamping: max(0, sequence)))
+    }
+
+    /// An entry's change set, or `nil` when its changes cannot be read.
+    static func changeSet(of entry: PostgresChangeLog.Entry) -> ChangeSet? {
+        guard let byEntity = try? JSONDecoder().decode([String: ChangeLog.EntityChanges].self, from: Data(entry.changes.utf8)) else {
+            return nil
+        }
+        var inserted = ObjectIDSet(), updated = ObjectIDSet(), deleted = ObjectIDSet()
+        var attributes: [String: Set<String>] = [:]
+        for (entity, changes) in byEntity {
+            inserted.formUnion(ChangeLog.ids(changes.inserted, entity))
+            updated.formUnion(ChangeLog.ids(changes.updated, entity))
+            deleted.formUnion(ChangeLog.ids(changes.deleted, entity))
+            if !changes.attributes.isEmpty { attributes[entity] = Set(changes.attributes) }
+        }
+        return ChangeSet(sequence: entry.sequence, author: entry.author, timestamp: Date(timeIntervalSince1970: entry.timestamp),
+                         inserted: inserted, updated: updated, deleted: deleted, changedAttributes: attributes)
+    }
+}
