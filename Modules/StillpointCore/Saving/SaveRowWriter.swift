@@ -34,15 +34,6 @@ package protocol SaveRowWriter {
     func afterCommit(_ action: @escaping @Sendable () -> Void)
 }
 
-/// What a version-checked row update did.
-package enum RowWriteResult: Sendable, Equatable {
-    case written
-    /// The row no longer has the version (or no longer exists); nothing was written.
-    case stale
-    /// The values repeat another row's unique key; nothing was written.
-    case uniqueKeyTaken
-}
-
 extension SaveTransaction {
     /// Writes everything through `rows`, resolving conflicts by the merge policies as the SQLite store does;
     /// throws when a conflict falls under the `error` policy or an object breaks a uniqueness constraint (the
