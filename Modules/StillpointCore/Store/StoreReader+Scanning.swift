@@ -1,7 +1,7 @@
 extension StoreReader {
     /// Any store's scan: its objects' rows, with the attributes asked for picked out. SQLite's reader scans in
     /// place instead.
-    func scanRows(of entity: EntityDescription, attributes: [String], rowIDs: [Int64]?,
+    package func scanRows(of entity: EntityDescription, attributes: [String], rowIDs: [Int64]?,
                   _ body: (borrowing ScannedRow) throws -> Void) throws {
         let positions = try attributes.map { name throws(SchemaError) in try entity.position(of: name) }
         func pick(_ rowID: Int64, _ version: Int64, _ values: ContiguousArray<AttributeValue>) throws {
