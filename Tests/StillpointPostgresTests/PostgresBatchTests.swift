@@ -1,6 +1,7 @@
 import Foundation
 @testable import StillpointCore
 @testable import StillpointPostgres
+import StillpointPostgresTestSupport
 import Testing
 
 /// Batches on PostgreSQL report the rows they changed (`RETURNING`), write the change log, keep the folded

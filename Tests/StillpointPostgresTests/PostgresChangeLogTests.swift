@@ -1,5 +1,6 @@
 import Foundation
 @testable import StillpointPostgres
+import StillpointPostgresTestSupport
 import Synchronization
 import Testing
 

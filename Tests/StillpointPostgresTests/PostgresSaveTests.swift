@@ -1,6 +1,7 @@
 import Foundation
 @testable import StillpointCore
 @testable import StillpointPostgres
+import StillpointPostgresTestSupport
 import Testing
 
 /// Saves on PostgreSQL: permanent ids, version-checked updates and deletes, uniqueness clashes under the merge
