@@ -113,7 +113,9 @@ let package = Package(
 
         .testTarget(
             name: "StillpointCoreTests",
-            dependencies: ["StillpointCore", "StillpointTestSupport", grdb, propertyBased],
+            dependencies: [
+                "StillpointCore", "StillpointTestSupport", "StillpointPostgres", "StillpointPostgresTestSupport", grdb, propertyBased,
+            ],
             path: "Tests/StillpointCoreTests",
             swiftSettings: strictSettings),
         .testTarget(

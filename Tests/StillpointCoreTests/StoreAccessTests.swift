@@ -11,7 +11,7 @@ struct StoreAccessTests {
     /// A store of three items, closed.
     private static func makeStore(in directory: URL) async throws -> URL {
         let url = directory.appendingPathComponent("store.sqlite")
-        let container = try makeContainer(.file(url))
+        let container = try makeContainer(at: .file(url))
         try await insertItems(1...3, in: container)
         try container.close()
         return url
@@ -85,7 +85,7 @@ struct StoreAccessTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("store.sqlite")
-        try makeContainer(.file(url), entities: [Item.self]).close()
+        try makeContainer(at: .file(url), entities: [Item.self]).close()
         // A new entity: a read-only open cannot create its table.
         #expect(throws: StoreError.needsUpgrade(path: url.path)) {
             try PersistentContainer(schema: try Self.schema(), location: .file(url), access: .readOnly)

@@ -8,7 +8,7 @@ struct StoreTests {
     @Test func fileStoreUsesWAL() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let container = try makeContainer(.file(directory.appendingPathComponent("store.sqlite")))
+        let container = try makeContainer(at: .file(directory.appendingPathComponent("store.sqlite")))
         let mode = try container.sqliteStore.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
     }
@@ -16,7 +16,7 @@ struct StoreTests {
     @Test func readersRunWhileAWriterWrites() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let container = try makeContainer(.file(directory.appendingPathComponent("store.sqlite")))
+        let container = try makeContainer(at: .file(directory.appendingPathComponent("store.sqlite")))
         try await insertItems(1...3, in: container)
         // Hold a write transaction open with an uncommitted insert, and read meanwhile.
         let store = try container.sqliteStore
@@ -120,7 +120,7 @@ struct StoreTests {
         let url = directory.appendingPathComponent("notes.sqlite")
         let content = Data("Started At,Duration\n01/01/2024 10:00:00,0:10:0\n".utf8)
         try content.write(to: url)
-        #expect(throws: StoreError.notADatabase(path: url.path)) { try makeContainer(.file(url)) }
+        #expect(throws: StoreError.notADatabase(path: url.path)) { try makeContainer(at: .file(url)) }
         #expect(try Data(contentsOf: url) == content)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["notes.sqlite"])
         #expect(StoreError.notADatabase(path: url.path).description.contains(url.path))
@@ -143,7 +143,7 @@ struct StoreTests {
         for offset in stride(from: 4096, to: bytes.count, by: 7) { bytes[offset] = 0x5A }
         try bytes.write(to: url)
         #expect {
-            _ = try makeContainer(.file(url))
+            _ = try makeContainer(at: .file(url))
         } throws: { error in
             guard case StoreError.corrupt(let path, _) = error else { return false }
             return path == url.path
@@ -153,7 +153,7 @@ struct StoreTests {
 
     @Test func aMissingDirectoryIsReported() throws {
         let url = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/store.sqlite")
-        #expect(throws: StoreError.missingDirectory(path: url.deletingLastPathComponent().path)) { try makeContainer(.file(url)) }
+        #expect(throws: StoreError.missingDirectory(path: url.deletingLastPathComponent().path)) { try makeContainer(at: .file(url)) }
     }
 
     @Test func aReadOnlyDirectoryIsReported() throws {
@@ -164,7 +164,7 @@ struct StoreTests {
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory.path)
         let url = directory.appendingPathComponent("store.sqlite")
-        #expect(throws: StoreError.readOnlyDirectory(path: directory.path)) { try makeContainer(.file(url)) }
+        #expect(throws: StoreError.readOnlyDirectory(path: directory.path)) { try makeContainer(at: .file(url)) }
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 

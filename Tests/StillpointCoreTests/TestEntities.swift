@@ -1,5 +1,6 @@
 import Foundation
 @testable import StillpointCore
+import StillpointPostgres
 import Testing
 
 /// The entities the core's tests work with.
@@ -37,8 +38,14 @@ func temporaryDirectory() throws -> URL {
     return url
 }
 
-func makeContainer(_ location: StoreLocation = .inMemory, entities: [any Entity.Type] = [Item.self, Row3.self, Kitchen.self]) throws -> PersistentContainer {
-    try PersistentContainer(schema: try Schema(entities), location: location)
+/// A container on a new, empty store of the kind `store` names.
+func makeContainer(_ store: TestStore, entities: [any Entity.Type] = [Item.self, Row3.self, Kitchen.self]) throws -> PersistentContainer {
+    try makeContainer(at: try store.makeLocation(), entities: entities)
+}
+
+/// A container on the store at `location`, for tests that open one store twice (as a second process would).
+func makeContainer(at location: StoreLocation, entities: [any Entity.Type] = [Item.self, Row3.self, Kitchen.self]) throws -> PersistentContainer {
+    try PersistentContainer.opening(schema: try Schema(entities), location: location)
 }
 
 /// Inserts items with uids `uids` and titles "item N", and saves.
@@ -51,14 +58,6 @@ func insertItems(_ uids: some Sequence<Int32> & Sendable, in container: Persiste
         }
         try await context.save()
     }
-}
-
-/// Both locations, for tests that must hold on a file and in memory.
-func eachLocation(isolation: isolated (any Actor)? = #isolation, _ body: (StoreLocation) async throws -> Void) async throws {
-    let directory = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    try await body(.inMemory)
-    try await body(.file(directory.appendingPathComponent("store.sqlite")))
 }
 
 extension PersistentContainer {
