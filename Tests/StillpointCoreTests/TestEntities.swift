@@ -31,6 +31,21 @@ enum Kitchen: Entity {
     static let entity = EntityDescription("Kitchen", attributes: [integer, double, string, bool, date, uuid, binary, note])
 }
 
+/// The sessions of `FetchPredicateSQLTests`' fixture as an entity, every attribute optional, `number` the row's id.
+enum PredicateSession: Entity {
+    static let number = Attribute<Int>("number")
+    static let kind = Attribute<String?>("kind")
+    static let title = Attribute<String?>("title")
+    static let tag = Attribute<String?>("tag")
+    static let duration = Attribute<Int?>("duration")
+    static let score = Attribute<Double?>("score")
+    static let done = Attribute<Bool?>("done")
+    static let start = Attribute<Date?>("start")
+    static let uid = Attribute<UUID?>("uid")
+    static let blob = Attribute<Data?>("blob")
+    static let entity = EntityDescription("Session", attributes: [number, kind, title, tag, duration, score, done, start, uid, blob])
+}
+
 /// A fresh temporary folder, removed by the caller.
 func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("stillpoint-tests-\(UUID().uuidString)")
