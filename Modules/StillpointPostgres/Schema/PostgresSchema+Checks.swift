@@ -63,7 +63,7 @@ extension PostgresSchema {
                 if type != expected {
                     throw StoreError.incompatibleSchema(
                         path: path, entity: entity.name,
-                        reason: "the column \(attribute.name) holds \(type), but the attribute is \(attribute.type) (stored as \(expected))")
+                        reason: "the attribute '\(attribute.name)' is stored as \(type), the schema declares it \(attribute.type.rawValue) (stored as \(expected))")
                 }
             }
         }
