@@ -52,13 +52,22 @@ extension PostgresSchema {
         return missing
     }
 
-    /// Refuses tables whose stored columns have other types than the schema's: reading them would give wrong values.
+    /// Refuses tables whose stored columns have other types than the schema's (reading them would give wrong
+    /// values), and new required attributes with no default, as SQLite's migrator does: the existing rows would
+    /// have no value (PostgreSQL would refuse the column only once the table has rows).
     func checkColumnTypes(on connection: PostgresConnection, path: String) throws {
         let stored = try storedColumns(on: connection)
         for entity in schema.entities {
             guard let columns = stored[entity.name] else { continue }
             for attribute in entity.attributes {
-                guard let type = columns[attribute.name] else { continue }
+                guard let type = columns[attribute.name] else {
+                    guard attribute.isOptional || attribute.defaultValue != nil else {
+                        throw StoreError.incompatibleSchema(
+                            path: path, entity: entity.name,
+                            reason: "the new attribute '\(attribute.name)' is required and has no default value for the existing rows")
+                    }
+                    continue
+                }
                 let expected = Self.storedTypeName(attribute.type)
                 if type != expected {
                     throw StoreError.incompatibleSchema(
