@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StillpointPostgres
 import Testing
 @testable import StillpointCore
 
@@ -36,10 +37,9 @@ struct StoreTests {
         #expect(count == 3)
     }
 
-    @Test func reopeningWithAnExtendedSchemaUpgradesInPlace() async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("store.sqlite")
+    @Test(arguments: TestStore.shareable)
+    func reopeningWithAnExtendedSchemaUpgradesInPlace(store: TestStore) async throws {
+        let location = try store.makeLocation()
         enum Before: Entity {
             static let name = Attribute<String>("name")
             static let entity = EntityDescription("Thing", attributes: [name])
@@ -55,13 +55,13 @@ struct StoreTests {
             static let entity = EntityDescription("Extra", attributes: [value])
         }
         do {
-            let container = try PersistentContainer(schema: try Schema([Before.self]), location: .file(url))
+            let container = try PersistentContainer.opening(schema: try Schema([Before.self]), location: location)
             try await container.performBackgroundTask { context in
                 context.insert(Before.self)[Before.name] = "kept"
                 try await context.save()
             }
         }
-        let container = try PersistentContainer(schema: try Schema([After.self, Extra.self]), location: .file(url))
+        let container = try PersistentContainer.opening(schema: try Schema([After.self, Extra.self]), location: location)
         try await container.performBackgroundTask { context in
             let thing = try context.fetch(FetchRequest(After.self))[0]
             #expect(thing[After.name] == "kept")
@@ -70,14 +70,15 @@ struct StoreTests {
             context.insert(Extra.self)[Extra.value] = 1
             try await context.save()
         }
-        let indexes = try container.sqliteStore.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Thing'") }
-        #expect(indexes.contains("index_Thing_name"))
+        let indexes = store == .postgres
+            ? "SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'index_Thing_name'"
+            : "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = 'index_Thing_name'"
+        #expect(try container.integer(indexes) == 1)
     }
 
-    @Test func schemaChangesThatCannotBeMadeInPlaceAreErrorsAndChangeNothing() async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("store.sqlite")
+    @Test(arguments: TestStore.shareable)
+    func schemaChangesThatCannotBeMadeInPlaceAreErrorsAndChangeNothing(store: TestStore) async throws {
+        let location = try store.makeLocation()
         enum Original: Entity {
             static let name = Attribute<String>("name")
             static let entity = EntityDescription("Thing", attributes: [name])
@@ -92,26 +93,42 @@ struct StoreTests {
             static let entity = EntityDescription("Thing", attributes: [name, size])
         }
         do {
-            let container = try PersistentContainer(schema: try Schema([Original.self]), location: .file(url))
-            try await container.performBackgroundTask { context in
+            let original = try PersistentContainer.opening(schema: try Schema([Original.self]), location: location)
+            try await original.performBackgroundTask { context in
                 context.insert(Original.self)[Original.name] = "kept"
                 try await context.save()
             }
+            try original.close()
         }
-        let before = try Data(contentsOf: url)
+        let before = try storedShape(at: location)
         #expect {
-            _ = try PersistentContainer(schema: try Schema([Retyped.self]), location: .file(url))
+            _ = try PersistentContainer.opening(schema: try Schema([Retyped.self]), location: location)
         } throws: { error in
             guard case StoreError.incompatibleSchema(let path, "Thing", let reason) = error else { return false }
-            return path == url.path && reason.contains("'name' is stored as TEXT")
+            return path == location.displayPath && reason.contains("'name' is stored as")
         }
         #expect {
-            _ = try PersistentContainer(schema: try Schema([RequiredAdded.self]), location: .file(url))
+            _ = try PersistentContainer.opening(schema: try Schema([RequiredAdded.self]), location: location)
         } throws: { error in
             guard case StoreError.incompatibleSchema(_, "Thing", let reason) = error else { return false }
             return reason.contains("'size' is required and has no default")
         }
-        #expect(try Data(contentsOf: url) == before)
+        #expect(try storedShape(at: location) == before)
+    }
+
+    /// What a refused reopen must leave as it was: the file's bytes, or the server's columns and rows.
+    private func storedShape(at location: StoreLocation) throws -> [String] {
+        guard case .postgres(let uri) = location else {
+            guard case .file(let url) = location else { return [] }
+            return [try Data(contentsOf: url).base64EncodedString()]
+        }
+        let columns = try PostgresConnection(uri: uri).execute("""
+            SELECT table_name || '.' || column_name || ' ' || data_type FROM information_schema.columns
+            WHERE table_schema = current_schema() ORDER BY 1
+            """)
+        let rows = try PostgresConnection(uri: uri).execute(#"SELECT "name" FROM "Thing" ORDER BY 1"#)
+        return (0..<columns.rowCount).map { columns.text(row: $0, column: 0) ?? "" }
+            + (0..<rows.rowCount).map { rows.text(row: $0, column: 0) ?? "" }
     }
 
     @Test func aFileThatIsNotADatabaseIsReportedAndLeftAlone() throws {
