@@ -14,18 +14,22 @@ struct StoreTests {
         #expect(mode == "wal")
     }
 
-    @Test func readersRunWhileAWriterWrites() async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let container = try makeContainer(at: .file(directory.appendingPathComponent("store.sqlite")))
+    /// Not SQLite in memory: its one connection serves readers and the writer in turn.
+    @Test(arguments: TestStore.shareable)
+    func readersRunWhileAWriterWrites(store: TestStore) async throws {
+        let container = try makeContainer(store)
         try await insertItems(1...3, in: container)
-        // Hold a write transaction open with an uncommitted insert, and read meanwhile.
-        let store = try container.sqliteStore
+        // Hold the store's write transaction open with an uncommitted insert, and read meanwhile.
+        let insert = #"INSERT INTO "Item" ("uid", "title") VALUES (99, 'pending')"#
         let writing = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let writer = Thread {
-            try? store.write { db in
-                try db.execute(sql: "INSERT INTO Item (uid, title) VALUES (99, 'pending')")
+            try? container.store.writing(interruptedBy: nil) { writer in
+                if let connection = writer as? SQLiteStoreConnection {
+                    try connection.db.execute(sql: insert)
+                } else if let connection = writer as? PostgresStoreConnection {
+                    try connection.connection.execute(insert)
+                }
                 writing.signal()
                 release.wait()
             }
