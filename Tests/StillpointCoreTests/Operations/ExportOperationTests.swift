@@ -32,8 +32,8 @@ struct GatedFormat: ExportFormat {
 @Suite("ExportOperation")
 struct ExportOperationTests {
     /// Kitchen rows with awkward text, in uid (`integer`) order.
-    private func makeKitchen() async throws -> PersistentContainer {
-        let container = try makeContainer(.sqliteMemory)
+    private func makeKitchen(_ store: TestStore) async throws -> PersistentContainer {
+        let container = try makeContainer(store)
         try await container.performBackgroundTask { context in
             let texts = ["plain", "comma, inside", "a \"quoted\" word", "two\nlines", " padded ", "", "crlf\r\nend"]
             for (index, text) in texts.enumerated() {
@@ -58,8 +58,8 @@ struct ExportOperationTests {
         return try await operation.value
     }
 
-    @Test func csvQuotesWhatNeedsQuotingAndWritesAHeaderAndISODates() async throws {
-        let container = try await makeKitchen()
+    @Test(arguments: TestStore.sqlite) func csvQuotesWhatNeedsQuotingAndWritesAHeaderAndISODates(store: TestStore) async throws {
+        let container = try await makeKitchen(store)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("kitchen.csv")
@@ -84,8 +84,8 @@ struct ExportOperationTests {
         #expect(operation.progress.totalUnitCount == 7)
     }
 
-    @Test func withoutAWhitelistEveryAttributeIsWrittenInOrder() async throws {
-        let container = try await makeKitchen()
+    @Test(arguments: TestStore.sqlite) func withoutAWhitelistEveryAttributeIsWrittenInOrder(store: TestStore) async throws {
+        let container = try await makeKitchen(store)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("all.csv")
@@ -99,8 +99,8 @@ struct ExportOperationTests {
             """)
     }
 
-    @Test func jsonLinesWritesOneObjectPerRowWithTheColumnsInOrder() async throws {
-        let container = try await makeKitchen()
+    @Test(arguments: TestStore.sqlite) func jsonLinesWritesOneObjectPerRowWithTheColumnsInOrder(store: TestStore) async throws {
+        let container = try await makeKitchen(store)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("kitchen.jsonl")
@@ -120,8 +120,8 @@ struct ExportOperationTests {
         #expect(first?["string"] as? String == "two\nlines")
     }
 
-    @Test func theCursorWritesWhatTheRowAPIWritesForEveryType() async throws {
-        let container = try await makeKitchen()
+    @Test(arguments: TestStore.sqlite) func theCursorWritesWhatTheRowAPIWritesForEveryType(store: TestStore) async throws {
+        let container = try await makeKitchen(store)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let request = FetchRequest(Kitchen.self, sortedBy: [.descending(Kitchen.integer)])
@@ -144,8 +144,8 @@ struct ExportOperationTests {
         }
     }
 
-    @Test func aLargeExportCrossesTheWriteThresholdIntact() async throws {
-        let container = try makeContainer(.sqliteMemory)
+    @Test(arguments: TestStore.sqlite) func aLargeExportCrossesTheWriteThresholdIntact(store: TestStore) async throws {
+        let container = try makeContainer(store)
         try insertRows(40_000, in: container)  // about 500 KiB of CSV: two writes and a rest
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -176,8 +176,8 @@ struct ExportOperationTests {
         }
     }
 
-    @Test func anUnknownColumnFailsWithTheNearestNameAndWritesNothing() async throws {
-        let container = try await makeKitchen()
+    @Test(arguments: TestStore.sqlite) func anUnknownColumnFailsWithTheNearestNameAndWritesNothing(store: TestStore) async throws {
+        let container = try await makeKitchen(store)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("bad.csv")
@@ -186,8 +186,8 @@ struct ExportOperationTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
-    @Test func aCancelledExportLeavesNoPartialFileAndKeepsTheOldOne() async throws {
-        let container = try makeContainer(.sqliteMemory)
+    @Test(arguments: TestStore.sqlite) func aCancelledExportLeavesNoPartialFileAndKeepsTheOldOne(store: TestStore) async throws {
+        let container = try makeContainer(store)
         try insertRows(5_000, in: container)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -217,8 +217,8 @@ struct ExportOperationTests {
         #expect(try String(contentsOf: url, encoding: .utf8) == "old export\n")
     }
 
-    @Test func aFinishedExportReplacesTheOldFile() async throws {
-        let container = try makeContainer(.sqliteMemory)
+    @Test(arguments: TestStore.sqlite) func aFinishedExportReplacesTheOldFile(store: TestStore) async throws {
+        let container = try makeContainer(store)
         try insertRows(2_500, in: container)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
