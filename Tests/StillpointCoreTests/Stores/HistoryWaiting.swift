@@ -7,6 +7,9 @@ extension PersistentContainer {
     /// PostgreSQL hands out a just-committed change set only once every transaction that started before it has
     /// ended, anywhere on the server: another test's open transaction holds it back for a moment (it is never
     /// skipped). SQLite's history is complete at once, so there this reads once.
+    ///
+    /// The history's token is past what it holds: the way to a token after a test's own saves, where
+    /// ``currentHistoryToken()`` on PostgreSQL may still sit below them.
     func history(after token: HistoryToken, reaching count: Int, within limit: Duration = .seconds(5)) async throws -> ChangeHistory {
         let deadline = ContinuousClock.now + limit
         var history = try self.history(after: token)
