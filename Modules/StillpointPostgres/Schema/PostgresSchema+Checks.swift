@@ -52,6 +52,32 @@ extension PostgresSchema {
         return missing
     }
 
+    /// Whether the database holds every table, column and index of the store: then an open changes nothing.
+    func isComplete(on connection: PostgresConnection) throws -> Bool {
+        guard try missingParts(on: connection).isEmpty else { return false }
+        let result = try connection.execute("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()")
+        let stored = Set((0..<result.rowCount).compactMap { result.text(row: $0, column: 0) })
+        let wanted = [PostgresChangeLog.transactionIndex] + schema.entities.flatMap { entity in
+            entity.indexes.map { Self.indexName($0, of: entity) }
+        }
+        // PostgreSQL keeps the first 63 bytes of a longer name.
+        return wanted.allSatisfy { stored.contains(Self.truncatedIdentifier($0)) }
+    }
+
+    /// `unique_Item_uid`, `index_Thing_name`: the name of an entity's index.
+    static func indexName(_ index: IndexDescription, of entity: EntityDescription) -> String {
+        (index.isUnique ? "unique_" : "index_") + ([entity.name] + index.attributes).joined(separator: "_")
+    }
+
+    /// `name` as PostgreSQL stores an identifier: at most 63 bytes, cut at a character's start.
+    private static func truncatedIdentifier(_ name: String) -> String {
+        var bytes = 0
+        return String(name.unicodeScalars.prefix { scalar in
+            bytes += String(scalar).utf8.count
+            return bytes <= 63
+        })
+    }
+
     /// Refuses tables whose stored columns have other types than the schema's (reading them would give wrong
     /// values), and new required attributes with no default, as SQLite's migrator does: the existing rows would
     /// have no value (PostgreSQL would refuse the column only once the table has rows).

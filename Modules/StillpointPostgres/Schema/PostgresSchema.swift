@@ -31,6 +31,10 @@ package struct PostgresSchema {
             try connection.execute("SELECT pg_advisory_xact_lock(\(Self.schemaLock))")
             try Self.checkFormat(on: connection, path: path)
             try checkColumnTypes(on: connection, path: path)
+            // A store that has every table, column and index is left alone: the statements below lock what they
+            // name even when it exists (ADD COLUMN IF NOT EXISTS takes the table's exclusive lock), so an open
+            // would wait for every other process's reads and writes, and hold up those that come after it.
+            guard try !isComplete(on: connection) else { return }
             try connection.execute(Self.createFormatTable)
             try connection.execute(PostgresChangeLog.createTable)
             try connection.execute("""
@@ -58,7 +62,7 @@ package struct PostgresSchema {
                 statements.append("ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS \(column)")
             }
             for index in entity.indexes {
-                let name = (index.isUnique ? "unique_" : "index_") + ([entity.name] + index.attributes).joined(separator: "_")
+                let name = Self.indexName(index, of: entity)
                 statements.append("CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(dialect.quote(name)) ON \(table) ("
                     + index.attributes.map(dialect.quote).joined(separator: ", ") + ")")
             }
