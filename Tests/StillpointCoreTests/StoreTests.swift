@@ -41,6 +41,29 @@ struct StoreTests {
         #expect(count == 3)
     }
 
+    /// Opening a store whose tables are as the schema wants changes nothing in them, so it never waits for
+    /// another process's reads.
+    @Test(arguments: TestStore.shareable)
+    func anOpenDoesNotWaitForAnotherReadersSnapshot(store: TestStore) async throws {
+        let location = try store.makeLocation()
+        let first = try makeContainer(at: location)
+        try await insertItems(1...3, in: first)
+        let opened = DispatchSemaphore(value: 0)
+        let openedInTime = try await first.newBackgroundContext().perform { context in
+            try context.withPinnedSnapshot {
+                // The snapshot has read the table, and holds it until it ends.
+                _ = try context.count(for: FetchRequest(Item.self))
+                Thread {
+                    _ = try? makeContainer(at: location)
+                    opened.signal()
+                }.start()
+                return opened.wait(timeout: .now() + 10) == .success
+            }
+        }
+        if !openedInTime { opened.wait() }  // it opens once the snapshot ends
+        #expect(openedInTime, "the second open waited for the first container's read transaction")
+    }
+
     @Test(arguments: TestStore.shareable)
     func reopeningWithAnExtendedSchemaUpgradesInPlace(store: TestStore) async throws {
         let location = try store.makeLocation()
