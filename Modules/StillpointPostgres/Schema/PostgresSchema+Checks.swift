@@ -105,7 +105,7 @@ extension PostgresSchema {
     }
 
     /// The columns of every table in the connection's schema, with their types as `information_schema` names them.
-    private func storedColumns(on connection: PostgresConnection) throws -> [String: [String: String]] {
+    func storedColumns(on connection: PostgresConnection) throws -> [String: [String: String]] {
         let result = try connection.execute(
             "SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema()")
         var tables: [String: [String: String]] = [:]

@@ -41,7 +41,7 @@ package struct PostgresSchema {
                 CREATE TABLE IF NOT EXISTS \(Self.purgeTable) (id integer PRIMARY KEY CHECK (id = 1), through bigint NOT NULL);
                 INSERT INTO \(Self.purgeTable) (id, through) VALUES (1, 0) ON CONFLICT (id) DO NOTHING
                 """)
-            for statement in statements() {
+            for statement in statements(existingTables: Set(try storedColumns(on: connection).keys)) {
                 try connection.execute(statement)
             }
         }
@@ -50,15 +50,16 @@ package struct PostgresSchema {
     /// A fixed key for `pg_advisory_xact_lock`, the same in every process.
     private static let schemaLock: Int64 = 0x5374_696C_6C70
 
-    /// The statements, each idempotent.
-    package func statements() -> [String] {
+    /// The statements, each idempotent; columns are added one by one only to the tables in `existingTables` (a
+    /// new table is made with all of them).
+    package func statements(existingTables: Set<String>) -> [String] {
         var statements: [String] = []
         for entity in schema.entities {
             let table = dialect.quote(entity.name)
             let columns = entity.attributes.flatMap(columnDefinitions)
             statements.append("CREATE TABLE IF NOT EXISTS \(table) ("
                 + (["\"_id\" bigserial PRIMARY KEY", "\"_version\" bigint NOT NULL DEFAULT 1"] + columns).joined(separator: ", ") + ")")
-            for column in columns {
+            for column in columns where existingTables.contains(entity.name) {
                 statements.append("ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS \(column)")
             }
             for index in entity.indexes {
