@@ -1,7 +1,7 @@
 import Foundation
 @testable import StillpointPostgres
 import StillpointPostgresTestSupport
-import Synchronization
+import StillpointCore
 import Testing
 
 @Suite("PostgresChangeLog", .serialized, .enabled(if: PostgresTestServer.isWanted))
@@ -64,7 +64,7 @@ struct PostgresChangeLogTests {
         let reader = try PostgresConnection(uri: uri)
         var position = try PostgresChangeLog.currentPosition(on: reader)
         let writersDone = Atomic<Int>(0)
-        let failures = Mutex<[String]>([])
+        let failures = LockedState<[String]>([])
         let writerCount = 4
         for writer in 0..<writerCount {
             let uri = self.uri
