@@ -2,6 +2,7 @@ import Foundation
 @testable import StillpointPostgres
 import StillpointPostgresTestSupport
 import StillpointCore
+import Synchronization
 import Testing
 
 @Suite("PostgresChangeLog", .serialized, .enabled(if: PostgresTestServer.isWanted))
