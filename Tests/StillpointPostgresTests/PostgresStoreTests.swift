@@ -51,12 +51,25 @@ struct PostgresStoreTests {
 
     @Test func aColumnOfAnotherTypeIsRefusedBeforeAnythingIsWritten() throws {
         let uri = try PostgresTestServer.shared().makeDatabase("types")
-        try PostgresConnection(uri: uri).execute("CREATE TABLE \"Practice\" (\"_id\" bigserial PRIMARY KEY, \"uid\" text)")
+        try PostgresConnection(uri: uri).execute(
+            "CREATE TABLE \"Practice\" (\"_id\" bigserial PRIMARY KEY, \"_version\" bigint NOT NULL DEFAULT 1, \"uid\" text)")
         #expect {
             try PostgresStore(uri: uri, schema: try Schema([Practice.self]))
         } throws: { error in
             guard case StoreError.incompatibleSchema(_, let entity, let reason)? = error as? StoreError else { return false }
             return entity == "Practice" && reason.contains("uid")
+        }
+    }
+
+    @Test func aNewRequiredAttributeWithoutADefaultIsRefused() throws {
+        let uri = try PostgresTestServer.shared().makeDatabase("required")
+        try PostgresConnection(uri: uri).execute(
+            "CREATE TABLE \"Practice\" (\"_id\" bigserial PRIMARY KEY, \"_version\" bigint NOT NULL DEFAULT 1)")
+        #expect {
+            try PostgresStore(uri: uri, schema: try Schema([Practice.self]))
+        } throws: { error in
+            guard case StoreError.incompatibleSchema(_, _, let reason)? = error as? StoreError else { return false }
+            return reason.contains("'uid' is required")
         }
     }
 
