@@ -1,6 +1,7 @@
 import Foundation
 @testable import StillpointCore
 @testable import StillpointPostgres
+import StillpointPostgresTestSupport
 import Testing
 
 /// Exports from PostgreSQL write the very bytes an export from SQLite writes for the same rows: CSV and JSON
