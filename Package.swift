@@ -98,7 +98,7 @@ let package = Package(
         .target(
             name: "StillpointTool",
             dependencies: [
-                "StillpointCore", "PracticeLog", "StillpointStatistics", "StillpointReport", "StillpointCatalog",
+                "StillpointCore", "StillpointPostgres", "PracticeLog", "StillpointStatistics", "StillpointReport", "StillpointCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -137,7 +137,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointToolTests",
-            dependencies: ["stillpoint", "StillpointTool", "StillpointCore", "PracticeLog"],
+            dependencies: ["stillpoint", "StillpointTool", "StillpointCore", "PracticeLog", "StillpointPostgresTestSupport"],
             path: "Tests/StillpointToolTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings),

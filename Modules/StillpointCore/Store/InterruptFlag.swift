@@ -10,14 +10,15 @@ import Synchronization
 /// registers what stops its running statement instead (``whileWatched(cancelling:_:)``).
 package final class InterruptFlag: Sendable {
     private let state = Atomic<Bool>(false)
-    /// What stops the statement running now on a server store, called when the flag is set.
-    private let stopRunning = LockedState<(@Sendable () -> Void)?>(nil)
+    /// What stops the statements running now on a server store (one per transaction in progress), called when
+    /// the flag is set.
+    private let stopRunning = LockedState<(next: UInt64, cancels: [UInt64: @Sendable () -> Void])>((0, [:]))
 
     package var isSet: Bool { state.load(ordering: .relaxed) }
 
     func set() {
         state.store(true, ordering: .relaxed)
-        stopRunning.withLock { $0 }?()
+        for cancel in stopRunning.withLock({ Array($0.cancels.values) }) { cancel() }
     }
 
     func clear() { state.store(false, ordering: .relaxed) }
@@ -26,8 +27,12 @@ package final class InterruptFlag: Sendable {
     /// when the flag is already set.
     package func whileWatched<T>(cancelling cancel: @escaping @Sendable () -> Void, _ body: () throws -> T) throws -> T {
         if isSet { throw CancellationError() }
-        stopRunning.withLock { $0 = cancel }
-        defer { stopRunning.withLock { $0 = nil } }
+        let key = stopRunning.withLock { state in
+            state.next += 1
+            state.cancels[state.next] = cancel
+            return state.next
+        }
+        defer { _ = stopRunning.withLock { $0.cancels.removeValue(forKey: key) } }
         // Set between the check and the registration: nothing would have called `cancel`.
         if isSet { throw CancellationError() }
         return try body()

@@ -30,7 +30,7 @@ package struct PostgresSchema {
             // Two processes creating the same table at once would clash in PostgreSQL's catalogue.
             try connection.execute("SELECT pg_advisory_xact_lock(\(Self.schemaLock))")
             try Self.checkFormat(on: connection, path: path)
-            try checkColumnTypes(on: connection, path: path)
+            try checkExistingTables(on: connection, path: path)
             // A store that has every table, column and index is left alone: the statements below lock what they
             // name even when it exists (ADD COLUMN IF NOT EXISTS takes the table's exclusive lock), so an open
             // would wait for every other process's reads and writes, and hold up those that come after it.
