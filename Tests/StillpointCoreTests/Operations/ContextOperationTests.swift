@@ -120,7 +120,7 @@ struct ContextOperationTests {
         let container = try makeContainer(store)
         // A stand-in for a context that merges automatically, so that the test decides when the merge happens.
         let merger = NSObject()
-        await container.mergeTracker.register(ObjectIdentifier(merger), through: 0)
+        await container.mergeTracker.register(ObjectIdentifier(merger), through: container.hub.lastPublication)
         var changeSets = container.changeSets.makeAsyncIterator()
         let queue = ContextOperationQueue(container: container)
         let save = queue.addOperation(identifier: "save") { context, _ in
@@ -134,7 +134,7 @@ struct ContextOperationTests {
         #expect(save.phase == .running)
         #expect(queue.operationCount == 1)
 
-        await container.mergeTracker.didMerge(ObjectIdentifier(merger), through: changeSet.sequence)
+        await container.mergeTracker.didMerge(ObjectIdentifier(merger), through: container.hub.publication(of: changeSet))
         await queue.waitUntilAllOperationsAreFinished()
         #expect(save.isFinished)
         withExtendedLifetime(merger) {}

@@ -28,7 +28,6 @@ struct GatedFormat: ExportFormat {
     }
 }
 
-// SQLite only: PostgreSQL has no export cursor yet (its reader's forEachExportRow throws "not supported").
 @Suite("ExportOperation")
 struct ExportOperationTests {
     /// Kitchen rows with awkward text, in uid (`integer`) order.
@@ -58,7 +57,7 @@ struct ExportOperationTests {
         return try await operation.value
     }
 
-    @Test(arguments: TestStore.sqlite) func csvQuotesWhatNeedsQuotingAndWritesAHeaderAndISODates(store: TestStore) async throws {
+    @Test(arguments: TestStore.all) func csvQuotesWhatNeedsQuotingAndWritesAHeaderAndISODates(store: TestStore) async throws {
         let container = try await makeKitchen(store)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -84,7 +83,7 @@ struct ExportOperationTests {
         #expect(operation.progress.totalUnitCount == 7)
     }
 
-    @Test(arguments: TestStore.sqlite) func withoutAWhitelistEveryAttributeIsWrittenInOrder(store: TestStore) async throws {
+    @Test(arguments: TestStore.all) func withoutAWhitelistEveryAttributeIsWrittenInOrder(store: TestStore) async throws {
         let container = try await makeKitchen(store)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -99,7 +98,7 @@ struct ExportOperationTests {
             """)
     }
 
-    @Test(arguments: TestStore.sqlite) func jsonLinesWritesOneObjectPerRowWithTheColumnsInOrder(store: TestStore) async throws {
+    @Test(arguments: TestStore.all) func jsonLinesWritesOneObjectPerRowWithTheColumnsInOrder(store: TestStore) async throws {
         let container = try await makeKitchen(store)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -120,7 +119,7 @@ struct ExportOperationTests {
         #expect(first?["string"] as? String == "two\nlines")
     }
 
-    @Test(arguments: TestStore.sqlite) func theCursorWritesWhatTheRowAPIWritesForEveryType(store: TestStore) async throws {
+    @Test(arguments: TestStore.all) func theCursorWritesWhatTheRowAPIWritesForEveryType(store: TestStore) async throws {
         let container = try await makeKitchen(store)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -144,7 +143,7 @@ struct ExportOperationTests {
         }
     }
 
-    @Test(arguments: TestStore.sqlite) func aLargeExportCrossesTheWriteThresholdIntact(store: TestStore) async throws {
+    @Test(arguments: TestStore.all) func aLargeExportCrossesTheWriteThresholdIntact(store: TestStore) async throws {
         let container = try makeContainer(store)
         try insertRows(40_000, in: container)  // about 500 KiB of CSV: two writes and a rest
         let folder = try temporaryDirectory()
@@ -176,7 +175,7 @@ struct ExportOperationTests {
         }
     }
 
-    @Test(arguments: TestStore.sqlite) func anUnknownColumnFailsWithTheNearestNameAndWritesNothing(store: TestStore) async throws {
+    @Test(arguments: TestStore.all) func anUnknownColumnFailsWithTheNearestNameAndWritesNothing(store: TestStore) async throws {
         let container = try await makeKitchen(store)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -186,7 +185,7 @@ struct ExportOperationTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
-    @Test(arguments: TestStore.sqlite) func aCancelledExportLeavesNoPartialFileAndKeepsTheOldOne(store: TestStore) async throws {
+    @Test(arguments: TestStore.all) func aCancelledExportLeavesNoPartialFileAndKeepsTheOldOne(store: TestStore) async throws {
         let container = try makeContainer(store)
         try insertRows(5_000, in: container)
         let folder = try temporaryDirectory()
@@ -217,7 +216,7 @@ struct ExportOperationTests {
         #expect(try String(contentsOf: url, encoding: .utf8) == "old export\n")
     }
 
-    @Test(arguments: TestStore.sqlite) func aFinishedExportReplacesTheOldFile(store: TestStore) async throws {
+    @Test(arguments: TestStore.all) func aFinishedExportReplacesTheOldFile(store: TestStore) async throws {
         let container = try makeContainer(store)
         try insertRows(2_500, in: container)
         let folder = try temporaryDirectory()

@@ -23,9 +23,6 @@ enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// The stores a second container can open as well, as another process would: all but SQLite in memory.
     static let shareable: [TestStore] = all.filter { $0 != .sqliteMemory }
 
-    /// The SQLite stores, for tests of what only SQLite does.
-    static let sqlite: [TestStore] = [.sqliteMemory, .sqliteFile]
-
     var testDescription: String {
         switch self {
         case .sqliteMemory: return "SQLite in memory"
