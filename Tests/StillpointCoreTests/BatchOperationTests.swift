@@ -6,7 +6,7 @@ import Testing
 struct BatchOperationTests {
     @MainActor
     @Test(arguments: TestStore.all) func batchDeleteReachesALiveViewContext(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...10, in: container)
         let view = container.viewContext
         await view.setAutomaticallyMergesChangesFromParent(true)
@@ -28,7 +28,7 @@ struct BatchOperationTests {
     /// One or a few runs of row ids are deleted run by run, many by the condition: each removes exactly the matches.
     @Test(arguments: TestStore.all, ["uid > 40 AND uid <= 60", "uid > 1000", "uid <= 30 OR uid > 90", "uid IN {\((2...100).filter { $0 % 2 == 0 }.map(String.init).joined(separator: ", "))}"])
     func batchDeleteRemovesExactlyTheMatchingRows(store: TestStore, predicate: String) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...100, in: container)
         let expected = try await container.performBackgroundTask { context in
             Set(try context.fetch(FetchRequest(Item.self, predicate: try FetchPredicate(predicate))).map(\.objectID))
@@ -46,7 +46,7 @@ struct BatchOperationTests {
 
     @MainActor
     @Test(arguments: TestStore.all) func batchUpdateRefreshesHeldObjectsAndKeepsTheirUnsavedChanges(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...5, in: container)
         let view = container.viewContext
         await view.setAutomaticallyMergesChangesFromParent(true)
@@ -69,7 +69,7 @@ struct BatchOperationTests {
     }
 
     @Test(arguments: TestStore.all) func batchInsertFillsDefaultsAndValidates(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let result = try await container.performBackgroundTask { context in
             try await context.batchInsert(Item.entity, rows: [["uid": .integer(1)], ["uid": .integer(2), "title": .string("two")]])
         }
@@ -92,7 +92,7 @@ struct BatchOperationTests {
     }
 
     @Test(arguments: TestStore.all) func theIssuingContextDropsWhatItDeleted(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
         try await container.performBackgroundTask { context in
             let items = try context.fetch(FetchRequest(Item.self))
@@ -108,7 +108,7 @@ struct BatchOperationTests {
     /// shows the result.
     @Test(arguments: TestStore.all, MergePolicy.allCases)
     func batchInsertResolvesTakenKeysByThePolicy(store: TestStore, policy: MergePolicy) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let observer = container.newBackgroundContext(name: "observer")
         await observer.setAutomaticallyMergesChangesFromParent(true)

@@ -5,7 +5,7 @@ import Testing
 @Suite("FetchRequest")
 struct FetchRequestTests {
     @Test(arguments: TestStore.all) func predicateSortLimitAndOffset(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...10, in: container)
         try await container.performBackgroundTask { context in
             var request = FetchRequest(Item.self, predicate: try FetchPredicate("uid > %@", 3), sortedBy: [.descending(Item.uid)])
@@ -20,7 +20,7 @@ struct FetchRequestTests {
     }
 
     @Test(arguments: TestStore.all) func objectFetchesIncludeUnsavedChanges(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...5, in: container)
         try await container.performBackgroundTask { context in
             let all = try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)]))
@@ -42,7 +42,7 @@ struct FetchRequestTests {
     }
 
     @Test(arguments: TestStore.all) func dictionariesWithAggregatesGroupsAndHaving(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await container.performBackgroundTask { context in
             for (a, b, c) in [(1, 10, 1), (1, 20, 2), (2, 5, 3), (3, 1, 4), (3, 2, 5), (3, 3, 6)] {
                 let row = context.insert(Row3.self)
@@ -69,7 +69,7 @@ struct FetchRequestTests {
     }
 
     @Test(arguments: TestStore.all) func aggregatesOfNoRowsAreNull(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await container.performBackgroundTask { context in
             var request = FetchRequest(Row3.self)
             request.properties = [.aggregate(.average, of: "b", as: "mean"), .count(as: "n")]
@@ -79,7 +79,7 @@ struct FetchRequestTests {
     }
 
     @Test(arguments: TestStore.all) func enumerateStreamsInBatchesAndDropsUnchangedObjects(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...2_500, in: container)
         try await container.performBackgroundTask { context in
             var request = FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)])
@@ -103,7 +103,7 @@ struct FetchRequestTests {
     }
 
     @Test(arguments: TestStore.all) func unknownAttributesNameTheEntity(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         await container.performBackgroundTask { context in
             #expect(throws: SchemaError.unknownAttribute(entity: "Item", attribute: "titel", suggestion: "title")) {
                 try context.fetch(FetchRequest(Item.self, predicate: try FetchPredicate("titel == 'x'")))
@@ -115,7 +115,7 @@ struct FetchRequestTests {
     }
 
     @Test(arguments: TestStore.all) func predicateValuesNeverBecomeSQL(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
         try await container.performBackgroundTask { context in
             let hostile = "x' OR 1=1 --"

@@ -7,7 +7,7 @@ import Testing
 struct HistoryTests {
     @Test(arguments: TestStore.shareable)
     func aSecondProcessesWritesAreCaughtUpFromTheChangeLog(store: TestStore) async throws {
-        let location = try store.makeLocation()
+        let location = try await store.makeLocation()
         let reporter = try makeContainer(at: location)
         let initial = try reporter.currentHistoryToken()
         try await insertItems(1...2, in: reporter)
@@ -48,7 +48,7 @@ struct HistoryTests {
 
     @Test(arguments: TestStore.all)
     func aPurgedHistoryRefusesOlderTokensAndNeverReusesNumbers(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let start = try container.currentHistoryToken()
         var tokens: [HistoryToken] = [], sequences: [Int64] = []
         for uid: Int32 in 1...3 {
@@ -105,7 +105,7 @@ struct HistoryTests {
 
     @Test(arguments: TestStore.all)
     func aDamagedEntryIsReportedNotSkipped(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let start = try container.currentHistoryToken()
         try await insertItems([1], in: container)
         try await insertItems([2], in: container)
@@ -127,7 +127,7 @@ struct HistoryTests {
 
     @Test(arguments: TestStore.shareable)
     func observingOtherProcessesFeedsAutomaticMerges(store: TestStore) async throws {
-        let location = try store.makeLocation()
+        let location = try await store.makeLocation()
         let reporter = try makeContainer(at: location)
         try await insertItems([1], in: reporter)
         let watcher = reporter.observeOtherProcesses(every: .milliseconds(10))
@@ -149,7 +149,7 @@ struct HistoryTests {
     /// Not SQLite in memory: its one connection is the snapshot's.
     @Test(arguments: TestStore.shareable)
     func aPinnedSnapshotNeverSeesHalfOfAConcurrentWrite(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...10, in: container)
         let counts = try await container.newBackgroundContext().perform { context in
             try context.withPinnedSnapshot {

@@ -17,7 +17,7 @@ struct MergePolicyTests {
     @Test(arguments: TestStore.all, goldenCases)
     func goldenConflict(store: TestStore, golden: (policy: MergePolicy, objectAfter: [Int]?, store: [Int])) async throws {
         let (policy, objectAfter, expectedStore) = golden
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let id = try await container.performBackgroundTask { context in
             let row = context.insert(Row3.self)
             row[Row3.a] = 1
@@ -68,7 +68,7 @@ struct MergePolicyTests {
     }
 
     @Test(arguments: TestStore.all) func aPolicyPerEntityTakesPrecedence(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let id = try await container.performBackgroundTask { context in
             let row = context.insert(Row3.self)
@@ -99,7 +99,7 @@ struct MergePolicyTests {
 
     @Test(arguments: TestStore.all, [MergePolicy.mergeByPropertyObjectTrump, .overwrite, .mergeByPropertyStoreTrump, .rollback])
     func uniquenessConflictsFollowThePolicy(store: TestStore, policy: MergePolicy) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let (title, id) = try await container.performBackgroundTask { context in
             context.setMergePolicy(policy)
@@ -123,7 +123,7 @@ struct MergePolicyTests {
     /// shows what the row holds now; the inserted duplicate is marked deleted, and nothing saves through it.
     @Test(arguments: TestStore.all, [MergePolicy.mergeByPropertyObjectTrump, .overwrite, .mergeByPropertyStoreTrump, .rollback])
     func anInsertMergingIntoAHeldRowKeepsTheHeldObject(store: TestStore, policy: MergePolicy) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let upserts = policy == .mergeByPropertyObjectTrump || policy == .overwrite
         try await container.performBackgroundTask { context in
@@ -218,7 +218,7 @@ struct MergePolicyTests {
 
     /// A store with item 1, and a context X under `policy` that has read it.
     private func storeReadByX(_ store: TestStore, under policy: MergePolicy) async throws -> (PersistentContainer, ObjectContext, ObjectID) {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let x = container.newBackgroundContext(name: "X")
         await x.setMergePolicy(policy)

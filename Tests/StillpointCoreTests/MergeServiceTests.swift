@@ -6,7 +6,7 @@ import Testing
 @Suite("Merge service")
 struct MergeServiceTests {
     @Test(arguments: TestStore.all) func aMergeByHandRefreshesTheHeldObjectsAndLoadsNoOthers(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...10, in: container)
         let reader = container.newBackgroundContext(name: "reader")
         let held = try await reader.perform { context in
@@ -25,7 +25,7 @@ struct MergeServiceTests {
     }
 
     @Test(arguments: TestStore.all) func unsavedChangesSurviveAMergeOfTheSameAttribute(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let reader = container.newBackgroundContext(name: "reader")
         let id = try await reader.perform { context in
@@ -48,7 +48,7 @@ struct MergeServiceTests {
     }
 
     @Test(arguments: TestStore.all) func aDeletedHeldObjectIsMarkedDeletedAndDropped(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems([1, 2], in: container)
         let reader = container.newBackgroundContext(name: "reader")
         let id = try await reader.perform { try $0.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)]))[0].objectID }
@@ -67,7 +67,7 @@ struct MergeServiceTests {
 
     /// An automatic merge whose read fails (the context was interrupted) is made again before the next one.
     @Test(arguments: TestStore.all) func aFailedAutomaticMergeIsMadeAgainWithTheNextOne(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems([1, 2], in: container)
         let observer = container.newBackgroundContext(name: "observer")
         await observer.setAutomaticallyMergesChangesFromParent(true)

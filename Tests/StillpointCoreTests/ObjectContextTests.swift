@@ -5,7 +5,7 @@ import Testing
 @Suite("ObjectContext")
 struct ObjectContextTests {
     @Test(arguments: TestStore.all) func insertSaveAndFetchInAnotherContext(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let id = try await container.performBackgroundTask { context in
             let item = context.insert(Item.self)
             item[Item.uid] = 7
@@ -22,7 +22,7 @@ struct ObjectContextTests {
     }
 
     @Test(arguments: TestStore.all) func typedAttributesRoundTripEveryType(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let date = Date(timeIntervalSince1970: 1_700_000_000.5)
         let uuid = UUID()
         let id = try await container.performBackgroundTask { context in
@@ -51,7 +51,7 @@ struct ObjectContextTests {
     }
 
     @Test(arguments: TestStore.all) func identityMapGivesOneInstancePerObject(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
         try await container.performBackgroundTask { context in
             let first = try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)]))
@@ -63,7 +63,7 @@ struct ObjectContextTests {
     }
 
     @Test(arguments: TestStore.all) func changeTrackingSetsAndValues(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
         try await container.performBackgroundTask { context in
             #expect(!(context.hasChanges as Bool))
@@ -87,7 +87,7 @@ struct ObjectContextTests {
     }
 
     @Test(arguments: TestStore.all) func rollbackRestoresEverything(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...2, in: container)
         try await container.performBackgroundTask { context in
             let items = try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)]))
@@ -104,7 +104,7 @@ struct ObjectContextTests {
     }
 
     @Test(arguments: TestStore.all) func resetForgetsObjects(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...2, in: container)
         try await container.performBackgroundTask { context in
             let before = try context.fetch(FetchRequest(Item.self))
@@ -119,7 +119,7 @@ struct ObjectContextTests {
     }
 
     @Test(arguments: TestStore.all) func refreshWithAndWithoutMergingChanges(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let reader = container.newBackgroundContext()
         let id = try await reader.perform { context in
@@ -148,7 +148,7 @@ struct ObjectContextTests {
     }
 
     @Test(arguments: TestStore.all) func deletedObjectIsGoneAfterSave(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...2, in: container)
         let id = try await container.performBackgroundTask { context in
             let item = try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)]))[0]
@@ -163,7 +163,7 @@ struct ObjectContextTests {
 
     @MainActor
     @Test(arguments: TestStore.all) func viewContextRunsOnTheMainActorAndSavesOffIt(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         #expect(container.viewContext.isViewContext)
         // Traps unless the view context's work runs on the main actor.
         let onMainActor = await container.viewContext.perform { _ in isOnMainActor() }
@@ -179,7 +179,7 @@ struct ObjectContextTests {
 
     @MainActor
     @Test(arguments: TestStore.all) func performAndWaitFromTheMainActor(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...4, in: container)
         let background = container.newBackgroundContext()
         let count = try background.performAndWait { context in
@@ -192,7 +192,7 @@ struct ObjectContextTests {
     }
 
     @Test(arguments: TestStore.all) func backgroundContextsRunOnTheirOwnExecutors(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let first = container.newBackgroundContext()
         let second = container.newBackgroundContext()
         #expect(first.name != second.name)
@@ -212,7 +212,7 @@ private func isOnMainActor() -> Bool {
 @Suite("Interrupting a context")
 struct InterruptTests {
     @Test(arguments: TestStore.all) func anInterruptedContextRunsNoStatementUntilCleared(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
         let context = container.newBackgroundContext()
         context.interrupt()

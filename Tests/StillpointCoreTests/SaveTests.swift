@@ -8,7 +8,7 @@ struct SaveTests {
     /// does not send the same inserted objects again.
     @MainActor
     @Test(arguments: TestStore.all) func savesThatOverlapWriteEachChangeOnce(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let view = container.viewContext
         await view.perform { context in
             for uid in 1...200 {
@@ -27,7 +27,7 @@ struct SaveTests {
     }
 
     @Test(arguments: TestStore.all) func aStaleUpdateFailsWithATypedConflictAndChangesNothing(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let stale = container.newBackgroundContext()
         let id = try await stale.perform { try $0.fetch(FetchRequest(Item.self))[0].objectID }
@@ -55,7 +55,7 @@ struct SaveTests {
     }
 
     @Test(arguments: TestStore.all) func aFailedSaveIsOneTransaction(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         await #expect(throws: SaveError.self) {
             try await container.performBackgroundTask { context in
@@ -70,7 +70,7 @@ struct SaveTests {
     }
 
     @Test(arguments: TestStore.all) func uniquenessViolationNamesTheConstraint(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let error = await #expect(throws: SaveError.self) {
             try await container.performBackgroundTask { context in
@@ -83,7 +83,7 @@ struct SaveTests {
     }
 
     @Test(arguments: TestStore.all) func aMissingRequiredValueFailsValidation(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let error = await #expect(throws: SaveError.self) {
             try await container.performBackgroundTask { context in
                 let object = context.insert(Kitchen.self)
@@ -98,7 +98,7 @@ struct SaveTests {
     }
 
     @Test(arguments: TestStore.all) func savesAndBatchesPublishChangeSetsInOrderToEveryObserver(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let changes = container.changeSets, otherObserver = container.changeSets
         let start = Date()
         try await insertItems(1...3, in: container)
@@ -128,7 +128,7 @@ struct SaveTests {
     }
 
     @Test(arguments: TestStore.all) func childContextSavesReachTheParentOnly(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let parent = container.newBackgroundContext()
         let child = await parent.newChildContext()
@@ -151,7 +151,7 @@ struct SaveTests {
     }
 
     @Test(arguments: TestStore.all) func aChildSeesItsParentsUnsavedChanges(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...2, in: container)
         let parent = container.newBackgroundContext()
         let child = try await parent.perform { context in
@@ -168,7 +168,7 @@ struct SaveTests {
     /// A child counts its parent's unsaved changes from their values: it makes no object of them, and a row the
     /// parent deleted is not counted even when nothing else is pending.
     @Test(arguments: TestStore.all) func aChildCountsItsParentsUnsavedChangesWithoutMakingObjects(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...4, in: container)
         let parent = container.newBackgroundContext()
         let children = try await parent.perform { context in

@@ -25,7 +25,7 @@ struct StoreAccessTests {
 
     @Test(arguments: TestStore.shareable)
     func aReadOnlyContainerFetches(store: TestStore) async throws {
-        let location = try store.makeLocation()
+        let location = try await store.makeLocation()
         try await Self.makeStore(at: location)
         let reader = try PersistentContainer.opening(schema: try Self.schema(), location: location, access: .readOnly)
         #expect(reader.isReadOnly)
@@ -35,7 +35,7 @@ struct StoreAccessTests {
 
     @Test(arguments: TestStore.shareable)
     func aReadOnlyContainerRefusesSavesWithAClearError(store: TestStore) async throws {
-        let location = try store.makeLocation()
+        let location = try await store.makeLocation()
         try await Self.makeStore(at: location)
         let before = try Self.contents(of: location)
         let reader = try PersistentContainer.opening(schema: try Self.schema(), location: location, access: .readOnly)
@@ -91,8 +91,8 @@ struct StoreAccessTests {
     }
 
     @Test(arguments: TestStore.shareable)
-    func aReadOnlyOpenOfAMissingStoreCreatesNothing(store: TestStore) throws {
-        let location = try store.makeLocation()
+    func aReadOnlyOpenOfAMissingStoreCreatesNothing(store: TestStore) async throws {
+        let location = try await store.makeLocation()
         #expect(throws: StoreError.noStore(path: location.displayPath)) {
             try PersistentContainer.opening(schema: try Self.schema(), location: location, access: .readOnly)
         }
@@ -110,7 +110,7 @@ struct StoreAccessTests {
 
     @Test(arguments: TestStore.shareable)
     func readingUpgradesAStoreThatNeedsItThenReadsOnly(store: TestStore) async throws {
-        let location = try store.makeLocation()
+        let location = try await store.makeLocation()
         try makeContainer(at: location, entities: [Item.self]).close()
         // A new entity: a read-only open cannot create its table.
         #expect(throws: StoreError.needsUpgrade(path: location.displayPath)) {

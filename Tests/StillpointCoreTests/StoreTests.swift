@@ -17,7 +17,7 @@ struct StoreTests {
     /// Not SQLite in memory: its one connection serves readers and the writer in turn.
     @Test(arguments: TestStore.shareable)
     func readersRunWhileAWriterWrites(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
         // Hold the store's write transaction open with an uncommitted insert, and read meanwhile.
         let insert = #"INSERT INTO "Item" ("uid", "title") VALUES (99, 'pending')"#
@@ -45,7 +45,7 @@ struct StoreTests {
     /// another process's reads.
     @Test(arguments: TestStore.shareable)
     func anOpenDoesNotWaitForAnotherReadersSnapshot(store: TestStore) async throws {
-        let location = try store.makeLocation()
+        let location = try await store.makeLocation()
         let first = try makeContainer(at: location)
         try await insertItems(1...3, in: first)
         let opened = DispatchSemaphore(value: 0)
@@ -66,7 +66,7 @@ struct StoreTests {
 
     @Test(arguments: TestStore.shareable)
     func reopeningWithAnExtendedSchemaUpgradesInPlace(store: TestStore) async throws {
-        let location = try store.makeLocation()
+        let location = try await store.makeLocation()
         enum Before: Entity {
             static let name = Attribute<String>("name")
             static let entity = EntityDescription("Thing", attributes: [name])
@@ -105,7 +105,7 @@ struct StoreTests {
 
     @Test(arguments: TestStore.shareable)
     func schemaChangesThatCannotBeMadeInPlaceAreErrorsAndChangeNothing(store: TestStore) async throws {
-        let location = try store.makeLocation()
+        let location = try await store.makeLocation()
         enum Original: Entity {
             static let name = Attribute<String>("name")
             static let entity = EntityDescription("Thing", attributes: [name])

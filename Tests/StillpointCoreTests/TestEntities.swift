@@ -54,8 +54,11 @@ func temporaryDirectory() throws -> URL {
 }
 
 /// A container on a new, empty store of the kind `store` names.
-func makeContainer(_ store: TestStore, entities: [any Entity.Type] = [Item.self, Row3.self, Kitchen.self]) throws -> PersistentContainer {
-    try makeContainer(at: try store.makeLocation(), entities: entities)
+func makeContainer(_ store: TestStore, entities: [any Entity.Type] = [Item.self, Row3.self, Kitchen.self]) async throws -> PersistentContainer {
+    let location = try await store.makeLocation()
+    guard store == .postgres else { return try makeContainer(at: location, entities: entities) }
+    let schema = try Schema(entities)
+    return try await blockingWork { try PersistentContainer.opening(schema: schema, location: location) }
 }
 
 /// A container on the store at `location`, for tests that open one store twice (as a second process would).

@@ -8,7 +8,7 @@ struct TopologyTests {
     /// Siblings (seeds 000, 001, 003): background contexts on the store; the view context merges their saves.
     @MainActor
     @Test(arguments: TestStore.all) func siblings(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let view = container.viewContext
         await view.setAutomaticallyMergesChangesFromParent(true)
         try await insertItems([1], in: container)
@@ -26,7 +26,7 @@ struct TopologyTests {
     /// the view context's save persists.
     @MainActor
     @Test(arguments: TestStore.all) func parentChild(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let view = container.viewContext
         let child = await view.newChildContext(name: "writer")
         try await child.perform { context in
@@ -47,7 +47,7 @@ struct TopologyTests {
     /// persists in the background.
     @MainActor
     @Test(arguments: TestStore.all) func rootWriter(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let root = container.newBackgroundContext(name: "root")
         let view = await root.newChildContext(name: "view", onMainActor: true)
         await view.setAutomaticallyMergesChangesFromParent(true)
@@ -81,7 +81,7 @@ struct TopologyTests {
     }
 
     @Test(arguments: TestStore.all) func mergesAreAppliedInSaveOrderUnderConcurrentWriters(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let observer = container.newBackgroundContext(name: "observer")
         await observer.setAutomaticallyMergesChangesFromParent(true)

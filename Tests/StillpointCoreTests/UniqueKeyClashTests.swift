@@ -15,7 +15,7 @@ private enum Badge: Entity {
 @Suite("Unique key clashes")
 struct UniqueKeyClashTests {
     private func makeBadges(_ store: TestStore, _ rows: [[String: AttributeValue]]) async throws -> PersistentContainer {
-        let container = try makeContainer(store, entities: [Badge.self])
+        let container = try await makeContainer(store, entities: [Badge.self])
         _ = try await container.performBackgroundTask { try await $0.batchInsert(Badge.entity, rows: rows) }
         return container
     }
@@ -66,7 +66,7 @@ struct UniqueKeyClashTests {
     }
 
     @Test(arguments: TestStore.all) func aClashWithinOneBatchNamesNoStoredRow(store: TestStore) async throws {
-        let container = try makeContainer(store, entities: [Badge.self])
+        let container = try await makeContainer(store, entities: [Badge.self])
         let error = await #expect(throws: SaveError.self) {
             try await container.performBackgroundTask { context in
                 try await context.batchInsert(Badge.entity, rows: [["name": .string("a")], ["name": .string("a")]])

@@ -5,7 +5,7 @@ import Testing
 @Suite("BatchDeleteOperation")
 struct BatchDeleteOperationTests {
     @Test(arguments: TestStore.all) func deletesTheMatchingRowsAndReportsThem(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...10, in: container)
         let queue = ContextOperationQueue(container: container)
         let purge = BatchDeleteOperation(FetchRequest(Item.self, predicate: try FetchPredicate("uid > 6")), identifier: "purge")
@@ -19,7 +19,7 @@ struct BatchDeleteOperationTests {
 
     @MainActor
     @Test(arguments: TestStore.all) func finishesOnlyOnceTheViewContextHasMergedTheDelete(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
         let view = container.viewContext
         await view.setAutomaticallyMergesChangesFromParent(true)

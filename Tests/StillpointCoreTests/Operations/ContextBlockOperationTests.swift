@@ -5,7 +5,7 @@ import Testing
 @Suite("ContextBlockOperation")
 struct ContextBlockOperationTests {
     @Test(arguments: TestStore.all) func blocksRunInOrderInOneContextAndSaveWhenTheySaySo(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let queue = ContextOperationQueue(container: container)
         let seen = Recorder<String>()
         let operation = ContextBlockOperation(identifier: "blocks", saveAfterExecution: false)
@@ -38,7 +38,7 @@ struct ContextBlockOperationTests {
     }
 
     @Test(arguments: TestStore.all) func saveAfterExecutionSavesAtTheEnd(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let queue = ContextOperationQueue(container: container)
         let operation = ContextBlockOperation(blocks: [
             { context in context.insert(Item.self)[Item.uid] = 1; return false },
@@ -52,7 +52,7 @@ struct ContextBlockOperationTests {
     }
 
     @Test(arguments: TestStore.all) func cancellingStopsBeforeTheNextBlockAndKeepsWhatWasSaved(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let queue = ContextOperationQueue(container: container)
         var events = queue.events.makeAsyncIterator()
         let ran = Recorder<Int>()

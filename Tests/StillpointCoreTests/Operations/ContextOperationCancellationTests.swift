@@ -7,7 +7,7 @@ import Testing
 @Suite("ContextOperation cancellation")
 struct ContextOperationCancellationTests {
     @Test(arguments: TestStore.all) func anOperationCancelledBeforeItStartsNeverRuns(store: TestStore) async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(store))
+        let queue = ContextOperationQueue(container: try await makeContainer(store))
         var events = queue.events.makeAsyncIterator()
         let ran = Recorder<String>()
         queue.suspend()
@@ -31,7 +31,7 @@ struct ContextOperationCancellationTests {
     }
 
     @Test(arguments: TestStore.all) func aRunningOperationStopsAtItsNextCheckAndItsUnsavedWorkIsRolledBack(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let context = container.newBackgroundContext()
         let queue = ContextOperationQueue(container: container)
         var events = queue.events.makeAsyncIterator()
@@ -62,7 +62,7 @@ struct ContextOperationCancellationTests {
     }
 
     @Test(arguments: TestStore.all) func cancellingInterruptsARunningStatement(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let context = container.newBackgroundContext()
         let queue = ContextOperationQueue(container: container)
         var events = queue.events.makeAsyncIterator()
@@ -97,7 +97,7 @@ struct ContextOperationCancellationTests {
     }
 
     @Test(arguments: TestStore.all) func cancellingStopsAnEnumerationOfManyRowsAfterTheBatchInHand(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try insertRows(300_000, in: container)
         let context = container.newBackgroundContext()
         let queue = ContextOperationQueue(container: container)
@@ -130,7 +130,7 @@ struct ContextOperationCancellationTests {
     }
 
     @Test(arguments: TestStore.all) func cancelAllCancelsWaitingAndRunningOperations(store: TestStore) async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(store), maxConcurrentOperationCount: 1)
+        let queue = ContextOperationQueue(container: try await makeContainer(store), maxConcurrentOperationCount: 1)
         var events = queue.events.makeAsyncIterator()
         let ran = Recorder<String>()
         let first = queue.addOperation(identifier: "first") { _, operation in
@@ -157,7 +157,7 @@ struct ContextOperationCancellationTests {
     }
 
     @Test(arguments: TestStore.all) func cancellingAFinishedOperationChangesNothing(store: TestStore) async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(store))
+        let queue = ContextOperationQueue(container: try await makeContainer(store))
         let done = queue.addOperation(identifier: "done") { _, _ in 7 }
         #expect(try await done.value == 7)
         done.cancel()

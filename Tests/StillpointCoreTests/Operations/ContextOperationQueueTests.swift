@@ -5,7 +5,7 @@ import Testing
 @Suite("ContextOperationQueue")
 struct ContextOperationQueueTests {
     @Test(arguments: TestStore.all) func theHighestPriorityStartsFirstThenTheEarliestEnqueued(store: TestStore) async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(store), maxConcurrentOperationCount: 1)
+        let queue = ContextOperationQueue(container: try await makeContainer(store), maxConcurrentOperationCount: 1)
         let order = Recorder<String>()
         queue.suspend()
         for (name, priority) in [("low", OperationPriority.low), ("normal-1", .normal), ("high", .high),
@@ -19,7 +19,7 @@ struct ContextOperationQueueTests {
     }
 
     @Test(arguments: TestStore.all) func neverRunsMoreOperationsAtOnceThanItsLimit(store: TestStore) async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(store), maxConcurrentOperationCount: 2)
+        let queue = ContextOperationQueue(container: try await makeContainer(store), maxConcurrentOperationCount: 2)
         let gauge = ConcurrencyGauge()
         for index in 0..<8 {
             queue.addOperation(identifier: "work-\(index)") { _, _ in
@@ -41,7 +41,7 @@ struct ContextOperationQueueTests {
     }
 
     @Test(arguments: TestStore.all) func raisingTheLimitStartsWaitingOperations(store: TestStore) async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(store), maxConcurrentOperationCount: 1)
+        let queue = ContextOperationQueue(container: try await makeContainer(store), maxConcurrentOperationCount: 1)
         let gate = Gate()
         queue.addOperation(identifier: "blocker") { _, _ in gate.wait() }
         let second = queue.addOperation(identifier: "second") { _, _ in 2 }
@@ -53,7 +53,7 @@ struct ContextOperationQueueTests {
     }
 
     @Test(arguments: TestStore.all) func aSuspendedQueueStartsNothingUntilResumed(store: TestStore) async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(store))
+        let queue = ContextOperationQueue(container: try await makeContainer(store))
         var events = queue.events.makeAsyncIterator()
         queue.suspend()
         #expect(queue.isSuspended)
@@ -69,7 +69,7 @@ struct ContextOperationQueueTests {
     }
 
     @Test(arguments: TestStore.all) func eventsComeInTheOrderThingsHappen(store: TestStore) async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(store), maxConcurrentOperationCount: 1)
+        let queue = ContextOperationQueue(container: try await makeContainer(store), maxConcurrentOperationCount: 1)
         var events = queue.events.makeAsyncIterator()
         let first = ContextOperation<Int>(identifier: "a") { _, operation in
             operation.reportProgress(completed: 1, of: 2)
@@ -89,7 +89,7 @@ struct ContextOperationQueueTests {
     }
 
     @Test(arguments: TestStore.all) func aFailureCancelsItsDependentsWithItsReason(store: TestStore) async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(store), maxConcurrentOperationCount: 1)
+        let queue = ContextOperationQueue(container: try await makeContainer(store), maxConcurrentOperationCount: 1)
         var events = queue.events.makeAsyncIterator()
         let ran = Recorder<String>()
         let load = ContextOperation<Int>(identifier: "load") { _, _ in throw TestFailure(message: "no file") }
@@ -116,7 +116,7 @@ struct ContextOperationQueueTests {
     }
 
     @Test(arguments: TestStore.all) func theRunDependentsPolicyRunsThemAnyway(store: TestStore) async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(store), dependencyFailurePolicy: .runDependents)
+        let queue = ContextOperationQueue(container: try await makeContainer(store), dependencyFailurePolicy: .runDependents)
         let load = ContextOperation<Int>(identifier: "load") { _, _ in throw TestFailure(message: "no file") }
         let fallback = ContextOperation<String>(identifier: "fallback") { _, operation in
             guard case .failed? = operation.outcome(of: load) else { return "unexpected" }
@@ -133,7 +133,7 @@ struct ContextOperationQueueTests {
     }
 
     @Test(arguments: TestStore.all) func anOperationsOwnPolicyOverridesTheQueues(store: TestStore) async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(store), dependencyFailurePolicy: .runDependents)
+        let queue = ContextOperationQueue(container: try await makeContainer(store), dependencyFailurePolicy: .runDependents)
         let load = ContextOperation<Int>(identifier: "load") { _, _ in throw TestFailure(message: "no file") }
         let strict = ContextOperation<Int>(identifier: "strict") { _, operation in try operation.result(of: load) }
         strict.dependencyFailurePolicy = .cancelDependents
@@ -147,7 +147,7 @@ struct ContextOperationQueueTests {
     }
 
     @Test(arguments: TestStore.all) func aCancelledDependencyCancelsItsDependents(store: TestStore) async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(store))
+        let queue = ContextOperationQueue(container: try await makeContainer(store))
         let first = ContextOperation<Int>(identifier: "first") { _, _ in 1 }
         let second = ContextOperation<Int>(identifier: "second") { _, _ in 2 }
         second.addDependency(first)
@@ -161,7 +161,7 @@ struct ContextOperationQueueTests {
     }
 
     @Test(arguments: TestStore.all) func aDependencyCancelledOutsideAnyQueueCancelsItsDependents(store: TestStore) async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(store))
+        let queue = ContextOperationQueue(container: try await makeContainer(store))
         let never = ContextOperation<Int>(identifier: "never") { _, _ in 1 }
         let dependent = ContextOperation<Int>(identifier: "dependent") { _, _ in 2 }
         dependent.addDependency(never)
@@ -176,7 +176,7 @@ struct ContextOperationQueueTests {
     }
 
     @Test(arguments: TestStore.all) func dependenciesWorkAcrossQueues(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let upstream = ContextOperationQueue(container: container, name: "upstream")
         let downstream = ContextOperationQueue(container: container, name: "downstream")
         upstream.suspend()
@@ -191,13 +191,13 @@ struct ContextOperationQueueTests {
     }
 
     @Test(arguments: TestStore.all) func waitingForAnIdleQueueReturnsAtOnce(store: TestStore) async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(store))
+        let queue = ContextOperationQueue(container: try await makeContainer(store))
         await queue.waitUntilAllOperationsAreFinished()
         #expect(queue.operations.isEmpty)
     }
 
     @Test(arguments: TestStore.all) func operationsRunOffTheMainActorInFreshContexts(store: TestStore) async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(store))
+        let queue = ContextOperationQueue(container: try await makeContainer(store))
         let names = Recorder<String>()
         for index in 0..<2 {
             queue.addOperation(identifier: "fresh-\(index)") { context, _ in

@@ -14,7 +14,7 @@ final class TitleList: ContextOperation<[String]>, @unchecked Sendable {
 @Suite("ContextOperation")
 struct ContextOperationTests {
     @Test(arguments: TestStore.all) func closureOperationReturnsItsResult(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
         let queue = ContextOperationQueue(container: container)
         let count = queue.addOperation(identifier: "count") { context, _ in
@@ -27,7 +27,7 @@ struct ContextOperationTests {
     }
 
     @Test(arguments: TestStore.all) func subclassRunsItsMain(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems([2, 1], in: container)
         let queue = ContextOperationQueue(container: container)
         let titles = TitleList()
@@ -37,7 +37,7 @@ struct ContextOperationTests {
     }
 
     @Test(arguments: TestStore.all) func dependentsStartAfterTheirDependenciesAndReadTheirResults(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
         let queue = ContextOperationQueue(container: container, maxConcurrentOperationCount: 3)
         var events = queue.events.makeAsyncIterator()
@@ -59,7 +59,7 @@ struct ContextOperationTests {
     }
 
     @Test(arguments: TestStore.all) func readingTheResultOfAnOperationThatIsNotADependencyFails(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let queue = ContextOperationQueue(container: container)
         let other = queue.addOperation(identifier: "other") { _, _ in 1 }
         _ = try await other.value
@@ -73,7 +73,7 @@ struct ContextOperationTests {
     }
 
     @Test(arguments: TestStore.all) func anOperationWithoutWorkFailsAndSaysWhy(store: TestStore) async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(store))
+        let queue = ContextOperationQueue(container: try await makeContainer(store))
         let empty = ContextOperation<Int>(identifier: "empty")
         queue.addOperation(empty)
         await empty.waitUntilFinished()
@@ -84,7 +84,7 @@ struct ContextOperationTests {
     }
 
     @Test(arguments: TestStore.all) func progressIsPublishedAsItIsReported(store: TestStore) async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(store))
+        let queue = ContextOperationQueue(container: try await makeContainer(store))
         var events = queue.events.makeAsyncIterator()
         let counting: ContextOperation<Int> = queue.addOperation(identifier: "counting") { _, operation in
             for step in 1...3 {
@@ -103,7 +103,7 @@ struct ContextOperationTests {
     }
 
     @Test(arguments: TestStore.all) func runsInTheContextItIsGiven(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let context = container.newBackgroundContext(name: "given")
         let queue = ContextOperationQueue(container: container)
         let insert = ContextOperation<String>(context: context) { context, _ in
@@ -117,7 +117,7 @@ struct ContextOperationTests {
     }
 
     @Test(arguments: TestStore.all) func anOperationThatSavedFinishesOnlyOnceItsSaveIsMerged(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         // A stand-in for a context that merges automatically, so that the test decides when the merge happens.
         let merger = NSObject()
         await container.mergeTracker.register(ObjectIdentifier(merger), through: container.hub.lastPublication)
@@ -142,7 +142,7 @@ struct ContextOperationTests {
 
     @MainActor
     @Test(arguments: TestStore.all) func whenTheOperationIsReportedFinishedTheViewContextHasItsChanges(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let view = container.viewContext
         await view.setAutomaticallyMergesChangesFromParent(true)

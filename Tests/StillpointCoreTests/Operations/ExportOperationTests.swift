@@ -32,7 +32,7 @@ struct GatedFormat: ExportFormat {
 struct ExportOperationTests {
     /// Kitchen rows with awkward text, in uid (`integer`) order.
     private func makeKitchen(_ store: TestStore) async throws -> PersistentContainer {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await container.performBackgroundTask { context in
             let texts = ["plain", "comma, inside", "a \"quoted\" word", "two\nlines", " padded ", "", "crlf\r\nend"]
             for (index, text) in texts.enumerated() {
@@ -144,7 +144,7 @@ struct ExportOperationTests {
     }
 
     @Test(arguments: TestStore.all) func aLargeExportCrossesTheWriteThresholdIntact(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try insertRows(40_000, in: container)  // about 500 KiB of CSV: two writes and a rest
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -186,7 +186,7 @@ struct ExportOperationTests {
     }
 
     @Test(arguments: TestStore.all) func aCancelledExportLeavesNoPartialFileAndKeepsTheOldOne(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try insertRows(5_000, in: container)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -217,7 +217,7 @@ struct ExportOperationTests {
     }
 
     @Test(arguments: TestStore.all) func aFinishedExportReplacesTheOldFile(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try insertRows(2_500, in: container)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

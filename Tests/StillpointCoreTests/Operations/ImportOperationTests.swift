@@ -61,7 +61,7 @@ struct ImportOperationTests {
     }
 
     @Test(arguments: TestStore.all) func insertsNewRecordsAndUpdatesExistingOnesByKey(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)  // titled "item N"
         let records = [
             ImportRecord(["uid": .integer(2), "title": .string("renamed")]),
@@ -83,7 +83,7 @@ struct ImportOperationTests {
     }
 
     @Test(arguments: TestStore.all) func looksUpKeysAtMostOncePerBatchAndSavesEachBatch(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...5, in: container)
         var changeSets = container.changeSets.makeAsyncIterator()
         let operation = ImportOperation(entity: Item.entity, key: ["uid"], batchSize: 10, records: itemRecords(1...25))
@@ -106,7 +106,7 @@ struct ImportOperationTests {
     }
 
     @Test(arguments: TestStore.all) func aKeyWithoutAUniqueIndexIsLookedUpOncePerBatch(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try insertRows(5, in: container)  // a 1...5, b a % 7, c a % 13
         let records = (1...25).map { ImportRecord(["a": .integer(Int64($0)), "b": .integer(0), "c": .integer(Int64($0) % 13)]) }
         let operation = ImportOperation(entity: Row3.entity, key: ["a"], batchSize: 10, records: records)
@@ -121,7 +121,7 @@ struct ImportOperationTests {
     }
 
     @Test(arguments: TestStore.all) func theChangeSetSaysWhatWasInsertedAndWhatChanged(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let initial = try container.currentHistoryToken()
         try await insertItems(1...3, in: container)
         let ids = try await container.newBackgroundContext().perform { context in
@@ -148,7 +148,7 @@ struct ImportOperationTests {
 
     @MainActor
     @Test(arguments: TestStore.all) func finishesOnlyOnceTheViewContextHasMergedTheImport(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
         let view = container.viewContext
         await view.setAutomaticallyMergesChangesFromParent(true)
@@ -167,7 +167,7 @@ struct ImportOperationTests {
     }
 
     @Test(arguments: TestStore.all) func aRecordThatCannotBeInsertedAloneStillUpdatesAndKeepsItsOrder(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let full: (Int64, String) -> ImportRecord = { integer, text in
             ImportRecord(["integer": .integer(integer), "double": .double(1), "string": .string(text), "bool": .bool(true),
                           "date": .date(Date(timeIntervalSince1970: 0)), "uuid": .uuid(UUID()), "binary": .binary(Data())])
@@ -189,7 +189,7 @@ struct ImportOperationTests {
     }
 
     @Test(arguments: TestStore.all) func withAUniqueKeyARecordThatCannotBeInsertedAloneKeepsItsPlaceAmongItsKey(store: TestStore) async throws {
-        let container = try makeContainer(store, entities: [Badge.self])
+        let container = try await makeContainer(store, entities: [Badge.self])
         let first = [ImportRecord(["number": .integer(1), "code": .string("one")])]
         _ = try await run(ImportOperation(entity: Badge.entity, key: ["number"], records: first), in: container)
         let records = [
@@ -211,7 +211,7 @@ struct ImportOperationTests {
     }
 
     @Test(arguments: TestStore.all) func anotherUniqueAttributeThatClashesFailsTheBatchAndKeepsTheEarlierOnes(store: TestStore) async throws {
-        let container = try makeContainer(store, entities: [Badge.self])
+        let container = try await makeContainer(store, entities: [Badge.self])
         let records = (1...6).map { ImportRecord(["number": .integer(Int64($0)), "code": .string("code \($0 == 5 ? 1 : $0)")], position: $0) }
         let operation = ImportOperation(entity: Badge.entity, key: ["number"], batchSize: 3, records: records)
         await #expect(throws: ImportOperationError.self) { _ = try await run(operation, in: container) }
@@ -229,7 +229,7 @@ struct ImportOperationTests {
     }
 
     @Test(arguments: TestStore.all) func importingTheSameRecordsAgainChangesNothing(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let dates = [Date(timeIntervalSince1970: 1_709_623_800.123_456), Date(timeIntervalSinceReferenceDate: 0.1),
                      Date(timeIntervalSince1970: 1e9 / 3), Date()]
         let records = (0..<40).map { index in
@@ -254,7 +254,7 @@ struct ImportOperationTests {
     }
 
     @Test(arguments: TestStore.all) func aFailureKeepsTheSavedBatchesAndImportingAgainResumes(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let records = itemRecords(1...30)
         let steps = records.prefix(25).map(ScriptedSource.Step.record) + [.fail(TestFailure(message: "disk gone"))]
         let queue = ContextOperationQueue(container: container)
@@ -283,7 +283,7 @@ struct ImportOperationTests {
     }
 
     @Test(arguments: TestStore.all) func aCancelledImportKeepsTheSavedBatchesAndSaysHowFarItGot(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let gate = Gate()
         let records = itemRecords(1...40)
         let steps = records.prefix(25).map(ScriptedSource.Step.record) + [.wait(gate)]
@@ -306,7 +306,7 @@ struct ImportOperationTests {
     }
 
     @Test(arguments: TestStore.all) func recordsThatDoNotFitAreSkippedWithTheirPositions(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let steps: [ScriptedSource.Step] = [
             .record(ImportRecord(["uid": .integer(1), "title": .string("fine")], position: 1)),
             .issue(ImportRecordIssue(position: 2, reason: "the source could not read it")),
@@ -329,7 +329,7 @@ struct ImportOperationTests {
     }
 
     @Test(arguments: TestStore.all) func anUnknownAttributeStopsTheImport(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let operation = ImportOperation(entity: Item.entity, records: [ImportRecord(["uid": .integer(1), "titel": .string("x")])])
         await #expect(throws: ImportOperationError.self) { _ = try await run(operation, in: container) }
         guard case .failed(let error as ImportOperationError)? = operation.outcome, error.underlying is SchemaError else {
@@ -339,7 +339,7 @@ struct ImportOperationTests {
     }
 
     @Test(arguments: TestStore.all) func aRepeatedKeyInOneBatchUpdatesTheSameObject(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let records = [
             ImportRecord(["uid": .integer(1), "title": .string("first")]),
             ImportRecord(["uid": .integer(1), "title": .string("second")]),
@@ -351,7 +351,7 @@ struct ImportOperationTests {
     }
 
     @Test(arguments: TestStore.all) func aCompositeKeyMatchesOnEveryAttribute(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         try await container.performBackgroundTask { context in
             for (a, b) in [(1, 1), (1, 2), (2, 1)] {
                 let row = context.insert(Row3.self)
@@ -376,7 +376,7 @@ struct ImportOperationTests {
     }
 
     @Test(arguments: TestStore.all) func memoryStaysFlatBecauseTheContextIsResetAfterEachBatch(store: TestStore) async throws {
-        let container = try makeContainer(store)
+        let container = try await makeContainer(store)
         let context = container.newBackgroundContext()
         let operation = ImportOperation(entity: Item.entity, batchSize: 10, records: itemRecords(1...55), context: context)
         let summary = try await run(operation, in: container)

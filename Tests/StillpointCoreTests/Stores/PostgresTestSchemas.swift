@@ -25,16 +25,20 @@ final class PostgresTestSchemas: Sendable {
         let uri = LockedState<String?>(nil)
     }
 
-    /// A URI naming a new, empty schema in the running suite's database.
-    func makeSchema() throws -> String {
-        let database = try databaseOfCurrentSuite()
+    /// The name of the running test's suite, for ``makeSchema(forSuite:)``.
+    static func suiteOfCurrentTest() -> String {
+        Test.current.map { $0.id.nameComponents.dropLast().joined(separator: ".") } ?? ""
+    }
+
+    /// A URI naming a new, empty schema in the database of `suite`.
+    func makeSchema(forSuite suite: String) throws -> String {
+        let database = try database(ofSuite: suite)
         let schema = "c_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
         try PostgresConnection(uri: database).execute("CREATE SCHEMA \(schema)")
         return database + "&options=-csearch_path%3D\(schema)"
     }
 
-    private func databaseOfCurrentSuite() throws -> String {
-        let suite = Test.current.map { $0.id.nameComponents.dropLast().joined(separator: ".") } ?? ""
+    private func database(ofSuite suite: String) throws -> String {
         let database = databases.withLock { known in
             if let database = known[suite] { return database }
             let database = SuiteDatabase()

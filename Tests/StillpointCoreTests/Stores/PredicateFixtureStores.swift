@@ -16,7 +16,7 @@ actor PredicateFixtureStores {
     }
 
     private static func make(_ store: TestStore) async throws -> PersistentContainer {
-        let container = try makeContainer(store, entities: [PredicateSession.self])
+        let container = try await makeContainer(store, entities: [PredicateSession.self])
         try await container.performBackgroundTask { context in
             for (number, values) in FetchPredicateSQLTests.rows.sorted(by: { $0.key < $1.key }) {
                 let session = context.insert(PredicateSession.self)

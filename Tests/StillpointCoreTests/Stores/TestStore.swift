@@ -8,7 +8,7 @@ import Testing
 /// ```swift
 /// @Test(arguments: TestStore.all)
 /// func savesReachTheStore(store: TestStore) async throws {
-///     let container = try makeContainer(store)
+///     let container = try await makeContainer(store)
 /// }
 /// ```
 enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -36,11 +36,13 @@ enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// A new, empty place of this kind: a private in-memory store, a file in a temporary folder (removed when
     /// the test process exits), or a schema of its own in the PostgreSQL database of the running suite.
     /// Containers opened on the same location share the store, as two processes would.
-    func makeLocation() throws -> StoreLocation {
+    func makeLocation() async throws -> StoreLocation {
         switch self {
         case .sqliteMemory: return .inMemory
         case .sqliteFile: return .file(try TestScratch.newDirectory().appendingPathComponent("store.sqlite"))
-        case .postgres: return .postgres(try PostgresTestSchemas.shared.makeSchema())
+        case .postgres:
+            let suite = PostgresTestSchemas.suiteOfCurrentTest()
+            return .postgres(try await blockingWork { try PostgresTestSchemas.shared.makeSchema(forSuite: suite) })
         }
     }
 }
