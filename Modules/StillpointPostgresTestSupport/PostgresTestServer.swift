@@ -52,7 +52,7 @@ public final class PostgresTestServer: Sendable {
     static let template = "stillpoint_template"
 
     private init() throws {
-        directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("stillpoint-pg-\(getpid())-\(UUID().uuidString.prefix(8))")
+        directory = URL(fileURLWithPath: Self.parentFolder).appendingPathComponent("stillpoint-pg-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if getuid() == 0 {
             try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: directory.path)
@@ -77,6 +77,16 @@ public final class PostgresTestServer: Sendable {
             try? FileManager.default.removeItem(atPath: path)
         }
         try PostgresConnection(uri: uri()).execute("CREATE DATABASE \(Self.template) TEMPLATE template0")
+    }
+
+    /// Where the server's folder goes: memory (`/dev/shm`) where there is such a folder, else `/tmp`. The tests
+    /// make thousands of files (each database and table is several), and a disk's file system spends most of the
+    /// server's time finding room for them.
+    static var parentFolder: String {
+        var isDirectory: ObjCBool = false
+        let memory = "/dev/shm"
+        return FileManager.default.fileExists(atPath: memory, isDirectory: &isDirectory) && isDirectory.boolValue
+            && FileManager.default.isWritableFile(atPath: memory) ? memory : "/tmp"
     }
 
     /// The folder of the server to stop at exit.
