@@ -64,30 +64,56 @@ struct StoreAccessTests {
         }
     }
 
-    @Test func aReadOnlyContainerDoesNotWaitForAWriter() async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = try await Self.makeStore(in: directory)
+    @Test(arguments: TestStore.shareable)
+    func aReadOnlyContainerDoesNotWaitForAWriter(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        try await Self.makeStore(at: location)
         // Another connection holds the write lock, with an uncommitted insert, for longer than the test lasts.
-        let holder = try DatabaseQueue(path: url.path)
+        let insert = #"INSERT INTO "Item" ("uid", "title") VALUES (99, 'pending')"#
         let writing = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let thread = Thread {
-            try? holder.inDatabase { db in
-                try db.execute(sql: "BEGIN IMMEDIATE")
-                try db.execute(sql: "INSERT INTO Item (uid, title) VALUES (99, 'pending')")
+            switch location {
+            case .file(let url):
+                try? DatabaseQueue(path: url.path).inDatabase { db in
+                    try db.execute(sql: "BEGIN IMMEDIATE")
+                    try db.execute(sql: insert)
+                    writing.signal()
+                    release.wait()
+                    try db.execute(sql: "ROLLBACK")
+                }
+            case .postgres(let uri):
+                guard let connection = try? PostgresConnection(uri: uri) else {
+                    writing.signal()
+                    return
+                }
+                _ = try? connection.transaction {
+                    try connection.execute(insert)
+                    writing.signal()
+                    release.wait()
+                    throw CancellationError()  // rolls the insert back
+                }
+            case .inMemory:
                 writing.signal()
-                release.wait()
-                try db.execute(sql: "ROLLBACK")
             }
         }
         thread.start()
         writing.wait()
         defer { release.signal() }
-        // The read-write open would wait on the lock (its busy timeout) and then fail; the read-only one does not.
-        let reader = try PersistentContainer(schema: try Self.schema(), location: .file(url), access: .readOnly)
+        // On SQLite the read-write open would wait on the lock (its busy timeout) and then fail; the read-only one
+        // does not. On PostgreSQL neither waits.
+        let reader = try PersistentContainer.opening(schema: try Self.schema(), location: location, access: .readOnly)
         let count = try await reader.newBackgroundContext().perform { try $0.count(for: FetchRequest(Item.self)) }
         #expect(count == 3)
+        if case .postgres = location {
+            let opened = DispatchSemaphore(value: 0)
+            Thread {
+                _ = try? PersistentContainer.opening(schema: try Self.schema(), location: location)
+                opened.signal()
+            }.start()
+            let openedInTime = opened.wait(timeout: .now() + 10) == .success
+            #expect(openedInTime, "the read-write open waited for the other connection's write transaction")
+        }
     }
 
     @Test(arguments: TestStore.shareable)
