@@ -26,6 +26,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "StillpointCore", targets: ["StillpointCore"]),
+        .library(name: "StillpointSQLite", targets: ["StillpointSQLite"]),
+        .library(name: "StillpointPostgres", targets: ["StillpointPostgres"]),
         .library(name: "PracticeLog", targets: ["PracticeLog"]),
         .library(name: "StillpointStatistics", targets: ["StillpointStatistics"]),
         .library(name: "StillpointCatalog", targets: ["StillpointCatalog"]),
@@ -46,10 +48,16 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
     targets: [
+        // The engine-neutral core: contexts, the object graph, predicates, change sets, operations, the store seam.
         .target(
             name: "StillpointCore",
-            dependencies: [grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")],
             path: "Modules/StillpointCore",
+            swiftSettings: strictSettings),
+        // The SQLite store, over GRDB: the embedded default.
+        .target(
+            name: "StillpointSQLite",
+            dependencies: ["StillpointCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            path: "Modules/StillpointSQLite",
             swiftSettings: strictSettings),
         // libpq, the PostgreSQL project's C client (Debian's libpq-dev), and the PostgreSQL store built on it.
         .systemLibrary(
