@@ -68,14 +68,14 @@ struct SQLiteStoreConnection: StoreWriter {
         }
     }
 
-    func forEachExportRow(_ request: FetchRequest, columns: [String], types: ContiguousArray<AttributeType>,
-                          _ body: (ExportCursorRow) throws -> Void) throws {
+    func exportRows(_ request: FetchRequest, columns: [String], types: ContiguousArray<AttributeType>,
+                    to rows: inout ExportRowWriter) throws {
         let query = try dialect.select(request, columns: columns.map(Store.quote).joined(separator: ", "),
                                        limit: request.limit, offset: request.offset)
         // A statement of its own: a custom format may run queries of its own.
         let statement = try db.makeStatement(sql: query.sql)
         try db.query(statement, query.arguments) { handle in
-            try body(ExportCursorRow(statement: handle, types: types))
+            try rows.append(ExportCursorRow(statement: handle, types: types))
         }
     }
 

@@ -10,6 +10,15 @@ package protocol SaveRowWriter {
     /// Inserts a row and returns its id, or `nil`, writing nothing, when a unique key of it is taken.
     func insertRow(_ values: ContiguousArray<AttributeValue>, of entity: EntityDescription) throws -> Int64?
 
+    /// Inserts `rows` in order, as one ``insertRow(_:of:)`` per row would, in as few statements as the store can:
+    /// each row's id (ids ascend with the rows), or `nil` where a unique key of it was taken (by a stored row or an
+    /// earlier row of `rows`) and nothing was written for it.
+    func insertRows(_ rows: [ContiguousArray<AttributeValue>], of entity: EntityDescription) throws -> [Int64?]
+
+    /// Runs `body` in a savepoint of the transaction: when it returns `false`, what it wrote is undone and the
+    /// transaction goes on. Returns what `body` returned.
+    func undoingUnless(_ body: () throws -> Bool) throws -> Bool
+
     /// Writes `values` over the row `rowID` if it still has `version`, and steps its version.
     func updateRow(_ values: ContiguousArray<AttributeValue>, of entity: EntityDescription, rowID: Int64, version: Int64) throws -> RowWriteResult
 

@@ -34,6 +34,7 @@ struct PostgresBatch {
             var columns: [String] = [], parameters: [String?] = []
             for (name, value) in assigned {
                 let attribute = try entity.checkedAttribute(named: name)
+                try PostgresNULTextError.check([value], of: [attribute], entity: entity.name)
                 columns.append(name)
                 parameters.append(PostgresValueText.text(value))
                 if PostgresSchema.hasFoldedCopies(attribute.type) {

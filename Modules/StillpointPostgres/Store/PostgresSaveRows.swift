@@ -22,10 +22,25 @@ package struct PostgresSaveRows: SaveRowWriter {
         try PostgresRowInsert(entity).insertUnlessTaken(values, on: connection)
     }
 
+    package func insertRows(_ rows: [ContiguousArray<AttributeValue>], of entity: EntityDescription) throws -> [Int64?] {
+        try PostgresBulkInsert(entity, on: connection).insert(rows)
+    }
+
+    package func undoingUnless(_ body: () throws -> Bool) throws -> Bool {
+        try connection.execute("SAVEPOINT stillpoint_attempt")
+        guard try body() else {
+            try connection.execute("ROLLBACK TO SAVEPOINT stillpoint_attempt")
+            try connection.execute("RELEASE SAVEPOINT stillpoint_attempt")
+            return false
+        }
+        try connection.execute("RELEASE SAVEPOINT stillpoint_attempt")
+        return true
+    }
+
     package func updateRow(_ values: ContiguousArray<AttributeValue>, of entity: EntityDescription, rowID: Int64,
                            version: Int64) throws -> RowWriteResult {
         let insert = PostgresRowInsert(entity)
-        var parameters = insert.parameters(values)
+        var parameters = try insert.parameters(values)
         let assignments = insert.columns.enumerated().map { "\(dialect.quote($1)) = $\($0 + 1)" }
         parameters += [String(rowID), String(version)]
         let sql = "UPDATE \(dialect.quote(entity.name)) SET " + (assignments + ["\"_version\" = \"_version\" + 1"]).joined(separator: ", ")

@@ -118,10 +118,9 @@ package struct PostgresStoreConnection: StoreReader {
         }
     }
 
-    package func forEachExportRow(_ request: FetchRequest, columns: [String], types: ContiguousArray<AttributeType>,
-                                  _ body: (ExportCursorRow) throws -> Void) throws {
-        throw PostgresError(message: "exports are not supported on PostgreSQL yet (the export cursor row is SQLite's); "
-                            + "export from a SQLite store", target: connection.target.description)
+    package func exportRows(_ request: FetchRequest, columns: [String], types: ContiguousArray<AttributeType>,
+                            to rows: inout ExportRowWriter) throws {
+        try PostgresExportCursor(connection).export(request, columns: columns, types: types, to: &rows)
     }
 
     // MARK: History
