@@ -77,17 +77,17 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "PracticeLog",
-            dependencies: ["StillpointCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["StillpointSQLite", "StillpointCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             path: "Modules/PracticeLog",
             swiftSettings: strictSettings),
         .target(
             name: "StillpointStatistics",
-            dependencies: ["StillpointCore", "PracticeLog", .product(name: "Yams", package: "Yams")],
+            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", .product(name: "Yams", package: "Yams")],
             path: "Modules/StillpointStatistics",
             swiftSettings: strictSettings),
         .target(
             name: "StillpointReport",
-            dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics"],
+            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", "StillpointStatistics"],
             path: "Modules/StillpointReport",
             // Config/default.yaml (linked into the module's folder), compiled into the tool: no file to ship beside it.
             resources: [.embedInCode("Setup/default.yaml")],
@@ -99,14 +99,14 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "StillpointTestSupport",
-            dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics"],
+            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", "StillpointStatistics"],
             path: "Modules/StillpointTestSupport",
             swiftSettings: strictSettings),
         // The command-line tool as a library, so that a package of its own can build it with more modules...
         .target(
             name: "StillpointTool",
             dependencies: [
-                "StillpointCore", "StillpointPostgres", "PracticeLog", "StillpointStatistics", "StillpointReport", "StillpointCatalog",
+                "StillpointCore", "StillpointSQLite", "StillpointPostgres", "PracticeLog", "StillpointStatistics", "StillpointReport", "StillpointCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -121,29 +121,29 @@ let package = Package(
 
         .testTarget(
             name: "StillpointCoreTests",
-            dependencies: ["StillpointCore", "StillpointTestSupport", grdb, propertyBased],
+            dependencies: ["StillpointSQLite", "StillpointCore", "StillpointTestSupport", grdb, propertyBased],
             path: "Tests/StillpointCoreTests",
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointPostgresTests",
-            dependencies: ["StillpointPostgres", "StillpointCore", "StillpointPostgresTestSupport"],
+            dependencies: ["StillpointSQLite", "StillpointPostgres", "StillpointCore", "StillpointPostgresTestSupport"],
             path: "Tests/StillpointPostgresTests",
             swiftSettings: strictSettings),
         .testTarget(
             name: "PracticeLogTests",
-            dependencies: ["PracticeLog", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["StillpointSQLite", "PracticeLog", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             path: "Tests/PracticeLogTests",
             exclude: ["Fixtures"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointReportTests",
-            dependencies: ["StillpointReport", "StillpointStatistics", "StillpointCatalog", "PracticeLog"],
+            dependencies: ["StillpointSQLite", "StillpointReport", "StillpointStatistics", "StillpointCatalog", "PracticeLog"],
             path: "Tests/StillpointReportTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointToolTests",
-            dependencies: ["stillpoint", "StillpointTool", "StillpointCore", "PracticeLog", "StillpointPostgresTestSupport"],
+            dependencies: ["StillpointSQLite", "stillpoint", "StillpointTool", "StillpointCore", "PracticeLog", "StillpointPostgresTestSupport"],
             path: "Tests/StillpointToolTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings),
@@ -153,7 +153,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointStatisticsTests",
-            dependencies: ["StillpointStatistics", "StillpointCatalog", "StillpointTestSupport", propertyBased],
+            dependencies: ["StillpointSQLite", "StillpointStatistics", "StillpointCatalog", "StillpointTestSupport", propertyBased],
             path: "Tests/StillpointStatisticsTests",
             swiftSettings: strictSettings),
     ]

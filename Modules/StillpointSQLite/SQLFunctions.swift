@@ -1,3 +1,4 @@
+import StillpointCore
 import GRDB
 
 /// The SQL functions every connection of a store gets, so that predicates compile to SQL.

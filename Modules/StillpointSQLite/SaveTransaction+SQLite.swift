@@ -1,3 +1,4 @@
+import StillpointCore
 import Foundation
 import GRDB
 import GRDBSQLite

@@ -1,3 +1,4 @@
+import StillpointCore
 import GRDB
 
 /// The SQLite store as the seam's driver: each transaction hands its body a ``SQLiteStoreConnection``, with the

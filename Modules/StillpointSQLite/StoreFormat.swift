@@ -1,3 +1,4 @@
+import StillpointCore
 import GRDB
 
 /// The version of the store's own layout (its bookkeeping tables and columns, not the entities'), kept in

@@ -1,3 +1,4 @@
+import StillpointCore
 import GRDB
 import GRDBSQLite
 

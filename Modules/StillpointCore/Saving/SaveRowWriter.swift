@@ -202,3 +202,50 @@ extension SaveTransaction {
                 .written(Written(values: merged, version: storeVersion + 1)))
     }
 }
+
+extension StoreOrigin {
+    /// The process that wrote a change, as the change log records it.
+    package var processToken: String { process }
+}
+
+extension SaveRowWriter {
+    /// Records a batch's changed rows of `entityName` in the change log, publishes its change set on `hub` once
+    /// the transaction commits, and returns the batch's result (no entry when nothing changed).
+    package func recordBatch(entityName: String, inserted: [Int64], updated: [Int64], deleted: [Int64],
+                             changedAttributes: Set<String>, author: String, origin: StoreOrigin, hub: ChangeSetHub) throws -> BatchResult {
+        let (insertedIDs, updatedIDs, deletedIDs) = (ObjectIDSet(entityName: entityName, rowIDs: inserted),
+                                                     ObjectIDSet(entityName: entityName, rowIDs: updated),
+                                                     ObjectIDSet(entityName: entityName, rowIDs: deleted))
+        let ids = insertedIDs.union(updatedIDs).union(deletedIDs)
+        guard !ids.isEmpty else { return BatchResult(count: 0, objectIDs: [], changeSet: nil) }
+        let attributes = changedAttributes.isEmpty ? [:] : [entityName: changedAttributes]
+        let payload = ChangeLogPayload.text(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs, changedAttributes: attributes)
+        let timestamp = Date()
+        let sequence = try recordChanges(payload, author: author, origin: origin, timestamp: timestamp)
+        var changeSet = ChangeSet(sequence: sequence, author: author, timestamp: timestamp, inserted: insertedIDs,
+                                  updated: updatedIDs, deleted: deletedIDs, changedAttributes: attributes)
+        changeSet.originContext = origin.context
+        let published = changeSet
+        afterCommit { hub.publish(published) }
+        return BatchResult(count: ids.count, objectIDs: ids, changeSet: changeSet)
+    }
+}
+
+extension AttributeDescription {
+    /// The value a row gets for an attribute it does not name: the default, or NULL.
+    package var valueWhenUnset: AttributeValue { initialValue }
+}
+
+extension ObjectID {
+    /// A new temporary ID of `entity`, for a row that has none yet.
+    package static func temporaryID(of entity: EntityDescription) -> ObjectID {
+        .temporary(entityName: entity.name)
+    }
+}
+
+extension ValidationFailure {
+    /// An object whose values for `attributes` repeat a stored row's unique key.
+    package static func uniquenessViolation(of objectID: ObjectID, attributes: [String], values: [AttributeValue]) -> ValidationFailure {
+        ValidationFailure(objectID: objectID, reason: .uniquenessViolation(attributes: attributes, values: values))
+    }
+}
