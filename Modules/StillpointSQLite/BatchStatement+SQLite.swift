@@ -1,6 +1,6 @@
-import StillpointCore
 import Foundation
 import GRDB
+import StillpointCore
 
 /// A batch operation written to SQLite: one statement, whose changed rows SQLite's update hook reports.
 extension BatchStatement {

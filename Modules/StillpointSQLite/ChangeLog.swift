@@ -1,7 +1,7 @@
-import StillpointCore
 import Foundation
 import GRDB
 import GRDBSQLite
+import StillpointCore
 
 /// The store's persistent history: one row per save or batch operation, so that contexts in this and other
 /// processes can catch up on what changed since a sequence number.

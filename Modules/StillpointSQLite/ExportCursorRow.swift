@@ -1,6 +1,6 @@
-import StillpointCore
 import Foundation
 import GRDBSQLite
+import StillpointCore
 
 /// The current row of an export's cursor, read column by column straight from SQLite.
 ///

@@ -1,5 +1,5 @@
-import StillpointCore
 import GRDB
+import StillpointCore
 
 /// The SQL functions every connection of a store gets, so that predicates compile to SQL.
 enum SQLFunctions {

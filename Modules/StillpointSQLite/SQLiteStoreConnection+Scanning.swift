@@ -1,5 +1,5 @@
-import StillpointCore
 import GRDB
+import StillpointCore
 
 extension SQLiteStoreConnection {
     /// `SELECT _id, attributes... FROM entity` stepped in place, without a `WHERE` that could send SQLite through

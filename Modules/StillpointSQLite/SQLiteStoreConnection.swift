@@ -1,7 +1,7 @@
-import StillpointCore
 import Foundation
 import GRDB
 import GRDBSQLite
+import StillpointCore
 
 /// SQLite's side of the store seam: one GRDB connection inside a transaction, read through SQLite's C API.
 ///

@@ -1,7 +1,7 @@
-import StillpointCore
 import Foundation
 import GRDB
 import GRDBSQLite
+import StillpointCore
 
 /// A save written to SQLite: prepared statements per entity, uniqueness clashes read back after SQLite refuses
 /// a row, the change log in the same transaction.

@@ -1,5 +1,5 @@
-import StillpointCore
 import GRDB
+import StillpointCore
 
 /// The version of the store's own layout (its bookkeeping tables and columns, not the entities'), kept in
 /// SQLite's `PRAGMA user_version` so that reading it costs nothing.

@@ -1,6 +1,6 @@
-import StillpointCore
 import GRDB
 import GRDBSQLite
+import StillpointCore
 
 /// The SQL that reads and writes the rows of entities.
 enum StoreRows {
