@@ -25,6 +25,16 @@ struct PostgresStoreToolTests {
         #expect(onServer.status == 0, "\(onServer.standardError)")
         #expect(onServer.standardOutput == onFile.standardOutput)
 
+        // Exports of the same history are the same bytes.
+        for format in ["csv", "jsonl"] {
+            let (serverFile, localFile) = (tool.path("server.\(format)"), tool.path("file.\(format)"))
+            let fromServer = try tool.run(["export", "--store", uri, "--format", format, "--output", serverFile])
+            let fromFile = try tool.run(["export", "--store", file, "--format", format, "--output", localFile])
+            #expect(fromServer.status == 0, "\(fromServer.standardError)")
+            #expect(fromFile.status == 0, "\(fromFile.standardError)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: serverFile)) == Data(contentsOf: URL(fileURLWithPath: localFile)))
+        }
+
         let csv = tool.path("more.csv")
         try "start,duration\n2025-05-31T06:00:00Z,1200\n2025-05-31T18:30:00Z,900\n".write(toFile: csv, atomically: true, encoding: .utf8)
         let imported = try tool.run(["import", csv, "--format", "csv", "--store", uri])
