@@ -33,6 +33,8 @@ let package = Package(
         .library(name: "StillpointTool", targets: ["StillpointTool"]),
         // Helpers and the conformance checks for the tests of a statistic module, in Stillpoint or outside it.
         .library(name: "StillpointTestSupport", targets: ["StillpointTestSupport"]),
+        // A throwaway PostgreSQL server for tests and benchmarks (initdb and pg_ctl in a temporary folder).
+        .library(name: "StillpointPostgresTestSupport", targets: ["StillpointPostgresTestSupport"]),
         .executable(name: "stillpoint", targets: ["stillpoint"]),
     ],
     dependencies: [
@@ -59,6 +61,11 @@ let package = Package(
             name: "StillpointPostgres",
             dependencies: ["StillpointCore", "CLibPQ"],
             path: "Modules/StillpointPostgres",
+            swiftSettings: strictSettings),
+        .target(
+            name: "StillpointPostgresTestSupport",
+            dependencies: ["StillpointPostgres"],
+            path: "Modules/StillpointPostgresTestSupport",
             swiftSettings: strictSettings),
         .target(
             name: "PracticeLog",
@@ -91,7 +98,7 @@ let package = Package(
         .target(
             name: "StillpointTool",
             dependencies: [
-                "StillpointCore", "PracticeLog", "StillpointStatistics", "StillpointReport", "StillpointCatalog",
+                "StillpointCore", "StillpointPostgres", "PracticeLog", "StillpointStatistics", "StillpointReport", "StillpointCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -111,7 +118,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointPostgresTests",
-            dependencies: ["StillpointPostgres", "StillpointCore"],
+            dependencies: ["StillpointPostgres", "StillpointCore", "StillpointPostgresTestSupport"],
             path: "Tests/StillpointPostgresTests",
             swiftSettings: strictSettings),
         .testTarget(
@@ -128,7 +135,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointToolTests",
-            dependencies: ["stillpoint", "StillpointTool", "StillpointCore", "PracticeLog"],
+            dependencies: ["stillpoint", "StillpointTool", "StillpointCore", "PracticeLog", "StillpointPostgresTestSupport"],
             path: "Tests/StillpointToolTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings),

@@ -136,7 +136,7 @@ struct HistoryTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let container = try makeContainer(.file(directory.appendingPathComponent("store.sqlite")))
         try await insertItems(1...10, in: container)
-        let store = container.store
+        let store = try container.sqliteStore
         let counts = try await container.newBackgroundContext().perform { context in
             try context.withPinnedSnapshot {
                 let before = try context.count(for: FetchRequest(Item.self))

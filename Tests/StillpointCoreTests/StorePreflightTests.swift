@@ -153,7 +153,7 @@ struct StorePreflightTests {
     /// A store of 500 items, closed cleanly (its WAL folded into the file).
     private func fillAndClose(_ url: URL) throws {
         let container = try makeContainer(.file(url))
-        try container.store.write { db in
+        try container.sqliteStore.write { db in
             for uid in 0..<500 {
                 try db.execute(sql: "INSERT INTO Item (uid, title) VALUES (?, ?)", arguments: [uid, String(repeating: "t", count: 200)])
             }

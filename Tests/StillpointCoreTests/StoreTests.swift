@@ -9,7 +9,7 @@ struct StoreTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let container = try makeContainer(.file(directory.appendingPathComponent("store.sqlite")))
-        let mode = try container.store.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        let mode = try container.sqliteStore.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
     }
 
@@ -19,7 +19,7 @@ struct StoreTests {
         let container = try makeContainer(.file(directory.appendingPathComponent("store.sqlite")))
         try await insertItems(1...3, in: container)
         // Hold a write transaction open with an uncommitted insert, and read meanwhile.
-        let store = container.store
+        let store = try container.sqliteStore
         let writing = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let writer = Thread {
@@ -70,7 +70,7 @@ struct StoreTests {
             context.insert(Extra.self)[Extra.value] = 1
             try await context.save()
         }
-        let indexes = try container.store.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Thing'") }
+        let indexes = try container.sqliteStore.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Thing'") }
         #expect(indexes.contains("index_Thing_name"))
     }
 

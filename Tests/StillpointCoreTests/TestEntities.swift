@@ -1,5 +1,6 @@
 import Foundation
-import StillpointCore
+@testable import StillpointCore
+import Testing
 
 /// The entities the core's tests work with.
 enum Item: Entity {
@@ -58,4 +59,11 @@ func eachLocation(isolation: isolated (any Actor)? = #isolation, _ body: (StoreL
     defer { try? FileManager.default.removeItem(at: directory) }
     try await body(.inMemory)
     try await body(.file(directory.appendingPathComponent("store.sqlite")))
+}
+
+extension PersistentContainer {
+    /// The SQLite store under the container, for tests that look at its tables directly.
+    var sqliteStore: Store {
+        get throws { try #require(store as? Store, "the container's store is not SQLite") }
+    }
 }

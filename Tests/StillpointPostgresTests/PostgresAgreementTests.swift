@@ -1,6 +1,7 @@
 import Foundation
 import StillpointCore
 @testable import StillpointPostgres
+import StillpointPostgresTestSupport
 import Testing
 
 /// The same fetch requests give the same rows, in the same order, from PostgreSQL as from an in-memory SQLite

@@ -1,6 +1,7 @@
 import Foundation
 @testable import StillpointCore
 @testable import StillpointPostgres
+import StillpointPostgresTestSupport
 import Testing
 
 /// Batches on PostgreSQL report the rows they changed (`RETURNING`), write the change log, keep the folded
@@ -80,13 +81,12 @@ struct PostgresBatchTests {
         let start = try PostgresStoreConnection.reading(on: connection) { try $0.lastHistorySequence() }
         _ = try run(.delete(FetchRequest(Practice.self, predicate: try FetchPredicate("uid == 1"))))
         // The watermark is the server's: another suite's transaction may hold the entry back for a moment.
-        var (history, position): ([ChangeSet], Int64) = ([], start)
+        var history = ChangeHistory(changeSets: [], token: HistoryToken(sequence: start))
         for _ in 0..<500 where history.isEmpty {
-            (history, position) = try PostgresStoreConnection.reading(on: connection) { reader in
-                (try reader.completeHistory(after: start, path: "test"), try reader.lastHistorySequence())
-            }
+            history = try PostgresStoreConnection.reading(on: connection) { reader in try reader.completeHistory(after: start, path: "test") }
             if history.isEmpty { Thread.sleep(forTimeInterval: 0.01) }
         }
+        let position = history.token.sequence
         #expect(history.map(\.deleted.count) == [1])
         try PostgresStoreConnection.writing(on: connection) { try $0.purgeHistory(through: position) }
         #expect(throws: StoreError.self) {

@@ -1,5 +1,7 @@
 import Foundation
 @testable import StillpointPostgres
+import StillpointPostgresTestSupport
+import StillpointCore
 import Synchronization
 import Testing
 
@@ -63,7 +65,7 @@ struct PostgresChangeLogTests {
         let reader = try PostgresConnection(uri: uri)
         var position = try PostgresChangeLog.currentPosition(on: reader)
         let writersDone = Atomic<Int>(0)
-        let failures = Mutex<[String]>([])
+        let failures = LockedState<[String]>([])
         let writerCount = 4
         for writer in 0..<writerCount {
             let uri = self.uri

@@ -1,5 +1,6 @@
 import Foundation
 @testable import StillpointPostgres
+import StillpointPostgresTestSupport
 import Testing
 
 @Suite("PostgresConnection", .enabled(if: PostgresTestServer.isWanted))

@@ -1,6 +1,7 @@
 import Foundation
 @testable import StillpointCore
 @testable import StillpointPostgres
+import StillpointPostgresTestSupport
 import Testing
 
 /// Import batches on PostgreSQL: new keys inserted, stored keys updated where their values differ and left alone

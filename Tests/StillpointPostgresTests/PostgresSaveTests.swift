@@ -1,6 +1,7 @@
 import Foundation
 @testable import StillpointCore
 @testable import StillpointPostgres
+import StillpointPostgresTestSupport
 import Testing
 
 /// Saves on PostgreSQL: permanent ids, version-checked updates and deletes, uniqueness clashes under the merge
@@ -52,11 +53,11 @@ struct PostgresSaveTests {
         let reader = try PostgresConnection(uri: try uri())
         var logged: [ChangeSet] = []
         for _ in 0..<500 where logged.isEmpty {
-            logged = try PostgresStoreConnection.reading(on: reader) { try $0.changeSets(after: start, excludingProcess: nil) { _ in } }
+            logged = try PostgresStoreConnection.reading(on: reader) { try $0.changeSets(after: start, excludingProcess: nil) { _ in }.changeSets }
             if logged.isEmpty { Thread.sleep(forTimeInterval: 0.01) }
         }
         #expect(logged.map(\.inserted) == [changeSet.inserted])
-        #expect(try PostgresStoreConnection.reading(on: reader) { try $0.changeSets(after: start, excludingProcess: "test-process") { _ in } }.isEmpty)
+        #expect(try PostgresStoreConnection.reading(on: reader) { try $0.changeSets(after: start, excludingProcess: "test-process") { _ in }.changeSets }.isEmpty)
         // The [c] copies were written with the row: a folded query finds it.
         let folded = FetchRequest(Practice.self, predicate: try FetchPredicate("name ==[cd] 'zazen'"))
         #expect(try PostgresStoreConnection.reading(on: connection) { try $0.count(folded) } == 1)

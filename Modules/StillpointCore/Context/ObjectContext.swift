@@ -20,7 +20,7 @@ public actor ObjectContext {
     public nonisolated let name: String
     /// The context a child's saves go to, or `nil` for a context on the store.
     public nonisolated let parent: ObjectContext?
-    nonisolated let store: Store
+    nonisolated let store: any StoreDriver
     nonisolated let hub: ChangeSetHub
     private nonisolated let queueExecutor: ContextQueueExecutor?
     nonisolated let interruptFlag = InterruptFlag()
@@ -44,7 +44,7 @@ public actor ObjectContext {
     var isSaving = false
     var savesWaiting: [CheckedContinuation<Void, Never>] = []
 
-    init(name: String, store: Store, hub: ChangeSetHub, mergeTracker: MergeTracker, onMainActor: Bool,
+    init(name: String, store: any StoreDriver, hub: ChangeSetHub, mergeTracker: MergeTracker, onMainActor: Bool,
          parent: ObjectContext? = nil, parentSnapshot: ParentSnapshot? = nil) {
         self.name = name
         self.mergeTracker = mergeTracker

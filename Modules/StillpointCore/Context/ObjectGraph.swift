@@ -2,7 +2,7 @@ import Foundation
 
 /// The state of one context: its identity map and its unsaved changes. Used only on its context's executor.
 final class ObjectGraph {
-    let store: Store
+    let store: any StoreDriver
     let hub: ChangeSetHub
     let name: String
     let interruptFlag: InterruptFlag
@@ -22,7 +22,7 @@ final class ObjectGraph {
     /// The read transaction in progress, so that code run inside a streaming fetch reads the same state.
     var activeReader: (any StoreReader)?
 
-    init(store: Store, hub: ChangeSetHub, name: String, interruptFlag: InterruptFlag, parentSnapshot: ParentSnapshot?) {
+    init(store: any StoreDriver, hub: ChangeSetHub, name: String, interruptFlag: InterruptFlag, parentSnapshot: ParentSnapshot?) {
         self.store = store
         self.interruptFlag = interruptFlag
         self.origin = StoreOrigin(process: store.processToken, context: ObjectGraph.nextOriginNumber())

@@ -16,7 +16,7 @@ public final class PersistentContainer: Sendable {
     public let location: StoreLocation
     /// The context of the main actor, for reading what is shown. Its saves write off the main actor.
     public let viewContext: ObjectContext
-    let store: Store
+    let store: any StoreDriver
     let hub: ChangeSetHub
     let mergeTracker: MergeTracker
     private let contextCounter = LockedState(0)
@@ -26,10 +26,22 @@ public final class PersistentContainer: Sendable {
     ///
     /// - Throws: ``StoreError`` with the path when the store cannot be opened or upgraded in place, was written by a
     ///   newer Stillpoint, or (read-only) does not exist yet or must be upgraded first.
-    public init(schema: Schema, location: StoreLocation, access: StoreAccess = .readWrite) throws {
-        self.schema = schema
-        self.location = location
-        self.store = try Store(location: location, schema: schema, access: access)
+    /// A PostgreSQL location is opened by `StillpointPostgres` (`PersistentContainer(schema:postgres:)`);
+    /// here it throws ``StoreError/storeModuleMissing(path:module:)``.
+    public convenience init(schema: Schema, location: StoreLocation, access: StoreAccess = .readWrite) throws {
+        switch location {
+        case .file, .inMemory:
+            self.init(store: try Store(location: location, schema: schema, access: access))
+        case .postgres:
+            throw StoreError.storeModuleMissing(path: location.displayPath, module: "StillpointPostgres")
+        }
+    }
+
+    /// A container over a store a driver opened (the seam's way in for each database's module).
+    package init(store: any StoreDriver) {
+        self.schema = store.schema
+        self.location = store.location
+        self.store = store
         let hub = ChangeSetHub()
         let mergeTracker = MergeTracker()
         self.hub = hub
@@ -67,8 +79,8 @@ public final class PersistentContainer: Sendable {
         try store.formatVersion()
     }
 
-    /// Runs SQLite's full `PRAGMA integrity_check`, reading the whole store: `[]` when it is sound, else the
-    /// damage found, one line per problem (at most `limit`).
+    /// Checks the whole store (SQLite's full `PRAGMA integrity_check`; on PostgreSQL, that the store's tables are
+    /// there): `[]` when it is sound, else the damage found, one line per problem (at most `limit`).
     public func integrityProblems(limit: Int = 100) throws -> [String] {
         try store.integrityProblems(limit: limit)
     }
@@ -89,7 +101,8 @@ public final class PersistentContainer: Sendable {
         try await newBackgroundContext().perform(body)
     }
 
-    /// Closes the store: its write-ahead log is folded into the file, which can then be moved or copied alone.
+    /// Closes the store: a SQLite file's write-ahead log is folded into the file, which can then be moved or
+    /// copied alone; a server store's connections are closed.
     /// Contexts of the container must not be used afterwards.
     public func close() throws {
         hub.finish()

@@ -37,7 +37,7 @@ extension ObjectContext {
     /// ```swift
     /// let changes = try context.withPinnedSnapshot { try context.history(after: token) }
     /// ```
-    public func history(after token: HistoryToken) throws -> [ChangeSet] {
+    public func history(after token: HistoryToken) throws -> ChangeHistory {
         try graph.history(after: token)
     }
 }

@@ -13,10 +13,10 @@ extension PersistentContainer {
     /// history would leave the caller's objects silently stale.
     ///
     /// ```swift
-    /// let changes = try container.history(after: token)
-    /// token = changes.last.map { HistoryToken(sequence: $0.sequence) } ?? token
+    /// let history = try container.history(after: token)
+    /// token = history.token
     /// ```
-    public func history(after token: HistoryToken) throws -> [ChangeSet] {
+    public func history(after token: HistoryToken) throws -> ChangeHistory {
         let path = store.location.displayPath
         return try store.reading(interruptedBy: nil) { reader in try reader.completeHistory(after: token.sequence, path: path) }
     }
@@ -27,8 +27,12 @@ extension PersistentContainer {
         try store.writing(interruptedBy: nil) { writer in try writer.purgeHistory(through: token.sequence) }
     }
 
-    /// Watches the store file for changes written by other processes (an import in a second terminal) and
+    /// Watches the store for changes written by other processes (an import in a second terminal) and
     /// publishes them on ``changeSets``, so that contexts that merge automatically catch up by themselves.
+    ///
+    /// A SQLite store is checked every `interval`; a PostgreSQL store wakes at once when another process
+    /// commits (its saves ring `NOTIFY`), and checks every `interval` only while a transaction still running
+    /// on the server holds later changes back.
     ///
     /// Returns the watching task; cancel it to stop.
     ///
@@ -40,19 +44,18 @@ extension PersistentContainer {
         let store = self.store
         let hub = self.hub
         let start = (try? currentHistoryToken().sequence) ?? 0
+        let signals = store.otherProcessCommits(every: interval)
         return Task.detached {
             var seen = start
-            while !Task.isCancelled {
-                // The last sequence read with them, so that this process's own entries are not read again.
-                if let (changes, last) = try? store.reading(interruptedBy: nil, { reader in
-                    // A damaged entry is passed over: the watcher has no one to tell, and must not stop at it.
-                    (try reader.changeSets(after: seen, excludingProcess: store.processToken) { _ in },
-                     try reader.lastHistorySequence())
+            for await _ in signals {
+                if Task.isCancelled { return }
+                // A damaged entry is passed over: the watcher has no one to tell, and must not stop at it.
+                if let (changes, next) = try? store.reading(interruptedBy: nil, { reader in
+                    try reader.changeSets(after: seen, excludingProcess: store.processToken) { _ in }
                 }) {
                     for changeSet in changes { hub.publish(changeSet) }
-                    seen = last
+                    seen = next
                 }
-                try? await Task.sleep(for: interval)
             }
         }
     }
@@ -67,9 +70,8 @@ extension ObjectContext {
     /// token = try await context.perform { [token] context in try context.mergeHistory(after: token) }
     /// ```
     public func mergeHistory(after token: HistoryToken) throws -> HistoryToken {
-        let path = graph.store.location.displayPath
-        let changes = try graph.withReader { reader in try reader.completeHistory(after: token.sequence, path: path) }
-        for changeSet in changes { try graph.merge(changeSet) }
-        return changes.last.map { HistoryToken(sequence: $0.sequence) } ?? token
+        let history = try graph.history(after: token)
+        for changeSet in history { try graph.merge(changeSet) }
+        return history.token
     }
 }

@@ -10,7 +10,7 @@ extension ObjectGraph {
     }
 
     /// The change sets after `token` in the state this graph reads, complete or an error.
-    func history(after token: HistoryToken) throws -> [ChangeSet] {
+    func history(after token: HistoryToken) throws -> ChangeHistory {
         let path = store.location.displayPath
         return try withReader { reader in try reader.completeHistory(after: token.sequence, path: path) }
     }

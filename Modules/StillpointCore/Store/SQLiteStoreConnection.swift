@@ -83,12 +83,16 @@ struct SQLiteStoreConnection: StoreWriter {
         try ChangeLog.lastSequence(in: db)
     }
 
-    func changeSets(after sequence: Int64, excludingProcess process: String?, damaged: (Int64) throws -> Void) throws -> [ChangeSet] {
-        try ChangeLog.changeSets(after: sequence, excludingProcess: process, in: db, damaged: damaged)
+    func changeSets(after sequence: Int64, excludingProcess process: String?,
+                    damaged: (Int64) throws -> Void) throws -> (changeSets: [ChangeSet], next: Int64) {
+        let changeSets = try ChangeLog.changeSets(after: sequence, excludingProcess: process, in: db, damaged: damaged)
+        // The same transaction: nothing was recorded after what was read.
+        return (changeSets, max(sequence, try ChangeLog.lastSequence(in: db)))
     }
 
-    func completeHistory(after sequence: Int64, path: String) throws -> [ChangeSet] {
-        try ChangeLog.completeHistory(after: sequence, in: db, path: path)
+    func completeHistory(after sequence: Int64, path: String) throws -> ChangeHistory {
+        let changeSets = try ChangeLog.completeHistory(after: sequence, in: db, path: path)
+        return ChangeHistory(changeSets: changeSets, token: HistoryToken(sequence: changeSets.last?.sequence ?? sequence))
     }
 
     func purgeHistory(through sequence: Int64) throws {

@@ -18,6 +18,20 @@ extension Store: StoreDriver {
         try await writeAsync { db in try Self.watching(flag, on: db) { try body(SQLiteStoreConnection(db: db)) } }
     }
 
+    /// SQLite has no doorbell between processes: a signal every `interval`.
+    func otherProcessCommits(every interval: Duration) -> AsyncStream<Void> {
+        AsyncStream { continuation in
+            let ticker = Task {
+                while !Task.isCancelled {
+                    continuation.yield()
+                    try? await Task.sleep(for: interval)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in ticker.cancel() }
+        }
+    }
+
     private static func watching<T>(_ flag: InterruptFlag?, on db: Database, _ body: () throws -> T) throws -> T {
         guard let flag else { return try body() }
         return try flag.watching(db, body)

@@ -45,6 +45,8 @@ final class Store: Sendable {
             } catch {
                 throw StoreError.translating(error, path: path)
             }
+        case .postgres:
+            throw StoreError.storeModuleMissing(path: location.displayPath, module: "StillpointPostgres")
         }
         guard configuration.readonly == false else { return }
         let migrator = SchemaMigrator(schema: schema, path: location.displayPath)

@@ -28,6 +28,12 @@ public enum StoreError: Error, Sendable, Equatable {
     case readOnly(path: String)
     /// The disk (or its quota) holding the store is full.
     case diskFull(path: String)
+    /// The database server could not be reached or refused the connection; `path` is the URI without its password.
+    case serverUnreachable(path: String, detail: String)
+    /// The database server reported an error (`code` is PostgreSQL's SQLSTATE, when it gave one).
+    case server(path: String, code: String?, message: String)
+    /// The location needs a store module this program was not built with.
+    case storeModuleMissing(path: String, module: String)
 }
 
 extension StoreError: LocalizedError, CustomStringConvertible {
@@ -63,6 +69,14 @@ extension StoreError: LocalizedError, CustomStringConvertible {
             return "\(path) was opened read-only and cannot be saved to; open it for writing to change it"
         case .diskFull(let path):
             return "\(path): the disk is full; free some space (the changes saved before this are kept), then try again"
+        case .serverUnreachable(let path, let detail):
+            return "cannot connect to the PostgreSQL server at \(path): \(detail); check that the server runs and accepts "
+                + "connections there, and the URI's host, port, database, user and password (or PGPASSWORD)"
+        case .server(let path, let code, let message):
+            return "\(path): PostgreSQL error" + (code.map { " \($0)" } ?? "") + ": \(message)"
+        case .storeModuleMissing(let path, let module):
+            return "\(path) is a PostgreSQL store, which this program opens only through \(module): import it and use "
+                + "PersistentContainer(schema:postgres:)"
         }
     }
 }

@@ -11,12 +11,34 @@ public enum StoreLocation: Sendable, Hashable {
     case file(URL)
     /// A private in-memory store, gone when the container is.
     case inMemory
+    /// A PostgreSQL database, named by a libpq connection URI (`postgresql://user@host:5432/practice`) or
+    /// `key=value` pairs; libpq's environment variables (`PGHOST`, `PGPASSWORD`, ...) fill in the rest.
+    /// Opened through `StillpointPostgres`.
+    case postgres(String)
 
     /// The path shown in errors and messages.
     package var displayPath: String {
         switch self {
         case .file(let url): return url.path
         case .inMemory: return ":memory:"
+        case .postgres(let uri): return Self.redactingPassword(uri)
+        }
+    }
+
+    /// `uri` with the password of its user part or of a `password=` parameter replaced by `***`, for messages.
+    package static func redactingPassword(_ uri: String) -> String {
+        var text = uri
+        // postgresql://user:secret@host/...: the user part ends at the authority's "@".
+        if let scheme = text.range(of: "://") {
+            let authorityEnd = text[scheme.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" }) ?? text.endIndex
+            if let at = text[scheme.upperBound..<authorityEnd].lastIndex(of: "@"),
+               let colon = text[scheme.upperBound..<at].firstIndex(of: ":") {
+                text.replaceSubrange(text.index(after: colon)..<at, with: "***")
+            }
+        }
+        // ?password=secret&... in a URI, password=secret or password='a b' in key=value pairs.
+        return text.replacing(/(^|[?&\s])password\s*=\s*('(?:[^'\\]|\\.)*'|[^&\s]*)/) { match in
+            "\(match.output.1)password=***"
         }
     }
 }

@@ -48,12 +48,15 @@ package protocol StoreReader {
     /// The sequence number of the latest change in the change log, or 0; purged changes still count.
     func lastHistorySequence() throws -> Int64
 
-    /// The change sets recorded after `sequence`, oldest first; `excludingProcess` leaves out one process's own.
-    /// An entry that cannot be read goes to `damaged` with its sequence number, which throws or skips it.
-    func changeSets(after sequence: Int64, excludingProcess process: String?, damaged: (Int64) throws -> Void) throws -> [ChangeSet]
+    /// The change sets recorded after the position `sequence`, oldest first, and the position after them (and
+    /// after those left out); `excludingProcess` leaves out one process's own. An entry that cannot be read goes
+    /// to `damaged` with its sequence number, which throws or skips it.
+    func changeSets(after sequence: Int64, excludingProcess process: String?,
+                    damaged: (Int64) throws -> Void) throws -> (changeSets: [ChangeSet], next: Int64)
 
-    /// Every change set recorded after `sequence`, or an error when some were purged or one cannot be read.
-    func completeHistory(after sequence: Int64, path: String) throws -> [ChangeSet]
+    /// Every change set recorded after the position `sequence`, or an error when some were purged or one cannot
+    /// be read.
+    func completeHistory(after sequence: Int64, path: String) throws -> ChangeHistory
 
     /// Streams the rows of `entity` (only `rowIDs` when given) in store order, each with its row ID and
     /// `attributes`, read in place where the store can (see ``ScannedRow``).

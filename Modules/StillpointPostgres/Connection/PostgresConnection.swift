@@ -30,8 +30,7 @@ package final class PostgresConnection {
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = Self.message(PQerrorMessage(handle))
             PQfinish(handle)
-            throw PostgresError(message: "cannot connect: \(message); check that the server runs and the URI's host, "
-                                + "port, database and user", target: target.description)
+            throw PostgresError(sqlState: PostgresError.cannotConnect, message: message, target: target.description)
         }
         self.handle = handle
         cancelToken = PostgresCancelToken(handle)
@@ -126,6 +125,10 @@ package final class PostgresConnection {
         }
         return found
     }
+
+    /// Whether the connection to the server still stands (a failed statement leaves it usable; a server that
+    /// went away does not).
+    package var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
 
     /// The descriptor of the connection's socket, to wait on with `poll` for notifications.
     package var socket: Int32 { PQsocket(handle) }

@@ -23,8 +23,18 @@ package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     package var description: String {
-        "PostgreSQL at \(target): \(message)" + (sqlState.map { " (SQLSTATE \($0))" } ?? "")
+        if isConnectionFailure {
+            return "cannot connect to PostgreSQL at \(target): \(message); check that the server runs and the URI's host, "
+                + "port, database and user"
+        }
+        return "PostgreSQL at \(target): \(message)" + (sqlState.map { " (SQLSTATE \($0))" } ?? "")
     }
+
+    /// SQLSTATE `08001`: the client could not establish the connection.
+    package static let cannotConnect = "08001"
+
+    /// The server could not be reached, or refused the connection.
+    package var isConnectionFailure: Bool { sqlState == Self.cannotConnect }
 
     /// The statement was cancelled (`PQcancel`, a statement timeout).
     package var isCancellation: Bool { sqlState == "57014" }

@@ -23,11 +23,15 @@ package struct PostgresSchema {
     /// The table that remembers how far the change log has been purged (a watermark, see ``PostgresChangeLog``).
     package static let purgeTable = "_stillpoint_history_purge"
 
-    /// Creates or completes the tables in one transaction; concurrent opens wait for each other.
-    package func create(on connection: PostgresConnection) throws {
+    /// Creates or completes the tables in one transaction; concurrent opens wait for each other. `path` names
+    /// the store in errors: a store of a newer format, or a column of another type than its attribute's.
+    package func create(on connection: PostgresConnection, path: String = "") throws {
         try connection.transaction {
             // Two processes creating the same table at once would clash in PostgreSQL's catalogue.
             try connection.execute("SELECT pg_advisory_xact_lock(\(Self.schemaLock))")
+            try Self.checkFormat(on: connection, path: path)
+            try checkExistingTables(on: connection, path: path)
+            try connection.execute(Self.createFormatTable)
             try connection.execute(PostgresChangeLog.createTable)
             try connection.execute("""
                 CREATE TABLE IF NOT EXISTS \(Self.purgeTable) (id integer PRIMARY KEY CHECK (id = 1), through bigint NOT NULL);

@@ -131,10 +131,11 @@ package struct PostgresStoreConnection: StoreReader {
         Self.sequence(of: try PostgresChangeLog.currentPosition(on: connection))
     }
 
-    /// The change sets of the transactions that ended since the watermark `sequence`, in sequence order.
+    /// The change sets of the transactions that ended since the watermark `sequence`, in sequence order, and the
+    /// watermark after them.
     package func changeSets(after sequence: Int64, excludingProcess process: String?,
-                            damaged: (Int64) throws -> Void) throws -> [ChangeSet] {
-        let (entries, _) = try PostgresChangeLog.entries(after: Self.position(of: sequence), on: connection)
+                            damaged: (Int64) throws -> Void) throws -> (changeSets: [ChangeSet], next: Int64) {
+        let (entries, next) = try PostgresChangeLog.entries(after: Self.position(of: sequence), on: connection)
         var changeSets: [ChangeSet] = []
         for entry in entries where process == nil || entry.origin != process {
             guard let changeSet = Self.changeSet(of: entry) else {
@@ -143,17 +144,18 @@ package struct PostgresStoreConnection: StoreReader {
             }
             changeSets.append(changeSet)
         }
-        return changeSets
+        return (changeSets, Self.sequence(of: next))
     }
 
-    package func completeHistory(after sequence: Int64, path: String) throws -> [ChangeSet] {
+    package func completeHistory(after sequence: Int64, path: String) throws -> ChangeHistory {
         let purged = try connection.execute("SELECT through FROM \(PostgresSchema.purgeTable)").integer(row: 0, column: 0) ?? 0
         guard sequence >= purged else {
             throw StoreError.historyPurged(path: path, token: HistoryToken(sequence: sequence), purgedThrough: HistoryToken(sequence: purged))
         }
-        return try changeSets(after: sequence, excludingProcess: nil) { damaged in
+        let (changeSets, next) = try changeSets(after: sequence, excludingProcess: nil) { damaged in
             throw StoreError.corrupt(path: path, detail: "the change log's entry \(damaged) in \(PostgresChangeLog.table) cannot be read")
         }
+        return ChangeHistory(changeSets: changeSets, token: HistoryToken(sequence: next))
     }
 
     /// A watermark as the seam's `Int64` history position (transaction ids stay far below 2^63).

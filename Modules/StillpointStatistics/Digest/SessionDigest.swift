@@ -194,7 +194,7 @@ public final class SessionDigest: Sendable {
     /// ```
     public func catchUp(in context: isolated ObjectContext) throws -> DigestCatchUp {
         let token = historyToken
-        let changes: [ChangeSet]
+        let changes: ChangeHistory
         do {
             changes = try context.history(after: token)
         } catch StoreError.historyPurged(_, _, let purgedThrough) {
@@ -211,7 +211,6 @@ public final class SessionDigest: Sendable {
         guard rowIDs.count <= Self.largestCatchUp else {
             return .rebuild(reason: "\(rowIDs.count) sessions changed (a batch or a large import): reading every session again")
         }
-        let newToken = try context.historyToken()
         return .updated(try state.withLock { state in
             var read: [DigestColumns.Row] = []
             try Self.read(in: context, rowIDs: rowIDs.sorted(), into: &state.columns) { _, row in read.append(row) }
@@ -227,7 +226,7 @@ public final class SessionDigest: Sendable {
                 if let old = state.columns.remove(rowID) { changed.append(old); Self.apply(old, sign: -1, &state) }
             }
             Self.rekey(&state)
-            state.token = changes.last.map { HistoryToken(sequence: $0.sequence) } ?? newToken
+            state.token = changes.token
             return DigestUpdate(changeSets: changes.count, sessions: rowIDs.count, rows: changed,
                                 latestStart: state.columns.latestStart, kindNames: state.columns.kindNames)
         })

@@ -3,7 +3,8 @@ import Foundation
 import PracticeLog
 import StillpointCore
 
-/// `stillpoint check`: reads the whole store and reports whether SQLite finds it sound.
+/// `stillpoint check`: reads the whole store and reports whether it is sound (SQLite's integrity check; on
+/// PostgreSQL, that the store's tables and columns are all there).
 ///
 /// Opening a store checks its integrity only when a writer did not close it cleanly, so that opening stays
 /// cheap; this command runs the full `PRAGMA integrity_check` on demand.
@@ -12,8 +13,9 @@ struct CheckCommand: AsyncParsableCommand {
         commandName: "check",
         abstract: "Check a store's integrity, and summarize it.",
         discussion: """
-            Reads every page of the store (read-only: it never waits for an import that is running) and prints \
-            "ok" with the number of sessions and the store version, or the damage found. Exit status 0 when the \
+            Reads every page of a SQLite store (read-only: it never waits for an import that is running), or checks \
+            that a PostgreSQL store has all its tables and columns, and prints "ok" with the number of sessions and \
+            the store version, or the damage found. Exit status 0 when the \
             store is sound, 65 when it is damaged, 66 when there is no store.
 
             Examples:

@@ -54,7 +54,7 @@ struct DemoCommand: AsyncParsableCommand {
         let history = DemoHistory(sessions: sessions, years: years, endingAt: endingAt.flatMap(SessionInstant.parse) ?? Date(), seed: seed)
         let url = storeOption.storeURL()
         let written: Int
-        if storeOption.store != nil, !FileManager.default.fileExists(atPath: url.path) {
+        if storeOption.store != nil, !storeOption.isServer(), !FileManager.default.fileExists(atPath: url.path) {
             // A new store is built beside its name and moved there when complete: a failed demo leaves none.
             let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).demo-\(getpid()).partial")
             written = try await history.writeNewStore(at: url, partial: partial)

@@ -65,17 +65,19 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = global.bootstrapLogging()
         var manifest = try loadManifest()
+        // The manifest's `store:`, a file relative to the manifest or a PostgreSQL URI as written.
+        let manifestStore = manifest.store.flatMap { StoreOption.isServerURI($0) ? $0 : manifest.storeURL?.path }
         let destinations = ReportDestination.plan(formats: format.flatMap(ReportFormat.init(argument:)).map { [$0] },
                                                   output: output, manifestFormats: manifest.output.formats,
                                                   manifestPath: manifest.outputPath)
         // Every file is checked before any work: none may be the store, or in a folder that cannot be written.
         for destination in destinations where !destination.isStandardOutput {
             try storeOption.refuse(output: destination.path, option: output == nil ? "the manifest's output.path" : "--output",
-                                   fallback: manifest.storeURL?.path)
+                                   fallback: manifestStore)
         }
         if let asOf, let instant = SessionInstant.parse(asOf) { manifest.environment.asOf = instant }
         let entries = try manifest.prepare(modules: ToolModules.current)
-        let container = try await storeOption.open(fallback: manifest.storeURL?.path, logger: logger)
+        let container = try await storeOption.open(fallback: manifestStore, logger: logger)
         let runner = ReportRunner(container: container, log: { logger.info("\($0)") })
         // Watching starts before the first report, so that a change saved while it runs is not missed.
         let storeWatch = watch ? StoreWatch(container) : nil

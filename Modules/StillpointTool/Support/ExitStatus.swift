@@ -14,6 +14,8 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case dataError = 65
     /// A file or store that was named does not exist or cannot be read (`EX_NOINPUT`).
     case noInput = 66
+    /// A database server cannot be reached (`EX_UNAVAILABLE`).
+    case unavailable = 69
     /// A bug in the tool (`EX_SOFTWARE`).
     case software = 70
     /// An output file cannot be created (`EX_CANTCREAT`).

@@ -9,10 +9,17 @@ extension StoreOption {
         return URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
     }
 
+    /// Whether the store is a PostgreSQL database (`--store`, else `fallback`, is a URI).
+    func isServer(fallback: String? = nil) -> Bool {
+        (store ?? fallback).map(Self.isServerURI) ?? false
+    }
+
     /// Refuses, before anything is read, an output that would overwrite the store or one of its companion
     /// files, or that cannot be created.
     func refuse(output: String, option: String = "--output", fallback: String? = nil) throws {
-        try StoreFiles(store: storeURL(fallback: fallback)).refuse(output: output, option: option)
+        if !isServer(fallback: fallback) {
+            try StoreFiles(store: storeURL(fallback: fallback)).refuse(output: output, option: option)
+        }
         try Output.refuseUnwritable(output, option: option)
     }
 }

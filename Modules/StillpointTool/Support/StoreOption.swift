@@ -3,12 +3,18 @@ import Foundation
 import Logging
 import PracticeLog
 import StillpointCore
+import StillpointPostgres
 import StillpointReport
 
-/// `--store FILE`: the practice log to use, or the default store.
+/// `--store FILE` or `--store postgresql://...`: the practice log to use, or the default store.
 struct StoreOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The SQLite store of sessions.", discussion: "Without it, the default store (created on first use from a demo history). report, export and check open it read-only: they never wait for an import that is running, and refuse a store that does not exist.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("The store of sessions: a SQLite file, or a PostgreSQL database's URI.", discussion: "Without it, the default store (created on first use from a demo history). A PostgreSQL store is named by a libpq URI, postgresql://user@host:port/database, with libpq's usual parameters and environment (PGPASSWORD, PGHOST, ...). report, export and check open it read-only: they never wait for an import that is running, and refuse a store that does not exist.", valueName: "file-or-uri"))
     var store: String?
+
+    /// Whether `text` names a PostgreSQL database rather than a file.
+    static func isServerURI(_ text: String) -> Bool {
+        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
+    }
 
     /// What a command does with the store.
     enum Use {
@@ -31,6 +37,17 @@ struct StoreOption: ParsableArguments {
     }
 
     private func openContainer(fallback: String?, for use: Use, logger: Logger) async throws -> PersistentContainer {
+        if let uri = store ?? fallback, Self.isServerURI(uri) {
+            let location = StoreLocation.postgres(uri)
+            logger.debug("opening the PostgreSQL store \(location.displayPath) \(use == .reading ? "read-only" : "for writing")")
+            do {
+                return try PersistentContainer.opening(schema: Session.schema, location: location,
+                                                       access: use == .reading ? .readOnly : .readWrite)
+            } catch StoreError.noStore {
+                throw ToolFailure("there is no store in \(location.displayPath); make one with `stillpoint import FILE --store URI` "
+                                  + "or `stillpoint demo --store URI`", status: .noInput)
+            }
+        }
         if let path = store ?? fallback {
             let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
             logger.debug("opening the store \(url.path) \(use == .reading ? "read-only" : "for writing")")

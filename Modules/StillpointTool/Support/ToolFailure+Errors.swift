@@ -48,7 +48,9 @@ extension ToolFailure {
         case .notADatabase, .corrupt, .incompatibleSchema, .historyPurged, .newerVersion, .needsUpgrade: .dataError
         case .missingDirectory, .readOnlyDirectory, .readOnly: .cannotCreate
         case .notAFile, .noStore: .noInput
-        case .sqlite, .diskFull: .ioError
+        case .sqlite, .diskFull, .server: .ioError
+        case .serverUnreachable: .unavailable
+        case .storeModuleMissing: .software
         }
     }
 

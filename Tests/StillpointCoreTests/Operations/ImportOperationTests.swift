@@ -240,14 +240,14 @@ struct ImportOperationTests {
         let first = try await run(ImportOperation(entity: Kitchen.entity, key: ["integer"], batchSize: 16, records: records), in: container)
         #expect(first.inserted == 40)
         let sequence = try lastHistorySequence(in: container)
-        let versions = try container.store.read { db in try Int.fetchOne(db, sql: "SELECT SUM(\"_version\") FROM \"Kitchen\"") }
+        let versions = try container.sqliteStore.read { db in try Int.fetchOne(db, sql: "SELECT SUM(\"_version\") FROM \"Kitchen\"") }
 
         let again = try await run(ImportOperation(entity: Kitchen.entity, key: ["integer"], batchSize: 16, records: records), in: container)
         #expect(again.inserted == 0)
         #expect(again.updated == 0)
         #expect(again.unchanged == 40)
         #expect(try lastHistorySequence(in: container) == sequence)  // no save at all
-        #expect(try container.store.read { db in try Int.fetchOne(db, sql: "SELECT SUM(\"_version\") FROM \"Kitchen\"") } == versions)
+        #expect(try container.sqliteStore.read { db in try Int.fetchOne(db, sql: "SELECT SUM(\"_version\") FROM \"Kitchen\"") } == versions)
         #expect(try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Kitchen.self)) } == 40)
     }
 

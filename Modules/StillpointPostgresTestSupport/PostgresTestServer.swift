@@ -1,5 +1,5 @@
 import Foundation
-import Testing
+import StillpointPostgres
 
 /// A throwaway PostgreSQL server for the tests: `initdb` in a temporary folder, listening on a Unix socket in
 /// that folder only (no TCP), started once per test process and stopped when it exits.
@@ -14,33 +14,34 @@ import Testing
 ///     let connection = try PostgresConnection(uri: uri)
 /// }
 /// ```
-final class PostgresTestServer: Sendable {
-    let directory: URL
+public final class PostgresTestServer: Sendable {
+    public let directory: URL
 
     /// Whether the PostgreSQL tests run: unless `STILLPOINT_TEST_POSTGRES=skip`.
-    static let isWanted = ProcessInfo.processInfo.environment["STILLPOINT_TEST_POSTGRES"] != "skip"
+    public static let isWanted = ProcessInfo.processInfo.environment["STILLPOINT_TEST_POSTGRES"] != "skip"
 
     /// The server of this test process, started on first use.
-    static func shared() throws -> PostgresTestServer {
+    public static func shared() throws -> PostgresTestServer {
         try started.get()
     }
 
     private static let started: Result<PostgresTestServer, ServerFailure> = Result { try PostgresTestServer() }
         .mapError { $0 as? ServerFailure ?? ServerFailure(description: "\($0)") }
 
-    struct ServerFailure: Error, CustomStringConvertible {
-        let description: String
+    public struct ServerFailure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// The URI of `database` on this server.
-    func uri(database: String = "postgres") -> String {
+    public func uri(database: String = "postgres") -> String {
         "postgresql:///\(database)?host=\(directory.path)&user=postgres"
     }
 
     /// A new empty database of its own for a suite or test, and its URI.
-    func makeDatabase(_ prefix: String = "test") throws -> String {
+    public func makeDatabase(_ prefix: String = "test") throws -> String {
         let name = "\(prefix)_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased())"
-        try Self.run(Self.binary("psql"), ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", uri(), "-c", "CREATE DATABASE \(name) TEMPLATE template0"])
+        let connection = try PostgresConnection(uri: uri())
+        try connection.execute("CREATE DATABASE \(name) TEMPLATE template0")
         return uri(database: name)
     }
 

@@ -1,0 +1,25 @@
+/// The change sets saved after a ``HistoryToken``, oldest first, and the token to continue from.
+///
+/// The token is the store's position after these changes: on SQLite the last change set's sequence number, on
+/// PostgreSQL a watermark past every transaction read (change sets there are numbered as they start, not as they
+/// commit, so a change set's own number is no place to continue from).
+///
+/// ```swift
+/// let history = try container.history(after: token)
+/// for changeSet in history { print(changeSet.inserted.count) }
+/// token = history.token
+/// ```
+public struct ChangeHistory: Sendable, RandomAccessCollection {
+    public let changeSets: [ChangeSet]
+    /// Where to continue from: the history after it holds only what was saved after these change sets.
+    public let token: HistoryToken
+
+    package init(changeSets: [ChangeSet], token: HistoryToken) {
+        self.changeSets = changeSets
+        self.token = token
+    }
+
+    public var startIndex: Int { changeSets.startIndex }
+    public var endIndex: Int { changeSets.endIndex }
+    public subscript(position: Int) -> ChangeSet { changeSets[position] }
+}

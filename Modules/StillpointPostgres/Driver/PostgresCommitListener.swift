@@ -1,0 +1,86 @@
+import Foundation
+import StillpointCore
+
+/// Rings each time another process may have committed to a PostgreSQL store: a connection of its own
+/// `LISTEN`s on the change log's channel, which every save notifies in its transaction.
+///
+/// A commit whose change-log entry is held back (a transaction that began earlier is still running, see
+/// ``PostgresChangeLog``) rings again once that transaction has ended, checked every `interval` only while it
+/// runs. Without a server the listener retries every `interval`, ringing when it is back.
+///
+/// ```swift
+/// for await _ in PostgresCommitListener.signals(uri: uri, every: .milliseconds(500)) { readNewChanges() }
+/// ```
+enum PostgresCommitListener {
+    static func signals(uri: String, every interval: Duration) -> AsyncStream<Void> {
+        AsyncStream { continuation in
+            let stopped = LockedState(false)
+            continuation.onTermination = { _ in stopped.withLock { $0 = true } }
+            let thread = Thread {
+                listen(uri: uri, every: interval, stopped: stopped) { continuation.yield() }
+                continuation.finish()
+            }
+            thread.name = "stillpoint.postgres.listener"
+            thread.start()
+        }
+    }
+
+    /// How long a wait for a notification lasts before the listener checks whether it was stopped.
+    private static let stopCheck = Duration.milliseconds(200)
+
+    private static func listen(uri: String, every interval: Duration, stopped: LockedState<Bool>, ring: () -> Void) {
+        // The first ring catches up with what was committed before the listener started.
+        ring()
+        var connection: PostgresConnection?
+        /// The transaction ids a held-back entry waits for: rings again once every one below it has ended.
+        var heldBackBelow: UInt64?
+        var lastCheck = ContinuousClock.now
+        while !stopped.withLock({ $0 }) {
+            do {
+                guard let listening = connection else {
+                    let fresh = try PostgresConnection(uri: uri)
+                    try fresh.execute("LISTEN \(PostgresChangeLog.channel)")
+                    connection = fresh
+                    ring()
+                    continue
+                }
+                if try !listening.notifications(waitingUpTo: min(interval, stopCheck)).isEmpty {
+                    ring()
+                    heldBackBelow = try runningTransactions(on: listening)
+                    lastCheck = .now
+                } else if let horizon = heldBackBelow, ContinuousClock.now - lastCheck >= interval {
+                    lastCheck = .now
+                    let (oldestRunning, _) = try snapshot(on: listening)
+                    if oldestRunning >= horizon {
+                        ring()
+                        heldBackBelow = try runningTransactions(on: listening)
+                    }
+                }
+            } catch {
+                connection = nil
+                Thread.sleep(forTimeInterval: seconds(interval))
+            }
+        }
+    }
+
+    /// The first transaction id not yet handed out, when some transaction below it is still running.
+    private static func runningTransactions(on connection: PostgresConnection) throws -> UInt64? {
+        let (oldestRunning, nextUnassigned) = try snapshot(on: connection)
+        return oldestRunning < nextUnassigned ? nextUnassigned : nil
+    }
+
+    /// The server's oldest running transaction id and the next one to be handed out.
+    private static func snapshot(on connection: PostgresConnection) throws -> (UInt64, UInt64) {
+        let result = try connection.execute(
+            "SELECT pg_snapshot_xmin(s)::text, pg_snapshot_xmax(s)::text FROM pg_current_snapshot() AS s")
+        guard let low = result.text(row: 0, column: 0).flatMap(UInt64.init),
+              let high = result.text(row: 0, column: 1).flatMap(UInt64.init) else {
+            throw PostgresError(message: "the server gave no snapshot", target: connection.target.description)
+        }
+        return (low, high)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,171 @@
+import Dispatch
+import Foundation
+import StillpointCore
+
+/// The PostgreSQL store: the seam's driver over libpq connections to one database.
+///
+/// Reads take a connection from a pool (one per concurrent reader, kept for the next), each read a
+/// `REPEATABLE READ` snapshot; writes go through one connection at a time, as SQLite's do, so that this
+/// process's change sets are published in commit order. Other processes' commits ring `NOTIFY`, which
+/// ``otherProcessCommits(every:)`` listens for. Setting a context's interrupt flag cancels its running
+/// statement on the server (`PQcancel`).
+///
+/// ```swift
+/// let store = try PostgresStore(uri: "postgresql://app@db.example/practice", schema: schema)
+/// let container = PersistentContainer(store: store)
+/// ```
+package final class PostgresStore: StoreDriver {
+    package let location: StoreLocation
+    package let schema: Schema
+    package let access: StoreAccess
+    package let processToken = UUID().uuidString
+    package var dialect: SQLDialect { .postgreSQL }
+
+    private let uri: String
+    private let idleReaders = LockedState<[PostgresConnection]>([])
+    /// The one writing connection, held for the whole of each write transaction.
+    private let writer: LockedState<PostgresConnection?>
+    /// Where asynchronous writes wait their turn without holding a task's thread.
+    private let writeQueue = DispatchQueue(label: "stillpoint.postgres.writer")
+    private let isClosed = LockedState(false)
+
+    /// Connects to the database `uri` names, creating the schema's tables or adding what they lack (read-write),
+    /// or checking that they are all there (read-only).
+    ///
+    /// - Throws: ``StoreError/serverUnreachable(path:detail:)`` when the server cannot be reached,
+    ///   ``StoreError/noStore(path:)`` or ``StoreError/needsUpgrade(path:)`` for a read-only open of a database
+    ///   that lacks the store's tables, ``StoreError/newerVersion(path:version:supported:)`` for a store written
+    ///   by a newer Stillpoint.
+    package init(uri: String, schema: Schema, access: StoreAccess = .readWrite) throws {
+        self.uri = uri
+        self.location = .postgres(uri)
+        self.schema = schema
+        self.access = access
+        let path = location.displayPath
+        let connection = try Self.connect(uri, path: path)
+        try Self.translating(path: path) {
+            let layout = PostgresSchema(schema)
+            switch access {
+            case .readWrite: try layout.create(on: connection, path: path)
+            case .readOnly: try layout.checkReadable(on: connection, path: path)
+            }
+        }
+        writer = LockedState(access == .readWrite ? connection : nil)
+        if access == .readOnly { idleReaders.withLock { $0.append(connection) } }
+    }
+
+    // MARK: Transactions
+
+    package func reading<T>(interruptedBy flag: InterruptFlag?, _ body: (any StoreReader) throws -> T) throws -> T {
+        let connection = try checkOutReader()
+        var reusable = true
+        defer { if reusable { checkIn(connection) } }
+        do {
+            return try watching(connection, flag) {
+                try PostgresStoreConnection.reading(on: connection) { reader in try body(reader) }
+            }
+        } catch {
+            reusable = connection.isHealthy
+            throw error
+        }
+    }
+
+    package func writing<T>(interruptedBy flag: InterruptFlag?, _ body: (any StoreWriter) throws -> T) throws -> T {
+        guard access == .readWrite else { throw StoreError.readOnly(path: location.displayPath) }
+        return try writer.withLock { writer in
+            guard let connection = writer else {
+                throw StoreError.server(path: location.displayPath, code: nil, message: "the store was closed")
+            }
+            do {
+                return try watching(connection, flag) {
+                    try PostgresStoreConnection.writing(on: connection) { store in try body(store) }
+                }
+            } catch {
+                // A connection the server dropped is replaced by the next write.
+                if !connection.isHealthy { writer = try? Self.connect(uri, path: location.displayPath) }
+                throw error
+            }
+        }
+    }
+
+    package func writingAsync<T: Sendable>(interruptedBy flag: InterruptFlag?,
+                                           _ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            writeQueue.async {
+                continuation.resume(with: Result { try self.writing(interruptedBy: flag, body) })
+            }
+        }
+    }
+
+    /// Runs `body` with `flag` cancelling its statement on the server, and the server's errors as ``StoreError``.
+    private func watching<T>(_ connection: PostgresConnection, _ flag: InterruptFlag?, _ body: () throws -> T) throws -> T {
+        guard !isClosed.withLock({ $0 }) else {
+            throw StoreError.server(path: location.displayPath, code: nil, message: "the store was closed")
+        }
+        return try Self.translating(path: location.displayPath) {
+            guard let flag else { return try body() }
+            let token = connection.cancelToken
+            return try flag.whileWatched(cancelling: { token.cancel() }, body)
+        }
+    }
+
+    // MARK: Connections
+
+    private func checkOutReader() throws -> PostgresConnection {
+        if let idle = idleReaders.withLock({ $0.popLast() }) { return idle }
+        return try Self.connect(uri, path: location.displayPath)
+    }
+
+    private func checkIn(_ connection: PostgresConnection) {
+        guard !isClosed.withLock({ $0 }) else { return }
+        idleReaders.withLock { $0.append(connection) }
+    }
+
+    static func connect(_ uri: String, path: String) throws -> PostgresConnection {
+        do {
+            return try PostgresConnection(uri: uri)
+        } catch {
+            throw StoreError.serverUnreachable(path: path, detail: error.message)
+        }
+    }
+
+    /// The server's errors as ``StoreError``; cancellation and the store's own errors pass through.
+    static func translating<T>(path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PostgresError where error.isCancellation {
+            throw CancellationError()
+        } catch let error as PostgresError {
+            throw StoreError.server(path: path, code: error.sqlState, message: error.message)
+        }
+    }
+
+    // MARK: The rest of the seam
+
+    package func otherProcessCommits(every interval: Duration) -> AsyncStream<Void> {
+        PostgresCommitListener.signals(uri: uri, every: interval)
+    }
+
+    package func formatVersion() throws -> Int {
+        return try withReaderConnection { connection in try PostgresSchema.formatVersion(on: connection) }
+    }
+
+    package func integrityProblems(limit: Int) throws -> [String] {
+        let problems = try withReaderConnection { connection in
+            try PostgresSchema(schema).missingParts(on: connection)
+        }
+        return Array(problems.prefix(max(1, limit)))
+    }
+
+    package func close() throws {
+        isClosed.withLock { $0 = true }
+        idleReaders.withLock { $0.removeAll() }
+        writer.withLock { $0 = nil }
+    }
+
+    private func withReaderConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        let connection = try checkOutReader()
+        defer { checkIn(connection) }
+        return try Self.translating(path: location.displayPath) { try body(connection) }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import StillpointPostgresTestSupport
+import Testing
+
+/// End to end on a PostgreSQL store named by its URI: demo, import, report, check and export, a watch woken
+/// by another process's import, and the errors of a server that cannot be reached or holds no store.
+@Suite("stillpoint --store postgresql://", .serialized, .enabled(if: PostgresTestServer.isWanted))
+struct PostgresStoreToolTests {
+    private func makeDatabase() throws -> String {
+        try PostgresTestServer.shared().makeDatabase("tool")
+    }
+
+    @Test func demoImportReportCheckAndExportWorkOnAPostgreSQLStore() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let uri = try makeDatabase()
+        let demo = try tool.run(["demo", "--sessions", "1500", "--years", "3", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
+        #expect(demo.status == 0, "\(demo.standardError)")
+        #expect(demo.standardOutput.contains("wrote 1500 demo sessions"))
+
+        // The same history in a SQLite store gives the same report, line for line.
+        let file = try ReportCommandTests.makeStore(tool)
+        let onServer = try tool.run(["report", "--store", uri, "--format", "json", "--as-of", ReportCommandTests.asOf])
+        let onFile = try tool.run(["report", "--store", file, "--format", "json", "--as-of", ReportCommandTests.asOf])
+        #expect(onServer.status == 0, "\(onServer.standardError)")
+        #expect(onServer.standardOutput == onFile.standardOutput)
+
+        let csv = tool.path("more.csv")
+        try "start,duration\n2025-05-31T06:00:00Z,1200\n2025-05-31T18:30:00Z,900\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        let imported = try tool.run(["import", csv, "--format", "csv", "--store", uri])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardOutput.contains("2 new"), "\(imported.standardOutput)")
+        // Again: nothing is duplicated.
+        let again = try tool.run(["import", csv, "--format", "csv", "--store", uri])
+        #expect(again.standardOutput.contains("0 new"), "\(again.standardOutput)")
+        #expect(try ImportCommandTests().count(uri, in: tool) == 1502)
+
+        let check = try tool.run(["check", "--store", uri])
+        #expect(check.status == 0, "\(check.standardError)")
+        #expect(check.standardOutput.contains("1502 sessions"), "\(check.standardOutput)")
+    }
+
+    @Test func anImportInAnotherProcessWakesTheWatch() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let uri = try makeDatabase()
+        let demo = try tool.run(["demo", "--sessions", "1500", "--years", "3", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
+        #expect(demo.status == 0, "\(demo.standardError)")
+        let watching = try RunningTool(["report", "--watch", "--store", uri, "--as-of", ReportCommandTests.asOf], in: tool)
+        defer { watching.kill() }
+        try #require(watching.waitForError(within: .seconds(60)) { $0.contains("watching the store") },
+                     "the watch did not start; stderr: \(watching.standardError)")
+        #expect(watching.waitForOutput(within: .seconds(20)) { WatchReportTests.sessionCounts(in: $0) == [1500] },
+                "\(watching.standardOutput)")
+
+        let csv = tool.path("new.csv")
+        try "start,duration\n2025-05-31T06:00:00Z,1200\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        let imported = try tool.run(["import", csv, "--format", "csv", "--store", uri])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let refreshed = watching.waitForOutput(within: .seconds(60)) { WatchReportTests.sessionCounts(in: $0).last == 1501 }
+        #expect(refreshed, "no refreshed report; stdout: \(watching.standardOutput)\nstderr: \(watching.standardError)")
+        let (status, _) = watching.interruptAndWaitForExit(within: .seconds(20))
+        #expect(status == 0, "\(watching.standardError)")
+    }
+
+    @Test func aServerThatCannotBeReachedIsNamedWithoutThePassword() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        // Port 1 on the loopback address: nothing listens there.
+        let result = try tool.run(["report", "--store", "postgresql://practice:hunter2@127.0.0.1:1/practice"])
+        #expect(result.status == 69)
+        #expect(result.standardError.contains("127.0.0.1"), "\(result.standardError)")
+        #expect(result.standardError.contains("check that the server runs"), "\(result.standardError)")
+        #expect(!result.standardError.contains("hunter2"), "\(result.standardError)")
+    }
+
+    @Test func aDatabaseWithoutAStoreIsNotOneToReport() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let uri = try makeDatabase()
+        let result = try tool.run(["report", "--store", uri])
+        #expect(result.status == 66)
+        #expect(result.standardError.contains("there is no store in"), "\(result.standardError)")
+        #expect(result.standardError.contains("stillpoint import"), "\(result.standardError)")
+    }
+}
