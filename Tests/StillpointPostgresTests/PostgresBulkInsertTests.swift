@@ -1,6 +1,7 @@
 import Foundation
 @testable import StillpointCore
 @testable import StillpointPostgres
+import StillpointPostgresTestSupport
 import Testing
 
 /// New rows in bulk, through `INSERT ... VALUES` (a few) and `COPY` (many): the text as it was, ids ascending in the
