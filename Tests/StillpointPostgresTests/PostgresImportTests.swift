@@ -145,8 +145,10 @@ struct PostgresImportTests {
             ["uid": .integer(Int64(500 + index)), "name": .string(text), "note": .string(text), "token": .uuid(Practice.knownToken),
              "data": .binary(Data([0, 9, 10, 13, 92, 255])), "done": .bool(index % 2 == 0)]
         } + [["uid": .integer(600), "name": .null, "note": .string("null name")]]
-        let result = try write(try batch(records, key: ["uid"]))
-        #expect(result.inserted == texts.count + 1)
+        // Enough rows that the batch goes with COPY rather than one INSERT ... VALUES.
+        let filler: [[String: AttributeValue]] = (0..<PostgresBulkInsert.copyThreshold).map { ["uid": .integer(Int64(10_000 + $0))] }
+        let result = try write(try batch(records + filler, key: ["uid"]))
+        #expect(result.inserted == texts.count + 1 + filler.count)
         let stored = try storedRows(of: Practice.entity)
         for (index, text) in texts.enumerated() {
             let values = try #require(stored[.integer(Int64(500 + index))])
