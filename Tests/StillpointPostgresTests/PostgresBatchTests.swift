@@ -68,6 +68,16 @@ struct PostgresBatchTests {
         #expect(try uids("name ==[c] 'MERGED' AND minutes == 30") == [2], "object-trump writes the named attributes only")
     }
 
+    @Test func manyNewRowsGoInTogether() throws {
+        let rows: [[String: AttributeValue]] = (0..<300).map { ["uid": .integer(Int64(1_000 + $0)), "name": .string("Über\t\($0)")] }
+        let result = try run(.insert(Practice.entity, rows: rows))
+        #expect(result.count == 300 && result.changeSet?.inserted.count == 300)
+        #expect(try uids("name BEGINSWITH[cd] 'uber'") == (0..<300).map { Int64(1_000 + $0) }, "values and folded copies written")
+        let ids = try connection.execute("SELECT \"_id\" FROM \"Practice\" WHERE uid >= 1000 ORDER BY uid")
+        let ordered = (0..<ids.rowCount).compactMap { ids.integer(row: $0, column: 0) }
+        #expect(ordered == ordered.sorted(), "ids ascend in the batch's order")
+    }
+
     @Test func historyIsPurgedByPosition() throws {
         let start = try PostgresStoreConnection.reading(on: connection) { try $0.lastHistorySequence() }
         _ = try run(.delete(FetchRequest(Practice.self, predicate: try FetchPredicate("uid == 1"))))
