@@ -3,6 +3,7 @@ import GRDB
 import StillpointPostgres
 import Testing
 @testable import StillpointCore
+@testable import StillpointSQLite
 
 /// Read-only containers (``StoreAccess/readOnly``): they read, refuse saves, and never wait for a writer.
 @Suite("Store access")
@@ -27,7 +28,7 @@ struct StoreAccessTests {
     func aReadOnlyContainerFetches(store: TestStore) async throws {
         let location = try await store.makeLocation()
         try await Self.makeStore(at: location)
-        let reader = try PersistentContainer.opening(schema: try Self.schema(), location: location, access: .readOnly)
+        let reader = try openContainer(schema: try Self.schema(), location: location, access: .readOnly)
         #expect(reader.isReadOnly)
         let count = try await reader.newBackgroundContext().perform { try $0.count(for: FetchRequest(Item.self)) }
         #expect(count == 3)
@@ -38,7 +39,7 @@ struct StoreAccessTests {
         let location = try await store.makeLocation()
         try await Self.makeStore(at: location)
         let before = try Self.contents(of: location)
-        let reader = try PersistentContainer.opening(schema: try Self.schema(), location: location, access: .readOnly)
+        let reader = try openContainer(schema: try Self.schema(), location: location, access: .readOnly)
         await #expect(throws: StoreError.readOnly(path: location.displayPath)) {
             try await reader.performBackgroundTask { context in
                 let item = context.insert(Item.self)
@@ -102,13 +103,13 @@ struct StoreAccessTests {
         defer { release.signal() }
         // On SQLite the read-write open would wait on the lock (its busy timeout) and then fail; the read-only one
         // does not. On PostgreSQL neither waits.
-        let reader = try PersistentContainer.opening(schema: try Self.schema(), location: location, access: .readOnly)
+        let reader = try openContainer(schema: try Self.schema(), location: location, access: .readOnly)
         let count = try await reader.newBackgroundContext().perform { try $0.count(for: FetchRequest(Item.self)) }
         #expect(count == 3)
         if case .postgres = location {
             let opened = DispatchSemaphore(value: 0)
             Thread {
-                _ = try? PersistentContainer.opening(schema: try Self.schema(), location: location)
+                _ = try? openContainer(schema: try Self.schema(), location: location)
                 opened.signal()
             }.start()
             let openedInTime = opened.wait(timeout: .now() + 10) == .success
@@ -120,7 +121,7 @@ struct StoreAccessTests {
     func aReadOnlyOpenOfAMissingStoreCreatesNothing(store: TestStore) async throws {
         let location = try await store.makeLocation()
         #expect(throws: StoreError.noStore(path: location.displayPath)) {
-            try PersistentContainer.opening(schema: try Self.schema(), location: location, access: .readOnly)
+            try openContainer(schema: try Self.schema(), location: location, access: .readOnly)
         }
         switch location {
         case .file(let url):
@@ -140,15 +141,15 @@ struct StoreAccessTests {
         try makeContainer(at: location, entities: [Item.self]).close()
         // A new entity: a read-only open cannot create its table.
         #expect(throws: StoreError.needsUpgrade(path: location.displayPath)) {
-            try PersistentContainer.opening(schema: try Self.schema(), location: location, access: .readOnly)
+            try openContainer(schema: try Self.schema(), location: location, access: .readOnly)
         }
         // PersistentContainer.reading upgrades a SQLite file first; a server store is upgraded by a read-write open.
         let reader: PersistentContainer
         if case .file(let url) = location {
             reader = try PersistentContainer.reading(schema: try Self.schema(), url: url)
         } else {
-            try PersistentContainer.opening(schema: try Self.schema(), location: location).close()
-            reader = try PersistentContainer.opening(schema: try Self.schema(), location: location, access: .readOnly)
+            try openContainer(schema: try Self.schema(), location: location).close()
+            reader = try openContainer(schema: try Self.schema(), location: location, access: .readOnly)
         }
         #expect(reader.isReadOnly)
         let count = try await reader.newBackgroundContext().perform { try $0.count(for: FetchRequest(Kitchen.self)) }

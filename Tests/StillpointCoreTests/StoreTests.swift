@@ -3,6 +3,7 @@ import GRDB
 import StillpointPostgres
 import Testing
 @testable import StillpointCore
+@testable import StillpointSQLite
 
 @Suite("Store")
 struct StoreTests {
@@ -82,13 +83,13 @@ struct StoreTests {
             static let entity = EntityDescription("Extra", attributes: [value])
         }
         do {
-            let container = try PersistentContainer.opening(schema: try Schema([Before.self]), location: location)
+            let container = try openContainer(schema: try Schema([Before.self]), location: location)
             try await container.performBackgroundTask { context in
                 context.insert(Before.self)[Before.name] = "kept"
                 try await context.save()
             }
         }
-        let container = try PersistentContainer.opening(schema: try Schema([After.self, Extra.self]), location: location)
+        let container = try openContainer(schema: try Schema([After.self, Extra.self]), location: location)
         try await container.performBackgroundTask { context in
             let thing = try context.fetch(FetchRequest(After.self))[0]
             #expect(thing[After.name] == "kept")
@@ -120,7 +121,7 @@ struct StoreTests {
             static let entity = EntityDescription("Thing", attributes: [name, size])
         }
         do {
-            let original = try PersistentContainer.opening(schema: try Schema([Original.self]), location: location)
+            let original = try openContainer(schema: try Schema([Original.self]), location: location)
             try await original.performBackgroundTask { context in
                 context.insert(Original.self)[Original.name] = "kept"
                 try await context.save()
@@ -129,13 +130,13 @@ struct StoreTests {
         }
         let before = try storedShape(at: location)
         #expect {
-            _ = try PersistentContainer.opening(schema: try Schema([Retyped.self]), location: location)
+            _ = try openContainer(schema: try Schema([Retyped.self]), location: location)
         } throws: { error in
             guard case StoreError.incompatibleSchema(let path, "Thing", let reason) = error else { return false }
             return path == location.displayPath && reason.contains("'name' is stored as")
         }
         #expect {
-            _ = try PersistentContainer.opening(schema: try Schema([RequiredAdded.self]), location: location)
+            _ = try openContainer(schema: try Schema([RequiredAdded.self]), location: location)
         } throws: { error in
             guard case StoreError.incompatibleSchema(_, "Thing", let reason) = error else { return false }
             return reason.contains("'size' is required and has no default")

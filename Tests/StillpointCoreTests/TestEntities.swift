@@ -1,6 +1,7 @@
 import Foundation
 @testable import StillpointCore
 import StillpointPostgres
+@testable import StillpointSQLite
 import Testing
 
 /// The entities the core's tests work with.
@@ -58,12 +59,18 @@ func makeContainer(_ store: TestStore, entities: [any Entity.Type] = [Item.self,
     let location = try await store.makeLocation()
     guard store == .postgres else { return try makeContainer(at: location, entities: entities) }
     let schema = try Schema(entities)
-    return try await blockingWork { try PersistentContainer.opening(schema: schema, location: location) }
+    return try await blockingWork { try openContainer(schema: schema, location: location) }
+}
+
+/// Opens `location` with the store target it needs: StillpointPostgres for a server, StillpointSQLite otherwise.
+func openContainer(schema: Schema, location: StoreLocation, access: StoreAccess = .readWrite) throws -> PersistentContainer {
+    if case .postgres(let uri) = location { return try PersistentContainer(schema: schema, postgres: uri, access: access) }
+    return try PersistentContainer(schema: schema, location: location, access: access)
 }
 
 /// A container on the store at `location`, for tests that open one store twice (as a second process would).
 func makeContainer(at location: StoreLocation, entities: [any Entity.Type] = [Item.self, Row3.self, Kitchen.self]) throws -> PersistentContainer {
-    try PersistentContainer.opening(schema: try Schema(entities), location: location)
+    try openContainer(schema: try Schema(entities), location: location)
 }
 
 /// Inserts items with uids `uids` and titles "item N", and saves.

@@ -2,6 +2,7 @@ import Foundation
 @testable import StillpointPostgres
 import StillpointPostgresTestSupport
 import StillpointCore
+import StillpointSQLite
 import Synchronization
 import Testing
 

@@ -1,15 +1,18 @@
 import Foundation
 @testable import StillpointCore
+@testable import StillpointSQLite
 @testable import StillpointPostgres
 import StillpointPostgresTestSupport
 import Testing
 
 /// Exports from PostgreSQL write the very bytes an export from SQLite writes for the same rows: CSV and JSON
-/// Lines, through ``ExportOperation``'s own writing code, from a server-side cursor read in chunks.
+/// Lines through the public ``ExportOperation`` on a container of each store, from a server-side cursor read in
+/// chunks on PostgreSQL.
 @Suite("PostgreSQL exports", .serialized, .enabled(if: PostgresTestServer.isWanted))
 struct PostgresExportTests {
     let connection: PostgresConnection
     let container: PersistentContainer
+    let postgres: PersistentContainer
 
     /// The agreement fixture's rows, then rows with text every format must escape, doubles at the edges of their
     /// text forms (and -0 and NaN, which SQLite stores as 0 and NULL), dates before 1970 and with fractions below a
@@ -41,9 +44,10 @@ struct PostgresExportTests {
     }()
 
     init() throws {
-        connection = try PostgresConnection(uri: try PostgresTestServer.shared().makeDatabase("exports"))
+        let uri = try PostgresTestServer.shared().makeDatabase("exports")
         let schema = try Schema([Practice.self])
-        try PostgresSchema(schema).create(on: connection)
+        postgres = try PersistentContainer(schema: schema, postgres: uri)
+        connection = try PostgresConnection(uri: uri)
         try PostgresRowInsert(Practice.entity).insert(Self.rows, on: connection)
         container = try PersistentContainer(schema: schema, location: .inMemory)
     }
@@ -60,26 +64,23 @@ struct PostgresExportTests {
         }
     }
 
-    /// The file `export` writes from SQLite (through a context, as an app runs it) and from PostgreSQL (the same
-    /// operation's writing code over a PostgreSQL reader).
+    /// Runs `operation` on a queue of `container` and returns its rows.
+    func export(_ operation: ExportOperation, from container: PersistentContainer) async throws -> Int {
+        let queue = ContextOperationQueue(container: container)
+        queue.addOperation(operation)
+        return try await operation.value
+    }
+
+    /// The files the export `makeExport` makes writes from SQLite and from PostgreSQL.
     func files(_ makeExport: (URL) -> ExportOperation) async throws -> (sqlite: Data, postgres: Data) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pg-export-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let sqliteURL = folder.appendingPathComponent("sqlite.out"), postgresURL = folder.appendingPathComponent("postgres.out")
 
-        let queue = ContextOperationQueue(container: container)
-        let sqliteExport = makeExport(sqliteURL)
-        queue.addOperation(sqliteExport)
-        let sqliteRows = try await sqliteExport.value
-
-        var checkpoints: [Int] = []
-        let postgresRows = try makeExport(postgresURL).write(reading: { body in
-            try PostgresStoreConnection.reading(on: connection) { try body($0) }
-        }, checkpoint: { checkpoints.append($0) })
+        let sqliteRows = try await export(makeExport(sqliteURL), from: container)
+        let postgresRows = try await export(makeExport(postgresURL), from: postgres)
         #expect(postgresRows == sqliteRows)
-        let step = sqliteExport.request.batchSize
-        #expect(checkpoints == Array(stride(from: step, through: postgresRows, by: step)))
         return (try Data(contentsOf: sqliteURL), try Data(contentsOf: postgresURL))
     }
 
@@ -115,17 +116,16 @@ struct PostgresExportTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("many.csv")
         let request = FetchRequest(Practice.self, predicate: try FetchPredicate("uid >= 1000"), sortedBy: [.ascending(Practice.uid)])
-        let export = ExportOperation(request, columns: ["uid", "name", "score"], format: .csv(lineEnding: "\n"), to: url)
-        let written = try export.write(reading: { body in try PostgresStoreConnection.reading(on: connection) { try body($0) } },
-                                       checkpoint: { _ in })
-        #expect(written == many.count)
+        let operation = ExportOperation(request, columns: ["uid", "name", "score"], format: .csv(lineEnding: "\n"), to: url)
+        #expect(try await export(operation, from: postgres) == many.count)
         let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == many.count + 1)
         #expect(lines.first == "uid,name,score")
         #expect(lines.dropFirst().enumerated().allSatisfy { index, line in line == "\(1_000 + index),row \(index),\(Double(index) / 8)" })
     }
 
-    @Test func aThrowingCheckpointStopsTheExportAndLeavesNoFile() throws {
+    /// The operation's writing code over a reader of its own, with a checkpoint every `batchSize` rows.
+    @Test func checkpointsComeEveryBatchAndAThrowingOneStopsTheExport() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pg-export-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -133,6 +133,11 @@ struct PostgresExportTests {
         var request = FetchRequest(Practice.self)
         request.batchSize = 2
         let export = ExportOperation(request, format: .csv, to: url)
+        var checkpoints: [Int] = []
+        let written = try export.write(reading: { body in try PostgresStoreConnection.reading(on: connection) { try body($0) } },
+                                       checkpoint: { checkpoints.append($0) })
+        #expect(written == Self.rows.count && checkpoints == Array(stride(from: 2, through: written, by: 2)))
+        try FileManager.default.removeItem(at: url)
         #expect(throws: CancellationError.self) {
             try export.write(reading: { body in try PostgresStoreConnection.reading(on: connection) { try body($0) } },
                              checkpoint: { _ in throw CancellationError() })

@@ -126,6 +126,16 @@ struct PostgresImportTests {
         #expect(last.values[2] == .null && last.values[6] == .null, "unset attributes take their default")
         // The folded copies were filled: `[cd]` finds the accented rows by their plain spelling.
         #expect(try count("name BEGINSWITH[cd] %@", "uber ") == 6_667)
+
+        // Again with every minute changed: the stored rows are updated in one statement, versions stepped.
+        let changed = records.prefix(20_000).map { record in record.merging(["minutes": .integer(1_000)]) { $1 } }
+        let again = try write(try batch(changed, key: key))
+        #expect(again.updated == 20_000 && again.inserted == 0 && again.unchanged == 0)
+        #expect(again.changeSet?.updated.count == 20_000 && again.changeSet?.inserted.isEmpty == true)
+        let restored = try storedRows(of: Practice.entity)
+        #expect(restored[.integer(1_005)]?.version == 3 && restored[.integer(1_005)]?.values[3] == .integer(1_000))
+        #expect(restored[.integer(20_998)]?.version == 2 && restored[.integer(20_998)]?.values[1] == .string("Über 19998"))
+        #expect(try count("name BEGINSWITH[cd] %@", "uber ") == 6_667)
     }
 
     @Test func textSurvivesCopyAsItIs() throws {
@@ -135,8 +145,10 @@ struct PostgresImportTests {
             ["uid": .integer(Int64(500 + index)), "name": .string(text), "note": .string(text), "token": .uuid(Practice.knownToken),
              "data": .binary(Data([0, 9, 10, 13, 92, 255])), "done": .bool(index % 2 == 0)]
         } + [["uid": .integer(600), "name": .null, "note": .string("null name")]]
-        let result = try write(try batch(records, key: ["uid"]))
-        #expect(result.inserted == texts.count + 1)
+        // Enough rows that the batch goes with COPY rather than one INSERT ... VALUES.
+        let filler: [[String: AttributeValue]] = (0..<PostgresBulkInsert.copyThreshold).map { ["uid": .integer(Int64(10_000 + $0))] }
+        let result = try write(try batch(records + filler, key: ["uid"]))
+        #expect(result.inserted == texts.count + 1 + filler.count)
         let stored = try storedRows(of: Practice.entity)
         for (index, text) in texts.enumerated() {
             let values = try #require(stored[.integer(Int64(500 + index))])

@@ -31,7 +31,7 @@ package final class ChangeSetHub: Sendable {
         publications.withLock { $0.numbers[changeSet.sequence] ?? 0 }
     }
 
-    func publish(_ changeSet: ChangeSet) {
+    package func publish(_ changeSet: ChangeSet) {
         publications.withLock { state in
             state.lastSequence = max(state.lastSequence, changeSet.sequence)
             state.count += 1

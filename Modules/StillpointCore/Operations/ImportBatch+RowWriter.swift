@@ -128,16 +128,24 @@ extension ImportBatch {
         var pass = SecondPass()
         var current = stored.mapValues { (target: Target.stored($0.rowID), values: $0.values, version: $0.version) }
         var newRows: [ContiguousArray<AttributeValue>] = []
-        var updates: [(target: Target, values: ContiguousArray<AttributeValue>, version: Int64)] = []
+        /// `inBulk`: the first update of a stored row that leaves every unique attribute as it was, which no other
+        /// write can make clash, nor it another, so that it may go before or after them.
+        var updates: [(target: Target, values: ContiguousArray<AttributeValue>, version: Int64, inBulk: Bool)] = []
+        let uniquePositions = Set(entity.uniquenessConstraints.joined().compactMap { entity.attributePositions[$0] })
         for index in later {
             let row = rows[index]
             if var existing = current[row.key] {
+                let before = existing.values
                 let (changed, provenanceChanged) = merge(row, into: &existing.values, changedNames: &pass.changedNames)
                 guard changed || provenanceChanged else {
                     pass.unchanged += 1
                     continue
                 }
-                updates.append((existing.target, existing.values, existing.version))
+                var inBulk = false
+                if case .stored = existing.target, existing.version == stored[row.key]?.version {
+                    inBulk = !uniquePositions.contains { before[$0] != existing.values[$0] }
+                }
+                updates.append((existing.target, existing.values, existing.version, inBulk))
                 existing.version += 1
                 current[row.key] = existing
                 if changed { pass.updated += 1 } else { pass.unchanged += 1 }
@@ -156,7 +164,16 @@ extension ImportBatch {
             ids.append(id)
         }
         pass.insertedIDs = ids
-        for update in updates {
+        let bulk = updates.filter(\.inBulk).compactMap { update -> (rowID: Int64, version: Int64, values: ContiguousArray<AttributeValue>)? in
+            guard case .stored(let id) = update.target else { return nil }
+            return (id, update.version, update.values)
+        }
+        if !bulk.isEmpty {
+            let written = try writer.updateRows(bulk, of: entity)
+            guard written.count == bulk.count else { return nil }
+            pass.updatedIDs += bulk.map(\.rowID)
+        }
+        for update in updates where !update.inBulk {
             let rowID: Int64
             switch update.target {
             case .stored(let id): rowID = id

@@ -1,5 +1,3 @@
-import GRDB
-import GRDBSQLite
 import Synchronization
 
 /// A flag that stops every statement run for one context once it is set.
@@ -35,17 +33,6 @@ package final class InterruptFlag: Sendable {
         defer { _ = stopRunning.withLock { $0.cancels.removeValue(forKey: key) } }
         // Set between the check and the registration: nothing would have called `cancel`.
         if isSet { throw CancellationError() }
-        return try body()
-    }
-
-    /// Runs `body` with the flag watched on `db`'s connection, which other contexts share at other times.
-    func watching<T>(_ db: Database, _ body: () throws -> T) throws -> T {
-        guard let connection = db.sqliteConnection else { return try body() }
-        if isSet { throw CancellationError() }
-        sqlite3_progress_handler(connection, 256, { flag in
-            Unmanaged<InterruptFlag>.fromOpaque(flag!).takeUnretainedValue().isSet ? 1 : 0  // swiftlint:disable:this force_unwrapping: the pointer passed below
-        }, Unmanaged.passUnretained(self).toOpaque())
-        defer { sqlite3_progress_handler(connection, 0, nil, nil) }
         return try body()
     }
 }

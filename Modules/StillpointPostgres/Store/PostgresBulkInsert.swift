@@ -1,10 +1,11 @@
 import StillpointCore
 
 /// New rows of one entity in bulk, as one `INSERT` per row would write them: ids drawn from the table's sequence
-/// up front, ascending in the rows' order; the rows sent with `COPY` (text format), straight into the table when
-/// no unique index can refuse one, otherwise into a temporary table and on with one
-/// `INSERT ... SELECT ... ORDER BY "_id" ON CONFLICT DO NOTHING RETURNING "_id"`, so that a row whose key is
-/// taken (by a stored row or an earlier row) is left out, as it would be alone.
+/// up front, ascending in the rows' order, then a few rows in one `INSERT ... VALUES ... ON CONFLICT DO NOTHING
+/// RETURNING "_id"`, and many with `COPY` (text format): straight into the table when no unique index can refuse
+/// one, otherwise into a temporary table and on with one `INSERT ... SELECT ... ORDER BY "_id" ON CONFLICT DO
+/// NOTHING RETURNING "_id"`. Either way the rows go in in their order, so that a row whose key is taken (by a
+/// stored row or an earlier row) is left out, as it would be alone.
 ///
 /// ```swift
 /// let ids = try PostgresBulkInsert(entity, on: connection).insert(rows)   // nil where a key was taken
@@ -21,6 +22,9 @@ struct PostgresBulkInsert {
         self.connection = connection
     }
 
+    /// Below this many rows, one `INSERT ... VALUES` (two round trips in all) beats `COPY` through a table (five).
+    static let copyThreshold = 100
+
     /// Inserts `rows` (values in attribute order) and returns each one's id, or `nil` where a unique key was taken.
     func insert(_ rows: [ContiguousArray<AttributeValue>]) throws -> [Int64?] {
         guard !rows.isEmpty else { return [] }
@@ -31,9 +35,17 @@ struct PostgresBulkInsert {
         // Checked before anything is sent: the error names the attribute.
         let texts = try rows.map { try insert.parameters($0) }
         let ids = try drawIDs(rows.count)
-        let copied = zip(ids, texts).lazy.map { [String($0)] + $1 }
         let columnList = (["_id"] + columns).map(dialect.quote).joined(separator: ", ")
         let table = dialect.quote(entity.name)
+        if rows.count < Self.copyThreshold, rows.count * (columns.count + 1) <= 65_535 {
+            // The VALUES list is read in order: of two rows with the same key the first goes in.
+            let tuples = (0..<rows.count).map { "(" + dialect.parameters(columns.count + 1, from: $0 * (columns.count + 1) + 1) + ")" }
+            let result = try connection.execute("INSERT INTO \(table) (\(columnList)) VALUES \(tuples.joined(separator: ", ")) "
+                                                + "ON CONFLICT DO NOTHING RETURNING \"_id\"",
+                                                zip(ids, texts).flatMap { [String($0)] + $1 })
+            return Self.written(ids, result)
+        }
+        let copied = zip(ids, texts).lazy.map { [String($0)] + $1 }
 
         guard !entity.uniquenessConstraints.isEmpty else {
             // Only the primary key is unique, and the ids are fresh from its sequence: nothing can refuse a row.
@@ -50,6 +62,11 @@ struct PostgresBulkInsert {
         let result = try connection.execute("INSERT INTO \(table) (\(columnList)) SELECT \(columnList) FROM \(staging) "
                                             + "ORDER BY \"_id\" ON CONFLICT DO NOTHING RETURNING \"_id\"")
         try connection.execute("DROP TABLE \(staging)")
+        return Self.written(ids, result)
+    }
+
+    /// Each of `ids` that came back in `result`, `nil` for the others.
+    private static func written(_ ids: [Int64], _ result: PostgresResult) -> [Int64?] {
         let written = Set((0..<result.rowCount).compactMap { result.integer(row: $0, column: 0) })
         return ids.map { written.contains($0) ? $0 : nil }
     }

@@ -3,6 +3,7 @@ import StillpointPostgres
 import Synchronization
 import Testing
 @testable import StillpointCore
+@testable import StillpointSQLite
 
 @Suite("ContextOperation cancellation")
 struct ContextOperationCancellationTests {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import StillpointCore
+@testable import StillpointSQLite
 import StillpointPostgres
 import Testing
 

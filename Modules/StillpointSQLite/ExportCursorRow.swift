@@ -1,5 +1,6 @@
 import Foundation
 import GRDBSQLite
+import StillpointCore
 
 /// The current row of an export's cursor, read column by column straight from SQLite.
 ///
