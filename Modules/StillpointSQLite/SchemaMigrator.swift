@@ -2,58 +2,165 @@ import Foundation
 import GRDB
 import StillpointCore
 
-/// Creates the schema's tables, and upgrades existing ones in place: new entities, new attributes that are
-/// optional or have a default, and new indexes. Anything else is an ``StoreError/incompatibleSchema``.
+/// Creates the schema's tables, and upgrades existing ones in place: renamed entities and attributes, new
+/// entities, new attributes that are optional or have a default, new indexes; attributes removed from the schema
+/// stop constraining inserts (their columns become nullable, their values are kept), and indexes that Stillpoint
+/// made and the schema no longer declares are dropped. Anything else is an ``StoreError/incompatibleSchema``.
 struct SchemaMigrator {
     let schema: Schema
     let path: String
 
+    /// One statement of a plan, and whether reading the store needs it (``isCleanup`` statements only loosen what
+    /// the schema no longer declares: a reader does without them).
+    struct Statement {
+        var entity: String
+        var sql: String
+        var isCleanup = false
+    }
+
+    /// A column as `PRAGMA table_info` describes it.
+    private struct Column {
+        var name: String
+        var type: String
+        var isNotNull: Bool
+        var defaultSQL: String?
+    }
+
     /// The statements that bring the store to the schema, or an error when that cannot be done in place.
     /// Empty when the store is up to date, so that a read-only open can tell whether it may read the store.
-    func plan(_ db: Database) throws -> [(entity: String, sql: String)] {
-        var statements: [(entity: String, sql: String)] = []
+    func plan(_ db: Database) throws -> [Statement] {
+        var statements: [Statement] = []
         if try !db.tableExists(ChangeLog.table) || !db.tableExists(ChangeLog.purgeTable) {
-            statements.append(("", ChangeLog.createTable))
+            statements.append(Statement(entity: "", sql: ChangeLog.createTable))
         }
         if try !db.tableExists(OpenWriters.table) {
-            statements.append(("", OpenWriters.createTable))
+            statements.append(Statement(entity: "", sql: OpenWriters.createTable))
         }
-        let indexes = Set(try String?.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'").compactMap { $0 })
         for entity in schema.entities {
-            let table = Store.quote(entity.name)
-            let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))")
-            if columns.isEmpty {
-                let definitions = ["\"_id\" INTEGER PRIMARY KEY", "\"_version\" INTEGER NOT NULL DEFAULT 1"]
-                    + entity.attributes.map(columnDefinition)
-                statements.append((entity.name, "CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))"))
-            } else {
-                // Decoded without trapping: the file may hold anything.
-                let existing = Dictionary(columns.compactMap { column -> (String, String)? in
-                    guard let name = String.fromDatabaseValue(column["name"]) else { return nil }
-                    return (name, (String.fromDatabaseValue(column["type"]) ?? "").uppercased())
-                }, uniquingKeysWith: { first, _ in first })
-                guard existing["_id"] != nil, existing["_version"] != nil else {
-                    throw incompatible(entity, "the table exists but was not made by Stillpoint (no _id and _version columns)")
-                }
-                for attribute in entity.attributes {
-                    if let storedType = existing[attribute.name] {
-                        guard storedType == attribute.type.sqlType else {
-                            throw incompatible(entity, "the attribute '\(attribute.name)' is stored as \(storedType), the schema declares it \(attribute.type.rawValue)")
-                        }
-                    } else {
-                        guard attribute.isOptional || attribute.defaultValue != nil else {
-                            throw incompatible(entity, "the new attribute '\(attribute.name)' is required and has no default value for the existing rows")
-                        }
-                        statements.append((entity.name, "ALTER TABLE \(table) ADD COLUMN \(columnDefinition(attribute))"))
-                    }
-                }
-            }
-            for index in entity.indexes where !indexes.contains(index.name(in: entity.name)) {
-                let columnList = index.attributes.map(Store.quote).joined(separator: ", ")
-                statements.append((entity.name, "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(Store.quote(index.name(in: entity.name))) ON \(table) (\(columnList))"))
-            }
+            statements += try plan(for: entity, db)
         }
         return statements
+    }
+
+    private func plan(for entity: EntityDescription, _ db: Database) throws -> [Statement] {
+        var statements: [Statement] = []
+        func add(_ sql: String, isCleanup: Bool = false) {
+            statements.append(Statement(entity: entity.name, sql: sql, isCleanup: isCleanup))
+        }
+        let table = Store.quote(entity.name)
+        // The table as it is now: under the entity's name, or under its previous one.
+        var storedName = entity.name
+        var columns = try self.columns(of: entity.name, db)
+        if columns.isEmpty, let previous = entity.renamedFrom, try db.tableExists(previous) {
+            storedName = previous
+            columns = try self.columns(of: previous, db)
+            add("ALTER TABLE \(Store.quote(previous)) RENAME TO \(table)")
+        }
+        let declaredIndexes = Dictionary(entity.indexes.map { ($0.name(in: entity.name), $0) }, uniquingKeysWith: { first, _ in first })
+        if columns.isEmpty {
+            let definitions = ["\"_id\" INTEGER PRIMARY KEY", "\"_version\" INTEGER NOT NULL DEFAULT 1"]
+                + entity.attributes.map(columnDefinition)
+            add("CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))")
+            for (name, index) in declaredIndexes.sorted(by: { $0.key < $1.key }) {
+                add(createIndex(index, named: name, on: table))
+            }
+            return statements
+        }
+        guard columns.contains(where: { $0.name == "_id" }), columns.contains(where: { $0.name == "_version" }) else {
+            throw incompatible(entity, "the table exists but was not made by Stillpoint (no _id and _version columns)")
+        }
+        for attribute in entity.attributes {
+            if let column = columns.first(where: { $0.name == attribute.name }) {
+                guard column.type == attribute.type.sqlType else {
+                    throw incompatible(entity, "the attribute '\(attribute.name)' is stored as \(column.type), the schema declares it \(attribute.type.rawValue)")
+                }
+            } else if let previous = attribute.renamedFrom, let position = columns.firstIndex(where: { $0.name == previous }) {
+                guard columns[position].type == attribute.type.sqlType else {
+                    throw incompatible(entity, "the attribute '\(attribute.name)' (renamed from '\(previous)') is stored as \(columns[position].type), the schema declares it \(attribute.type.rawValue)")
+                }
+                add("ALTER TABLE \(table) RENAME COLUMN \(Store.quote(previous)) TO \(Store.quote(attribute.name))")
+                columns[position].name = attribute.name
+            } else {
+                guard attribute.isOptional || attribute.defaultValue != nil else {
+                    throw incompatible(entity, "the new attribute '\(attribute.name)' is required and has no default value for the existing rows")
+                }
+                add("ALTER TABLE \(table) ADD COLUMN \(columnDefinition(attribute))")
+                columns.append(Column(name: attribute.name, type: attribute.type.sqlType, isNotNull: false, defaultSQL: nil))
+            }
+        }
+        let stored = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", arguments: [storedName])
+            .compactMap { row -> (name: String, sql: String?)? in
+                guard let name = String.fromDatabaseValue(row["name"]) else { return nil }
+                return (name, String.fromDatabaseValue(row["sql"]))
+            }
+        // Only indexes that Stillpoint names are its own to drop; others are the application's.
+        let isStillpoints = { (name: String) in name.hasPrefix("index_") || name.hasPrefix("unique_") }
+        var existingIndexes: Set<String> = []
+        for index in stored where isStillpoints(index.name) {
+            if declaredIndexes[index.name] == nil {
+                add("DROP INDEX \(Store.quote(index.name))", isCleanup: true)
+            } else {
+                existingIndexes.insert(index.name)
+            }
+        }
+        // A column of an attribute no longer declared, NOT NULL without a default, would fail every insert.
+        let attributeNames = Set(entity.attributes.map(\.name))
+        let constraining = columns.filter { column in
+            !attributeNames.contains(column.name) && column.name != "_id" && column.name != "_version"
+                && column.isNotNull && column.defaultSQL == nil
+        }
+        if !constraining.isEmpty {
+            statements += rebuild(entity, columns: columns, userIndexes: stored.filter { !isStillpoints($0.name) }.compactMap(\.sql))
+            existingIndexes = []
+        }
+        for (name, index) in declaredIndexes.sorted(by: { $0.key < $1.key }) where !existingIndexes.contains(name) {
+            add(createIndex(index, named: name, on: table))
+        }
+        return statements
+    }
+
+    /// SQLite cannot drop a NOT NULL constraint: the table is made anew with the removed attributes' columns
+    /// nullable, the rows copied with their ids, and the application's own indexes made again. Inside the
+    /// migration's transaction, so that a failure leaves the old table.
+    private func rebuild(_ entity: EntityDescription, columns: [Column], userIndexes: [String]) -> [Statement] {
+        let table = Store.quote(entity.name)
+        let scratch = Store.quote("_stillpoint_rebuild_" + entity.name)
+        var definitions = ["\"_id\" INTEGER PRIMARY KEY", "\"_version\" INTEGER NOT NULL DEFAULT 1"]
+        for column in columns where column.name != "_id" && column.name != "_version" {
+            if let attribute = entity.attribute(named: column.name) {
+                definitions.append(columnDefinition(attribute))
+            } else {
+                var definition = "\(Store.quote(column.name)) \(column.type)"
+                if let defaultSQL = column.defaultSQL { definition += " DEFAULT \(defaultSQL)" }
+                definitions.append(definition)
+            }
+        }
+        let names = columns.map { Store.quote($0.name) }.joined(separator: ", ")
+        let sql = [
+            "DROP TABLE IF EXISTS \(scratch)",
+            "CREATE TABLE \(scratch) (\(definitions.joined(separator: ", ")))",
+            "INSERT INTO \(scratch) (\(names)) SELECT \(names) FROM \(table)",
+            "DROP TABLE \(table)",
+            "ALTER TABLE \(scratch) RENAME TO \(table)",
+        ] + userIndexes
+        return sql.map { Statement(entity: entity.name, sql: $0, isCleanup: true) }
+    }
+
+    private func columns(of table: String, _ db: Database) throws -> [Column] {
+        // Decoded without trapping: the file may hold anything.
+        try Row.fetchAll(db, sql: "PRAGMA table_info(\(Store.quote(table)))").compactMap { row in
+            guard let name = String.fromDatabaseValue(row["name"]) else { return nil }
+            return Column(
+                name: name,
+                type: (String.fromDatabaseValue(row["type"]) ?? "").uppercased(),
+                isNotNull: (Int.fromDatabaseValue(row["notnull"]) ?? 0) != 0,
+                defaultSQL: String.fromDatabaseValue(row["dflt_value"]))
+        }
+    }
+
+    private func createIndex(_ index: IndexDescription, named name: String, on table: String) -> String {
+        let columnList = index.attributes.map(Store.quote).joined(separator: ", ")
+        return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(Store.quote(name)) ON \(table) (\(columnList))"
     }
 
     /// Applies the plan inside the caller's write transaction.

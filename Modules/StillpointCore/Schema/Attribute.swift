@@ -14,10 +14,17 @@ public struct Attribute<Value: AttributeValueConvertible>: AttributeDeclaration 
     public let name: String
     /// The value a new object starts with, and the value existing rows get when the attribute is added.
     public let defaultValue: Value?
+    /// The attribute's previous name, when it was renamed: the store renames the column and keeps its values.
+    ///
+    /// ```swift
+    /// static let duration = Attribute<Int>("duration", renamedFrom: "length")
+    /// ```
+    public let renamedFrom: String?
 
-    public init(_ name: String, default defaultValue: Value? = nil) {
+    public init(_ name: String, default defaultValue: Value? = nil, renamedFrom: String? = nil) {
         self.name = name
         self.defaultValue = defaultValue
+        self.renamedFrom = renamedFrom
     }
 
     public var attributeDescription: AttributeDescription {
@@ -25,7 +32,8 @@ public struct Attribute<Value: AttributeValueConvertible>: AttributeDeclaration 
             name: name,
             type: Value.attributeType,
             isOptional: Value.isOptional,
-            defaultValue: defaultValue.map(\.attributeValue))
+            defaultValue: defaultValue.map(\.attributeValue),
+            renamedFrom: renamedFrom)
     }
 }
 

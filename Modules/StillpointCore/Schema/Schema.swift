@@ -19,6 +19,11 @@ public struct Schema: Sendable, Hashable {
                 throw SchemaError.invalidDeclaration("the entity '\(entity.name)' is declared twice")
             }
         }
+        for entity in entities {
+            if let previous = entity.renamedFrom, byName[previous] != nil {
+                throw SchemaError.invalidDeclaration("'\(entity.name)' is renamed from '\(previous)', which the schema still declares")
+            }
+        }
         self.entities = entities
         self.entitiesByName = byName
     }
@@ -42,6 +47,11 @@ public struct Schema: Sendable, Hashable {
             }
             guard seen.insert(attribute.name).inserted else {
                 throw SchemaError.invalidDeclaration("'\(entity.name).\(attribute.name)' is declared twice")
+            }
+        }
+        for attribute in entity.attributes {
+            if let previous = attribute.renamedFrom, seen.contains(previous) {
+                throw SchemaError.invalidDeclaration("'\(entity.name).\(attribute.name)' is renamed from '\(previous)', which the entity still declares")
             }
         }
         for index in entity.indexes {

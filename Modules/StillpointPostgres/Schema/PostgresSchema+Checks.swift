@@ -93,7 +93,7 @@ extension PostgresSchema {
     }
 
     /// `_id`, `_version`, the attributes and their folded copies.
-    private static func columnNames(of entity: EntityDescription) -> [String] {
+    static func columnNames(of entity: EntityDescription) -> [String] {
         ["_id", "_version"] + entity.attributes.flatMap { attribute in
             [attribute.name] + (hasFoldedCopies(attribute.type)
                 ? SQLDialect.foldFlags.map { SQLDialect.foldedColumnName(attribute.name, flags: $0) } : [])

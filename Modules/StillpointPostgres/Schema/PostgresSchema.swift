@@ -1,7 +1,8 @@
 import StillpointCore
 
 /// Creates a ``Schema``'s tables on PostgreSQL, and adds what a reopen with a newer schema lacks: new tables,
-/// new attributes, new indexes. Running it again changes nothing.
+/// new attributes, new indexes; renames what the schema says was renamed, and loosens what it no longer declares
+/// (`PostgresSchema+Migration.swift`). Running it again changes nothing.
 ///
 /// Each entity is a table with `_id bigserial PRIMARY KEY` and `_version bigint`; values are stored as SQLite's
 /// store stores them (dates as `double precision` seconds since 1970, booleans as 0 or 1, UUIDs as text), text
@@ -14,7 +15,7 @@ import StillpointCore
 /// ```
 package struct PostgresSchema {
     package let schema: Schema
-    private let dialect = SQLDialect.postgreSQL
+    let dialect = SQLDialect.postgreSQL
 
     package init(_ schema: Schema) {
         self.schema = schema
@@ -30,6 +31,7 @@ package struct PostgresSchema {
             // Two processes creating the same table at once would clash in PostgreSQL's catalogue.
             try connection.execute("SELECT pg_advisory_xact_lock(\(Self.schemaLock))")
             try Self.checkFormat(on: connection, path: path)
+            try applyRenames(on: connection)
             try checkExistingTables(on: connection, path: path)
             try connection.execute(Self.createFormatTable)
             try connection.execute(PostgresChangeLog.createTable)
@@ -37,6 +39,7 @@ package struct PostgresSchema {
                 CREATE TABLE IF NOT EXISTS \(Self.purgeTable) (id integer PRIMARY KEY CHECK (id = 1), through bigint NOT NULL);
                 INSERT INTO \(Self.purgeTable) (id, through) VALUES (1, 0) ON CONFLICT (id) DO NOTHING
                 """)
+            try removeUndeclaredConstraints(on: connection)
             for statement in statements() {
                 try connection.execute(statement)
             }
@@ -58,7 +61,7 @@ package struct PostgresSchema {
                 statements.append("ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS \(column)")
             }
             for index in entity.indexes {
-                let name = (index.isUnique ? "unique_" : "index_") + ([entity.name] + index.attributes).joined(separator: "_")
+                let name = index.name(in: entity.name)
                 statements.append("CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(dialect.quote(name)) ON \(table) ("
                     + index.attributes.map(dialect.quote).joined(separator: ", ") + ")")
             }
