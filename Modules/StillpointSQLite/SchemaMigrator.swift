@@ -16,6 +16,10 @@ struct SchemaMigrator {
         var entity: String
         var sql: String
         var isCleanup = false
+        /// The SQL functions the statement calls to convert values, registered while it runs.
+        var conversions: [ConversionFunction] = []
+        /// The schema versions whose steps run before the statement (which records the latest version).
+        var steps: [SchemaVersion] = []
     }
 
     /// A column as `PRAGMA table_info` describes it.
@@ -29,6 +33,8 @@ struct SchemaMigrator {
     /// The statements that bring the store to the schema, or an error when that cannot be done in place.
     /// Empty when the store is up to date, so that a read-only open can tell whether it may read the store.
     func plan(_ db: Database) throws -> [Statement] {
+        // First: a store of a newer schema version is refused before anything else is planned.
+        let versioning = try versionStatement(db)
         var statements: [Statement] = []
         if try !db.tableExists(ChangeLog.table) || !db.tableExists(ChangeLog.purgeTable) {
             statements.append(Statement(entity: "", sql: ChangeLog.createTable))
@@ -39,7 +45,28 @@ struct SchemaMigrator {
         for entity in schema.entities {
             statements += try plan(for: entity, db)
         }
+        if let versioning { statements.append(versioning) }
         return statements
+    }
+
+    /// The steps of the schema versions the store has not run yet, and the statement that records the latest;
+    /// `nil` when the schema declares no versions or the store is at the latest.
+    private func versionStatement(_ db: Database) throws -> Statement? {
+        guard let latest = schema.latestVersion else { return nil }
+        let table = Store.quote(Schema.versionTable)
+        let recorded = try db.tableExists(Schema.versionTable)
+            ? Int.fromDatabaseValue(try DatabaseValue.fetchOne(db, sql: "SELECT version FROM \(table) WHERE id = 1") ?? .null) : nil
+        guard recorded != latest else { return nil }
+        // A store made before it recorded versions is at version 0; one made by this open runs no step.
+        let existed = try schema.entities.contains { entity in
+            try db.tableExists(entity.name) || (try entity.renamedFrom.map { try db.tableExists($0) } ?? false)
+        }
+        var statement = Statement(entity: "", sql: """
+            CREATE TABLE IF NOT EXISTS \(table) (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
+            INSERT INTO \(table) (id, version) VALUES (1, \(latest)) ON CONFLICT (id) DO UPDATE SET version = excluded.version
+            """)
+        statement.steps = try schema.stepsToRun(from: recorded ?? (existed ? 0 : nil), path: path)
+        return statement
     }
 
     private func plan(for entity: EntityDescription, _ db: Database) throws -> [Statement] {
@@ -69,23 +96,29 @@ struct SchemaMigrator {
         guard columns.contains(where: { $0.name == "_id" }), columns.contains(where: { $0.name == "_version" }) else {
             throw incompatible(entity, "the table exists but was not made by Stillpoint (no _id and _version columns)")
         }
+        var converted: [AttributeDescription] = []
         for attribute in entity.attributes {
-            if let column = columns.first(where: { $0.name == attribute.name }) {
-                guard column.type == attribute.type.sqlType else {
-                    throw incompatible(entity, "the attribute '\(attribute.name)' is stored as \(column.type), the schema declares it \(attribute.type.rawValue)")
-                }
-            } else if let previous = attribute.renamedFrom, let position = columns.firstIndex(where: { $0.name == previous }) {
-                guard columns[position].type == attribute.type.sqlType else {
-                    throw incompatible(entity, "the attribute '\(attribute.name)' (renamed from '\(previous)') is stored as \(columns[position].type), the schema declares it \(attribute.type.rawValue)")
-                }
+            var position = columns.firstIndex { $0.name == attribute.name }
+            if position == nil, let previous = attribute.renamedFrom, let found = columns.firstIndex(where: { $0.name == previous }) {
                 add("ALTER TABLE \(table) RENAME COLUMN \(Store.quote(previous)) TO \(Store.quote(attribute.name))")
-                columns[position].name = attribute.name
-            } else {
+                columns[found].name = attribute.name
+                position = found
+            }
+            guard let position else {
                 guard attribute.isOptional || attribute.defaultValue != nil else {
                     throw incompatible(entity, "the new attribute '\(attribute.name)' is required and has no default value for the existing rows")
                 }
                 add("ALTER TABLE \(table) ADD COLUMN \(columnDefinition(attribute))")
                 columns.append(Column(name: attribute.name, type: attribute.type.sqlType, isNotNull: false, defaultSQL: nil))
+                continue
+            }
+            let storedType = columns[position].type
+            if storedType != attribute.type.sqlType {
+                guard let conversion = attribute.conversion, conversion.sourceType.sqlType == storedType else {
+                    throw incompatible(entity, "the attribute '\(attribute.name)' is stored as \(storedType), the schema declares it \(attribute.type.rawValue); "
+                        + "declare a conversion from the stored type to convert the values")
+                }
+                converted.append(attribute)
             }
         }
         let stored = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", arguments: [storedName])
@@ -109,8 +142,9 @@ struct SchemaMigrator {
             !attributeNames.contains(column.name) && column.name != "_id" && column.name != "_version"
                 && column.isNotNull && column.defaultSQL == nil
         }
-        if !constraining.isEmpty {
-            statements += rebuild(entity, columns: columns, userIndexes: stored.filter { !isStillpoints($0.name) }.compactMap(\.sql))
+        if !constraining.isEmpty || !converted.isEmpty {
+            statements += rebuild(
+                entity, columns: columns, converting: converted, userIndexes: stored.filter { !isStillpoints($0.name) }.compactMap(\.sql))
             existingIndexes = []
         }
         for (name, index) in declaredIndexes.sorted(by: { $0.key < $1.key }) where !existingIndexes.contains(name) {
@@ -119,10 +153,13 @@ struct SchemaMigrator {
         return statements
     }
 
-    /// SQLite cannot drop a NOT NULL constraint: the table is made anew with the removed attributes' columns
-    /// nullable, the rows copied with their ids, and the application's own indexes made again. Inside the
-    /// migration's transaction, so that a failure leaves the old table.
-    private func rebuild(_ entity: EntityDescription, columns: [Column], userIndexes: [String]) -> [Statement] {
+    /// SQLite can neither drop a NOT NULL constraint nor change a column's type: the table is made anew with the
+    /// removed attributes' columns nullable and the converted ones of their new type, the rows copied with their
+    /// ids (converted values through ``ConversionFunction``), and the application's own indexes made again.
+    /// Inside the migration's transaction, so that a failure leaves the old table.
+    private func rebuild(
+        _ entity: EntityDescription, columns: [Column], converting converted: [AttributeDescription], userIndexes: [String]
+    ) -> [Statement] {
         let table = Store.quote(entity.name)
         let scratch = Store.quote("_stillpoint_rebuild_" + entity.name)
         var definitions = ["\"_id\" INTEGER PRIMARY KEY", "\"_version\" INTEGER NOT NULL DEFAULT 1"]
@@ -136,14 +173,26 @@ struct SchemaMigrator {
             }
         }
         let names = columns.map { Store.quote($0.name) }.joined(separator: ", ")
-        let sql = [
-            "DROP TABLE IF EXISTS \(scratch)",
-            "CREATE TABLE \(scratch) (\(definitions.joined(separator: ", ")))",
-            "INSERT INTO \(scratch) (\(names)) SELECT \(names) FROM \(table)",
-            "DROP TABLE \(table)",
-            "ALTER TABLE \(scratch) RENAME TO \(table)",
-        ] + userIndexes
-        return sql.map { Statement(entity: entity.name, sql: $0, isCleanup: true) }
+        var functions: [ConversionFunction] = []
+        let values = columns.map { column in
+            guard let attribute = converted.first(where: { $0.name == column.name }), let conversion = attribute.conversion else {
+                return Store.quote(column.name)
+            }
+            let function = ConversionFunction(number: functions.count, attribute: attribute.name, conversion: conversion)
+            functions.append(function)
+            return "\(function.name)(\(Store.quote(column.name)), \"_id\")"
+        }.joined(separator: ", ")
+        let isCleanup = converted.isEmpty
+        var copy = Statement(
+            entity: entity.name, sql: "INSERT INTO \(scratch) (\(names)) SELECT \(values) FROM \(table)", isCleanup: isCleanup)
+        copy.conversions = functions
+        return [
+            Statement(entity: entity.name, sql: "DROP TABLE IF EXISTS \(scratch)", isCleanup: isCleanup),
+            Statement(entity: entity.name, sql: "CREATE TABLE \(scratch) (\(definitions.joined(separator: ", ")))", isCleanup: isCleanup),
+            copy,
+            Statement(entity: entity.name, sql: "DROP TABLE \(table)", isCleanup: isCleanup),
+            Statement(entity: entity.name, sql: "ALTER TABLE \(scratch) RENAME TO \(table)", isCleanup: isCleanup),
+        ] + userIndexes.map { Statement(entity: entity.name, sql: $0, isCleanup: isCleanup) }
     }
 
     private func columns(of table: String, _ db: Database) throws -> [Column] {
@@ -166,8 +215,18 @@ struct SchemaMigrator {
     /// Applies the plan inside the caller's write transaction.
     func migrate(_ db: Database) throws {
         for statement in try plan(db) {
+            if !statement.steps.isEmpty {
+                let context = MigrationContext(SQLiteMigrationConnection(db: db, schema: schema))
+                for version in statement.steps { try version.step?(context) }
+            }
+            let failure = LockedState<String?>(nil)
+            let functions = statement.conversions.map { $0.function(reportingTo: failure) }
+            functions.forEach(db.add(function:))
+            defer { functions.forEach(db.remove(function:)) }
             do {
                 try db.execute(sql: statement.sql)
+            } catch let error as DatabaseError where failure.withLock({ $0 }) != nil {
+                throw StoreError.incompatibleSchema(path: path, entity: statement.entity, reason: failure.withLock { $0 } ?? error.description)
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 throw StoreError.incompatibleSchema(
                     path: path, entity: statement.entity, reason: "a new uniqueness constraint does not hold for the existing rows (\(error.message ?? ""))")

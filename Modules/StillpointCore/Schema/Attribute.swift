@@ -20,11 +20,20 @@ public struct Attribute<Value: AttributeValueConvertible>: AttributeDeclaration 
     /// static let duration = Attribute<Int>("duration", renamedFrom: "length")
     /// ```
     public let renamedFrom: String?
+    /// How the values are converted when the attribute's type changed (see ``AttributeConversion``).
+    ///
+    /// ```swift
+    /// static let duration = Attribute<Double>("duration", conversion: .integerToDouble)
+    /// ```
+    public let conversion: AttributeConversion?
 
-    public init(_ name: String, default defaultValue: Value? = nil, renamedFrom: String? = nil) {
+    public init(
+        _ name: String, default defaultValue: Value? = nil, renamedFrom: String? = nil, conversion: AttributeConversion? = nil
+    ) {
         self.name = name
         self.defaultValue = defaultValue
         self.renamedFrom = renamedFrom
+        self.conversion = conversion
     }
 
     public var attributeDescription: AttributeDescription {
@@ -33,7 +42,8 @@ public struct Attribute<Value: AttributeValueConvertible>: AttributeDeclaration 
             type: Value.attributeType,
             isOptional: Value.isOptional,
             defaultValue: defaultValue.map(\.attributeValue),
-            renamedFrom: renamedFrom)
+            renamedFrom: renamedFrom,
+            conversion: conversion)
     }
 }
 

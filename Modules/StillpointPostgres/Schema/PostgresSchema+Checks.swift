@@ -30,6 +30,11 @@ extension PostgresSchema {
         try Self.checkFormat(on: connection, path: path)
         let columns = try storedColumns(on: connection)
         guard columns[PostgresChangeLog.table] != nil else { throw StoreError.noStore(path: path) }
+        if let latest = schema.latestVersion {
+            let recorded = try Self.recordedVersion(on: connection) ?? 0
+            if recorded > latest { throw StoreError.newerSchemaVersion(path: path, version: recorded, latest: latest) }
+            if recorded < latest { throw StoreError.needsUpgrade(path: path) }
+        }
         guard try missingParts(on: connection).isEmpty else { throw StoreError.needsUpgrade(path: path) }
     }
 
@@ -48,13 +53,18 @@ extension PostgresSchema {
             for column in Self.columnNames(of: entity) where columns[column] == nil {
                 missing.append("the column \(column) of \(entity.name) is missing")
             }
+            for attribute in entity.attributes {
+                if let type = columns[attribute.name], type != Self.storedTypeName(attribute.type) {
+                    missing.append("the column \(attribute.name) of \(entity.name) is of type \(type), not yet converted")
+                }
+            }
         }
         return missing
     }
 
     /// Refuses, as SQLite's store does, tables that cannot be upgraded in place: not made by Stillpoint, a column
-    /// of another type than its attribute's (reading it would give wrong values), or a new required attribute
-    /// with no default for the rows already there.
+    /// of another type than its attribute's with no conversion from it (reading it would give wrong values), or a
+    /// new required attribute with no default for the rows already there.
     func checkExistingTables(on connection: PostgresConnection, path: String) throws {
         let stored = try storedColumns(on: connection)
         for entity in schema.entities {
@@ -73,15 +83,16 @@ extension PostgresSchema {
                     continue
                 }
                 let expected = Self.storedTypeName(attribute.type)
-                if type != expected {
-                    throw incompatible("the attribute '\(attribute.name)' is stored as \(type), the schema declares it \(attribute.type.rawValue)")
+                if type != expected, attribute.conversion.map({ Self.storedTypeName($0.sourceType) }) != type {
+                    throw incompatible("the attribute '\(attribute.name)' is stored as \(type), the schema declares it \(attribute.type.rawValue); "
+                        + "declare a conversion from the stored type to convert the values")
                 }
             }
         }
     }
 
     /// The columns of every table in the connection's schema, with their types as `information_schema` names them.
-    private func storedColumns(on connection: PostgresConnection) throws -> [String: [String: String]] {
+    func storedColumns(on connection: PostgresConnection) throws -> [String: [String: String]] {
         let result = try connection.execute(
             "SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema()")
         var tables: [String: [String: String]] = [:]
@@ -101,7 +112,7 @@ extension PostgresSchema {
     }
 
     /// ``columnType(_:)`` as `information_schema.columns.data_type` spells it.
-    private static func storedTypeName(_ type: AttributeType) -> String {
+    static func storedTypeName(_ type: AttributeType) -> String {
         switch type {
         case .integer, .bool: return "bigint"
         case .double, .date: return "double precision"

@@ -31,6 +31,8 @@ package struct PostgresSchema {
             // Two processes creating the same table at once would clash in PostgreSQL's catalogue.
             try connection.execute("SELECT pg_advisory_xact_lock(\(Self.schemaLock))")
             try Self.checkFormat(on: connection, path: path)
+            // Before any change: a store of a newer schema version is refused as it is.
+            let steps = try versionSteps(on: connection, path: path)
             try applyRenames(on: connection)
             try checkExistingTables(on: connection, path: path)
             try connection.execute(Self.createFormatTable)
@@ -43,6 +45,8 @@ package struct PostgresSchema {
             for statement in statements() {
                 try connection.execute(statement)
             }
+            try applyConversions(on: connection, path: path)
+            if let steps { try run(steps, on: connection) }
         }
     }
 
@@ -100,7 +104,7 @@ package struct PostgresSchema {
     }
 
     /// A string literal; the column's type reads it. Only defaults declared in Swift reach here.
-    private static func literal(_ text: String) -> String {
+    static func literal(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 }
