@@ -132,7 +132,8 @@ struct PostgresMigrationTests {
                 try context.count(for: FetchRequest(Session.self, predicate: try FetchPredicate("note ==[c] %@", "kept")))
             }
             #expect(folded == 1)
-            #expect(try indexNames("Session", uri: uri) == ["Session_pkey", "unique_Session_duration"])
+            // The primary key's index keeps the name PostgreSQL gave it; Stillpoint's follow the new names.
+            #expect(try indexNames("Session", uri: uri).subtracting(["Sitting_pkey"]) == ["unique_Session_duration"])
             #expect(throws: (any Error).self) {
                 try PostgresConnection(uri: uri).execute("INSERT INTO \"Session\" (duration) VALUES (20)")
             }
