@@ -141,4 +141,166 @@ struct PostgresMigrationTests {
         let tables = try PostgresConnection(uri: uri).execute("SELECT to_regclass('\"Sitting\"') IS NULL")
         #expect(tables.text(row: 0, column: 0) == "t")
     }
+
+    // MARK: Type conversions
+
+    private enum IntegerDuration: Entity {
+        static let duration = Attribute<Int>("duration")
+        static let entity = EntityDescription("Timed", attributes: [duration], indexes: [IndexDescription([duration], isUnique: true)])
+    }
+    private enum DoubleDuration: Entity {
+        static let duration = Attribute<Double>("duration", conversion: .integerToDouble)
+        static let entity = EntityDescription("Timed", attributes: [duration], indexes: [IndexDescription([duration], isUnique: true)])
+    }
+    private enum TextLevel: Entity {
+        static let level = Attribute<String>("level")
+        static let entity = EntityDescription("Leveled", attributes: [level])
+    }
+    private enum ParsedLevel: Entity {
+        static let level = Attribute<Int>("level", conversion: .parsingInteger)
+        static let entity = EntityDescription("Leveled", attributes: [level])
+    }
+    private enum SpelledLevel: Entity {
+        static let level = Attribute<String>("level", default: "", conversion: AttributeConversion(from: .integer, name: "spell") { value in
+            guard case .integer(let number) = value else { return value }
+            return .string(number > 5 ? "High" : "Low")
+        })
+        static let entity = EntityDescription("Leveled", attributes: [level])
+    }
+
+    private func storeValues<E: Entity>(_ type: E.Type, _ values: [AttributeValue], uri: String) async throws {
+        let container = try PersistentContainer(schema: try Schema([type]), postgres: uri)
+        let entity = type.entity.name
+        let attribute = try #require(type.entity.attributes.first).name
+        try await container.performBackgroundTask { context in
+            for value in values {
+                try context.insert(entityNamed: entity).setValue(value, forKey: attribute)
+            }
+            try await context.save()
+        }
+    }
+
+    private func columnType(_ table: String, _ column: String, uri: String) throws -> String? {
+        try PostgresConnection(uri: uri).execute(
+            "SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name = $2",
+            [table, column]).text(row: 0, column: 0)
+    }
+
+    @Test func integersBecomeDoublesOnceAndKeepTheirIndex() async throws {
+        let uri = try PostgresTestServer.shared().makeDatabase("todouble")
+        try await storeValues(IntegerDuration.self, [.integer(20), .integer(30)], uri: uri)
+        for _ in 1...2 {
+            let container = try PersistentContainer(schema: try Schema([DoubleDuration.self]), postgres: uri)
+            let values = try await container.performBackgroundTask { context in
+                try context.fetch(FetchRequest(DoubleDuration.self, sortedBy: [.ascending(DoubleDuration.duration)])).map { $0[DoubleDuration.duration] }
+            }
+            #expect(values == [20, 30])
+            #expect(try columnType("Timed", "duration", uri: uri) == "double precision")
+            #expect(throws: (any Error).self) {
+                try PostgresConnection(uri: uri).execute("INSERT INTO \"Timed\" (duration) VALUES (20)")
+            }
+        }
+    }
+
+    @Test func textThatIsNotANumberStopsTheOpenNamingTheRowAndChangesNothing() async throws {
+        let uri = try PostgresTestServer.shared().makeDatabase("parse")
+        try await storeValues(TextLevel.self, [.string("12"), .string("high")], uri: uri)
+        #expect {
+            try PersistentContainer(schema: try Schema([ParsedLevel.self]), postgres: uri)
+        } throws: { error in
+            guard case StoreError.incompatibleSchema(_, "Leveled", let reason) = error else { return false }
+            return reason.contains("'level' in the row with _id 2") && reason.contains("'high' is not an integer")
+        }
+        #expect(try columnType("Leveled", "level", uri: uri) == "text")
+    }
+
+    @Test func valuesConvertedToTextGetTheirFoldedCopies() async throws {
+        let uri = try PostgresTestServer.shared().makeDatabase("totext")
+        enum IntegerLevel: Entity {
+            static let level = Attribute<Int>("level")
+            static let entity = EntityDescription("Leveled", attributes: [level])
+        }
+        try await storeValues(IntegerLevel.self, [.integer(9), .integer(1)], uri: uri)
+        let container = try PersistentContainer(schema: try Schema([SpelledLevel.self]), postgres: uri)
+        let high = try await container.performBackgroundTask { context in
+            try context.fetch(FetchRequest(SpelledLevel.self, predicate: try FetchPredicate("level ==[c] %@", "high"))).map { $0[SpelledLevel.level] }
+        }
+        #expect(high == ["High"])
+        try await container.performBackgroundTask { context in
+            _ = context.insert(SpelledLevel.self)
+            try await context.save()
+        }
+        #expect(try columnType("Leveled", "level", uri: uri) == "text")
+    }
+
+    // MARK: Schema versions
+
+    private enum Minutes: Entity {
+        static let minutes = Attribute<Int>("minutes")
+        static let entity = EntityDescription("Timed", attributes: [minutes])
+    }
+    private enum Seconds: Entity {
+        static let seconds = Attribute<Int>("seconds", default: 0)
+        static let entity = EntityDescription("Timed", attributes: [seconds])
+    }
+
+    private func secondsSchema(runs: LockedState<Int>, fails: Bool = false) throws -> Schema {
+        try Schema([Seconds.self], versions: [
+            SchemaVersion(1),
+            SchemaVersion(2) { migration in
+                runs.withLock { $0 += 1 }
+                for row in try migration.rows(of: "Timed", columns: ["minutes"]) {
+                    guard case .integer(let minutes) = row["minutes"] else { continue }
+                    try migration.update("Timed", id: row.id, ["seconds": .integer(minutes * 60)])
+                }
+                if fails { throw AttributeConversion.Failure("the step failed") }
+            },
+        ])
+    }
+
+    private func recordedVersion(uri: String) throws -> Int64? {
+        try PostgresConnection(uri: uri).execute("SELECT version FROM _stillpoint_schema_version").integer(row: 0, column: 0)
+    }
+
+    @Test func aVersionsStepRunsOnceAfterTheTablesWereUpgraded() async throws {
+        let uri = try PostgresTestServer.shared().makeDatabase("versions")
+        _ = try PersistentContainer(schema: try Schema([Minutes.self], versions: [SchemaVersion(1)]), postgres: uri)
+        try await storeValues(Minutes.self, [.integer(2), .integer(5)], uri: uri)
+        let runs = LockedState(0)
+        #expect(throws: StoreError.self) {
+            try PersistentContainer(schema: try secondsSchema(runs: runs), postgres: uri, access: .readOnly)
+        }
+        #expect(throws: AttributeConversion.Failure.self) {
+            try PersistentContainer(schema: try secondsSchema(runs: runs, fails: true), postgres: uri)
+        }
+        // The failed open left the store as it was.
+        #expect(try recordedVersion(uri: uri) == 1)
+        #expect(try columnType("Timed", "seconds", uri: uri) == nil)
+        runs.withLock { $0 = 0 }
+        for _ in 1...2 {
+            let container = try PersistentContainer(schema: try secondsSchema(runs: runs), postgres: uri)
+            let seconds = try await container.performBackgroundTask { context in
+                try context.fetch(FetchRequest(Seconds.self, sortedBy: [.ascending(Seconds.seconds)])).map { $0[Seconds.seconds] }
+            }
+            #expect(seconds == [120, 300])
+            #expect(try recordedVersion(uri: uri) == 2)
+        }
+        #expect(runs.withLock { $0 } == 1)
+        let fresh = try PostgresTestServer.shared().makeDatabase("fresh")
+        _ = try PersistentContainer(schema: try secondsSchema(runs: runs), postgres: fresh)
+        #expect(try recordedVersion(uri: fresh) == 2)
+        #expect(runs.withLock { $0 } == 1)
+    }
+
+    @Test func aStoreOfANewerSchemaVersionIsRefusedBeforeAnythingChanges() throws {
+        let uri = try PostgresTestServer.shared().makeDatabase("newer")
+        _ = try PersistentContainer(schema: try secondsSchema(runs: LockedState(0)), postgres: uri)
+        let path = StoreLocation.postgres(uri).displayPath
+        for access in [StoreAccess.readWrite, .readOnly] {
+            #expect(throws: StoreError.newerSchemaVersion(path: path, version: 2, latest: 1)) {
+                try PersistentContainer(schema: try Schema([Minutes.self], versions: [SchemaVersion(1)]), postgres: uri, access: access)
+            }
+        }
+        #expect(try columnType("Timed", "minutes", uri: uri) == nil)
+    }
 }
