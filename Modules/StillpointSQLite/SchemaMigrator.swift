@@ -20,6 +20,11 @@ struct SchemaMigrator {
         var conversions: [ConversionFunction] = []
         /// The schema versions whose steps run before the statement (which records the latest version).
         var steps: [SchemaVersion] = []
+        /// Around a rebuild: the application's indexes are read just before the table is dropped (their SQL then
+        /// names the table and columns as they are after any rename), and made again after.
+        var userIndexes: UserIndexes = .none
+
+        enum UserIndexes { case none, save, restore }
     }
 
     /// A column as `PRAGMA table_info` describes it.
@@ -121,19 +126,13 @@ struct SchemaMigrator {
                 converted.append(attribute)
             }
         }
-        let stored = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", arguments: [storedName])
-            .compactMap { row -> (name: String, sql: String?)? in
-                guard let name = String.fromDatabaseValue(row["name"]) else { return nil }
-                return (name, String.fromDatabaseValue(row["sql"]))
-            }
-        // Only indexes that Stillpoint names are its own to drop; others are the application's.
-        let isStillpoints = { (name: String) in name.hasPrefix("index_") || name.hasPrefix("unique_") }
+        let stored = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", arguments: [storedName])
         var existingIndexes: Set<String> = []
-        for index in stored where isStillpoints(index.name) {
-            if declaredIndexes[index.name] == nil {
-                add("DROP INDEX \(Store.quote(index.name))", isCleanup: true)
+        for name in stored where Self.isStillpoints(index: name) {
+            if declaredIndexes[name] == nil {
+                add("DROP INDEX \(Store.quote(name))", isCleanup: true)
             } else {
-                existingIndexes.insert(index.name)
+                existingIndexes.insert(name)
             }
         }
         // A column of an attribute no longer declared, NOT NULL without a default, would fail every insert.
@@ -143,8 +142,7 @@ struct SchemaMigrator {
                 && column.isNotNull && column.defaultSQL == nil
         }
         if !constraining.isEmpty || !converted.isEmpty {
-            statements += rebuild(
-                entity, columns: columns, converting: converted, userIndexes: stored.filter { !isStillpoints($0.name) }.compactMap(\.sql))
+            statements += rebuild(entity, columns: columns, converting: converted)
             existingIndexes = []
         }
         for (name, index) in declaredIndexes.sorted(by: { $0.key < $1.key }) where !existingIndexes.contains(name) {
@@ -157,9 +155,7 @@ struct SchemaMigrator {
     /// removed attributes' columns nullable and the converted ones of their new type, the rows copied with their
     /// ids (converted values through ``ConversionFunction``), and the application's own indexes made again.
     /// Inside the migration's transaction, so that a failure leaves the old table.
-    private func rebuild(
-        _ entity: EntityDescription, columns: [Column], converting converted: [AttributeDescription], userIndexes: [String]
-    ) -> [Statement] {
+    private func rebuild(_ entity: EntityDescription, columns: [Column], converting converted: [AttributeDescription]) -> [Statement] {
         let table = Store.quote(entity.name)
         let scratch = Store.quote("_stillpoint_rebuild_" + entity.name)
         var definitions = ["\"_id\" INTEGER PRIMARY KEY", "\"_version\" INTEGER NOT NULL DEFAULT 1"]
@@ -186,13 +182,20 @@ struct SchemaMigrator {
         var copy = Statement(
             entity: entity.name, sql: "INSERT INTO \(scratch) (\(names)) SELECT \(values) FROM \(table)", isCleanup: isCleanup)
         copy.conversions = functions
+        var drop = Statement(entity: entity.name, sql: "DROP TABLE \(table)", isCleanup: isCleanup)
+        drop.userIndexes = .save
+        var rename = Statement(entity: entity.name, sql: "ALTER TABLE \(scratch) RENAME TO \(table)", isCleanup: isCleanup)
+        rename.userIndexes = .restore
         return [
             Statement(entity: entity.name, sql: "DROP TABLE IF EXISTS \(scratch)", isCleanup: isCleanup),
             Statement(entity: entity.name, sql: "CREATE TABLE \(scratch) (\(definitions.joined(separator: ", ")))", isCleanup: isCleanup),
-            copy,
-            Statement(entity: entity.name, sql: "DROP TABLE \(table)", isCleanup: isCleanup),
-            Statement(entity: entity.name, sql: "ALTER TABLE \(scratch) RENAME TO \(table)", isCleanup: isCleanup),
-        ] + userIndexes.map { Statement(entity: entity.name, sql: $0, isCleanup: isCleanup) }
+            copy, drop, rename,
+        ]
+    }
+
+    /// Only indexes that Stillpoint names are its own to drop; others are the application's.
+    private static func isStillpoints(index name: String) -> Bool {
+        name.hasPrefix("index_") || name.hasPrefix("unique_")
     }
 
     private func columns(of table: String, _ db: Database) throws -> [Column] {
@@ -214,7 +217,17 @@ struct SchemaMigrator {
 
     /// Applies the plan inside the caller's write transaction.
     func migrate(_ db: Database) throws {
+        var savedIndexes: [String] = []
         for statement in try plan(db) {
+            if statement.userIndexes == .save {
+                savedIndexes = try Row.fetchAll(
+                    db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+                    arguments: [statement.entity]
+                ).compactMap { row in
+                    guard let name = String.fromDatabaseValue(row[0]), !Self.isStillpoints(index: name) else { return nil }
+                    return String.fromDatabaseValue(row[1])
+                }
+            }
             if !statement.steps.isEmpty {
                 let context = MigrationContext(SQLiteMigrationConnection(db: db, schema: schema))
                 for version in statement.steps { try version.step?(context) }
@@ -230,6 +243,10 @@ struct SchemaMigrator {
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 throw StoreError.incompatibleSchema(
                     path: path, entity: statement.entity, reason: "a new uniqueness constraint does not hold for the existing rows (\(error.message ?? ""))")
+            }
+            if statement.userIndexes == .restore {
+                for sql in savedIndexes { try db.execute(sql: sql) }
+                savedIndexes = []
             }
         }
     }

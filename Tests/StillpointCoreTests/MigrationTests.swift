@@ -28,7 +28,10 @@ struct MigrationTests {
     private enum Sitting: Entity {
         static let length = Attribute<Int>("length")
         static let note = Attribute<String?>("note")
-        static let entity = EntityDescription("Sitting", attributes: [length, note], indexes: [IndexDescription([length], isUnique: true)])
+        /// Removed from `Session`: the renamed table is rebuilt too.
+        static let mood = Attribute<Int>("mood")
+        static let entity = EntityDescription(
+            "Sitting", attributes: [length, note, mood], indexes: [IndexDescription([length], isUnique: true)])
     }
     private enum Session: Entity {
         static let duration = Attribute<Int>("duration", renamedFrom: "length")
@@ -124,8 +127,10 @@ struct MigrationTests {
                     let sitting = context.insert(Sitting.self)
                     sitting[Sitting.length] = 20
                     sitting[Sitting.note] = "kept"
+                    sitting[Sitting.mood] = 1
                     try await context.save()
                 }
+                try container.sqliteStore.write { db in try db.execute(sql: "CREATE INDEX by_note ON Sitting (note)") }
             }
             // Not upgraded yet: a reader cannot read the store under the new names.
             #expect(throws: StoreError.needsUpgrade(path: url.path)) {
@@ -137,7 +142,9 @@ struct MigrationTests {
                     try context.fetch(FetchRequest(Session.self)).map { [String($0[Session.duration]), $0[Session.note] ?? ""] }
                 }
                 #expect(values == [["20", "kept"]])
-                #expect(try indexNames("Session", in: container) == ["unique_Session_duration"])
+                #expect(try indexNames("Session", in: container) == ["unique_Session_duration", "by_note"])
+                try container.sqliteStore.write { db in try db.execute(sql: "INSERT INTO Session (duration) VALUES (21)") }
+                try container.sqliteStore.write { db in try db.execute(sql: "DELETE FROM Session WHERE duration = 21") }
                 #expect(try container.sqliteStore.read { db in try db.tableExists("Sitting") } == false)
                 // The uniqueness constraint still holds under the new name.
                 #expect(throws: (any Error).self) {
