@@ -143,7 +143,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointToolTests",
-            dependencies: ["StillpointSQLite", "stillpoint", "StillpointTool", "StillpointCore", "PracticeLog", "StillpointPostgresTestSupport"],
+            dependencies: ["StillpointSQLite", "StillpointPostgres", "stillpoint", "StillpointTool", "StillpointCore", "PracticeLog", "StillpointPostgresTestSupport"],
             path: "Tests/StillpointToolTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings),

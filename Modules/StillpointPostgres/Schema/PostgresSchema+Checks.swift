@@ -111,13 +111,8 @@ extension PostgresSchema {
         }
     }
 
-    /// ``columnType(_:)`` as `information_schema.columns.data_type` spells it.
+    /// ``columnType(_:)`` as `information_schema.columns.data_type` spells it (without the collation).
     static func storedTypeName(_ type: AttributeType) -> String {
-        switch type {
-        case .integer, .bool: return "bigint"
-        case .double, .date: return "double precision"
-        case .string, .uuid: return "text"
-        case .binary: return "bytea"
-        }
+        columnType(type).replacingOccurrences(of: " COLLATE \"C\"", with: "")
     }
 }
