@@ -103,9 +103,10 @@ enum StorePreflight {
                     throw StoreError.corrupt(path: path, detail: problems.prefix(3).joined(separator: "; "))
                 }
             }
-            // Reading needs the entities' tables and the change log, not the table of open writers.
+            // Reading needs the entities' tables and the change log, not the table of open writers, nor the
+            // cleanup of what the schema no longer declares.
             let plan = try SchemaMigrator(schema: schema, path: path).plan(db)
-            findings.needsMigration = plan.contains { $0.sql != OpenWriters.createTable }
+            findings.needsMigration = plan.contains { !$0.isCleanup && $0.sql != OpenWriters.createTable }
             return findings
         }
     }

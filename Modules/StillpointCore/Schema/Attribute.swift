@@ -14,10 +14,26 @@ public struct Attribute<Value: AttributeValueConvertible>: AttributeDeclaration 
     public let name: String
     /// The value a new object starts with, and the value existing rows get when the attribute is added.
     public let defaultValue: Value?
+    /// The attribute's previous name, when it was renamed: the store renames the column and keeps its values.
+    ///
+    /// ```swift
+    /// static let duration = Attribute<Int>("duration", renamedFrom: "length")
+    /// ```
+    public let renamedFrom: String?
+    /// How the values are converted when the attribute's type changed (see ``AttributeConversion``).
+    ///
+    /// ```swift
+    /// static let duration = Attribute<Double>("duration", conversion: .integerToDouble)
+    /// ```
+    public let conversion: AttributeConversion?
 
-    public init(_ name: String, default defaultValue: Value? = nil) {
+    public init(
+        _ name: String, default defaultValue: Value? = nil, renamedFrom: String? = nil, conversion: AttributeConversion? = nil
+    ) {
         self.name = name
         self.defaultValue = defaultValue
+        self.renamedFrom = renamedFrom
+        self.conversion = conversion
     }
 
     public var attributeDescription: AttributeDescription {
@@ -25,7 +41,9 @@ public struct Attribute<Value: AttributeValueConvertible>: AttributeDeclaration 
             name: name,
             type: Value.attributeType,
             isOptional: Value.isOptional,
-            defaultValue: defaultValue.map(\.attributeValue))
+            defaultValue: defaultValue.map(\.attributeValue),
+            renamedFrom: renamedFrom,
+            conversion: conversion)
     }
 }
 

@@ -12,13 +12,15 @@ public struct EntityDescription: Sendable, Hashable {
         let name: String
         let attributes: [AttributeDescription]
         let indexes: [IndexDescription]
+        let renamedFrom: String?
         let attributePositions: [String: Int]
         let initialValues: ContiguousArray<AttributeValue>
 
-        init(name: String, attributes: [AttributeDescription], indexes: [IndexDescription]) {
+        init(name: String, attributes: [AttributeDescription], indexes: [IndexDescription], renamedFrom: String?) {
             self.name = name
             self.attributes = attributes
             self.indexes = indexes
+            self.renamedFrom = renamedFrom
             var positions: [String: Int] = [:]
             for (position, attribute) in attributes.enumerated() {
                 positions[attribute.name] = position
@@ -33,13 +35,23 @@ public struct EntityDescription: Sendable, Hashable {
     public var name: String { storage.name }
     public var attributes: [AttributeDescription] { storage.attributes }
     public var indexes: [IndexDescription] { storage.indexes }
+    /// The entity's previous name, when it was renamed: the store renames the table and keeps its rows.
+    public var renamedFrom: String? { storage.renamedFrom }
     /// The position of each attribute in ``attributes``, for constant-time access by name.
     package var attributePositions: [String: Int] { storage.attributePositions }
     /// The values of a new object: each attribute's default, or null.
     var initialValues: ContiguousArray<AttributeValue> { storage.initialValues }
 
-    public init(_ name: String, attributes: [any AttributeDeclaration], indexes: [IndexDescription] = []) {
-        storage = Storage(name: name, attributes: attributes.map(\.attributeDescription), indexes: indexes)
+    /// `renamedFrom` is the entity's previous name, if it was renamed (see <doc:Migrations>):
+    ///
+    /// ```swift
+    /// static let entity = EntityDescription("Session", attributes: [start, duration], renamedFrom: "Sitting")
+    /// ```
+    public init(
+        _ name: String, attributes: [any AttributeDeclaration], indexes: [IndexDescription] = [], renamedFrom: String? = nil
+    ) {
+        storage = Storage(
+            name: name, attributes: attributes.map(\.attributeDescription), indexes: indexes, renamedFrom: renamedFrom)
     }
 
     /// The attribute named `name`, if the entity has one.
@@ -72,6 +84,7 @@ public struct EntityDescription: Sendable, Hashable {
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.storage === rhs.storage || lhs.name == rhs.name && lhs.attributes == rhs.attributes && lhs.indexes == rhs.indexes
+            && lhs.renamedFrom == rhs.renamedFrom
     }
 
     public func hash(into hasher: inout Hasher) {

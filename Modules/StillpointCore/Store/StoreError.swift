@@ -22,6 +22,8 @@ public enum StoreError: Error, Sendable, Equatable {
     case noStore(path: String)
     /// The store was written by a newer Stillpoint, whose store format this one does not know.
     case newerVersion(path: String, version: Int, supported: Int)
+    /// The store was migrated to a ``SchemaVersion`` newer than the schema's latest, by a newer application.
+    case newerSchemaVersion(path: String, version: Int, latest: Int)
     /// A read-only open found a store whose tables must be upgraded first, which takes a read-write open.
     case needsUpgrade(path: String)
     /// A save was asked of a store opened read-only.
@@ -63,6 +65,10 @@ extension StoreError: LocalizedError, CustomStringConvertible {
         case .newerVersion(let path, let version, let supported):
             return "\(path) is a store of version \(version), written by a newer Stillpoint; this one reads versions up to "
                 + "\(supported): update Stillpoint to use it (the store was left untouched)"
+        case .newerSchemaVersion(let path, let version, let latest):
+            return "\(path) was migrated to schema version \(version) by a newer application; this schema's latest version is "
+                + "\(latest): open the store with the application that migrated it, or declare its versions up to \(version) "
+                + "(the store was left untouched)"
         case .needsUpgrade(let path):
             return "\(path) was made by an older Stillpoint and must be upgraded before it can be read; open it once for writing"
         case .readOnly(let path):

@@ -30,6 +30,11 @@ extension PostgresSchema {
         try Self.checkFormat(on: connection, path: path)
         let columns = try storedColumns(on: connection)
         guard columns[PostgresChangeLog.table] != nil else { throw StoreError.noStore(path: path) }
+        if let latest = schema.latestVersion {
+            let recorded = try Self.recordedVersion(on: connection) ?? 0
+            if recorded > latest { throw StoreError.newerSchemaVersion(path: path, version: recorded, latest: latest) }
+            if recorded < latest { throw StoreError.needsUpgrade(path: path) }
+        }
         guard try missingParts(on: connection).isEmpty else { throw StoreError.needsUpgrade(path: path) }
     }
 
@@ -48,6 +53,11 @@ extension PostgresSchema {
             for column in Self.columnNames(of: entity) where columns[column] == nil {
                 missing.append("the column \(column) of \(entity.name) is missing")
             }
+            for attribute in entity.attributes {
+                if let type = columns[attribute.name], type != Self.storedTypeName(attribute.type) {
+                    missing.append("the column \(attribute.name) of \(entity.name) is of type \(type), not yet converted")
+                }
+            }
         }
         return missing
     }
@@ -61,26 +71,17 @@ extension PostgresSchema {
             entity.indexes.map { Self.indexName($0, of: entity) }
         }
         // PostgreSQL keeps the first 63 bytes of a longer name.
-        return wanted.allSatisfy { stored.contains(Self.truncatedIdentifier($0)) }
+        return wanted.allSatisfy { stored.contains(Self.storedIdentifier($0)) }
     }
 
     /// `unique_Item_uid`, `index_Thing_name`: the name of an entity's index.
     static func indexName(_ index: IndexDescription, of entity: EntityDescription) -> String {
-        (index.isUnique ? "unique_" : "index_") + ([entity.name] + index.attributes).joined(separator: "_")
-    }
-
-    /// `name` as PostgreSQL stores an identifier: at most 63 bytes, cut at a character's start.
-    private static func truncatedIdentifier(_ name: String) -> String {
-        var bytes = 0
-        return String(name.unicodeScalars.prefix { scalar in
-            bytes += String(scalar).utf8.count
-            return bytes <= 63
-        })
+        index.name(in: entity.name)
     }
 
     /// Refuses, as SQLite's store does, tables that cannot be upgraded in place: not made by Stillpoint, a column
-    /// of another type than its attribute's (reading it would give wrong values), or a new required attribute
-    /// with no default for the rows already there.
+    /// of another type than its attribute's with no conversion from it (reading it would give wrong values), or a
+    /// new required attribute with no default for the rows already there.
     func checkExistingTables(on connection: PostgresConnection, path: String) throws {
         let stored = try storedColumns(on: connection)
         for entity in schema.entities {
@@ -99,8 +100,9 @@ extension PostgresSchema {
                     continue
                 }
                 let expected = Self.storedTypeName(attribute.type)
-                if type != expected {
-                    throw incompatible("the attribute '\(attribute.name)' is stored as \(type), the schema declares it \(attribute.type.rawValue)")
+                if type != expected, attribute.conversion.map({ Self.storedTypeName($0.sourceType) }) != type {
+                    throw incompatible("the attribute '\(attribute.name)' is stored as \(type), the schema declares it \(attribute.type.rawValue); "
+                        + "declare a conversion from the stored type to convert the values")
                 }
             }
         }
@@ -119,7 +121,7 @@ extension PostgresSchema {
     }
 
     /// `_id`, `_version`, the attributes and their folded copies.
-    private static func columnNames(of entity: EntityDescription) -> [String] {
+    static func columnNames(of entity: EntityDescription) -> [String] {
         ["_id", "_version"] + entity.attributes.flatMap { attribute in
             [attribute.name] + (hasFoldedCopies(attribute.type)
                 ? SQLDialect.foldFlags.map { SQLDialect.foldedColumnName(attribute.name, flags: $0) } : [])
@@ -127,7 +129,7 @@ extension PostgresSchema {
     }
 
     /// ``columnType(_:)`` as `information_schema.columns.data_type` spells it (without the collation).
-    private static func storedTypeName(_ type: AttributeType) -> String {
+    static func storedTypeName(_ type: AttributeType) -> String {
         columnType(type).replacingOccurrences(of: " COLLATE \"C\"", with: "")
     }
 }

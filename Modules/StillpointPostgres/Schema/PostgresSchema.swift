@@ -1,7 +1,8 @@
 import StillpointCore
 
 /// Creates a ``Schema``'s tables on PostgreSQL, and adds what a reopen with a newer schema lacks: new tables,
-/// new attributes, new indexes. Running it again changes nothing.
+/// new attributes, new indexes; renames what the schema says was renamed, and loosens what it no longer declares
+/// (`PostgresSchema+Migration.swift`). Running it again changes nothing.
 ///
 /// Each entity is a table with `_id bigserial PRIMARY KEY` and `_version bigint`; values are stored as SQLite's
 /// store stores them (dates as `double precision` seconds since 1970, booleans as 0 or 1, UUIDs as text), text
@@ -14,7 +15,7 @@ import StillpointCore
 /// ```
 package struct PostgresSchema {
     package let schema: Schema
-    private let dialect = SQLDialect.postgreSQL
+    let dialect = SQLDialect.postgreSQL
 
     package init(_ schema: Schema) {
         self.schema = schema
@@ -30,11 +31,19 @@ package struct PostgresSchema {
             // Two processes creating the same table at once would clash in PostgreSQL's catalogue.
             try connection.execute("SELECT pg_advisory_xact_lock(\(Self.schemaLock))")
             try Self.checkFormat(on: connection, path: path)
+            // Before any change: a store of a newer schema version is refused as it is.
+            let steps = try versionSteps(on: connection, path: path)
+            try applyRenames(on: connection)
             try checkExistingTables(on: connection, path: path)
             // A store that has every table, column and index is left alone: the statements below lock what they
             // name even when it exists (ADD COLUMN IF NOT EXISTS takes the table's exclusive lock), so an open
             // would wait for every other process's reads and writes, and hold up those that come after it.
-            guard try !isComplete(on: connection) else { return }
+            try removeUndeclaredConstraints(on: connection)
+            guard try !isComplete(on: connection) else {
+                try applyConversions(on: connection, path: path)
+                if let steps { try run(steps, on: connection) }
+                return
+            }
             try connection.execute(Self.createFormatTable)
             try connection.execute(PostgresChangeLog.createTable)
             try connection.execute("""
@@ -44,6 +53,8 @@ package struct PostgresSchema {
             for statement in statements(existingTables: Set(try storedColumns(on: connection).keys)) {
                 try connection.execute(statement)
             }
+            try applyConversions(on: connection, path: path)
+            if let steps { try run(steps, on: connection) }
         }
     }
 
@@ -63,7 +74,7 @@ package struct PostgresSchema {
                 statements.append("ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS \(column)")
             }
             for index in entity.indexes {
-                let name = Self.indexName(index, of: entity)
+                let name = index.name(in: entity.name)
                 statements.append("CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(dialect.quote(name)) ON \(table) ("
                     + index.attributes.map(dialect.quote).joined(separator: ", ") + ")")
             }
@@ -102,7 +113,7 @@ package struct PostgresSchema {
     }
 
     /// A string literal; the column's type reads it. Only defaults declared in Swift reach here.
-    private static func literal(_ text: String) -> String {
+    static func literal(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 }

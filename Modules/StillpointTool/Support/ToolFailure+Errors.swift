@@ -45,7 +45,7 @@ extension ToolFailure {
 
     private static func status(of error: StoreError) -> ExitStatus {
         switch error {
-        case .notADatabase, .corrupt, .incompatibleSchema, .historyPurged, .newerVersion, .needsUpgrade: .dataError
+        case .notADatabase, .corrupt, .incompatibleSchema, .historyPurged, .newerVersion, .newerSchemaVersion, .needsUpgrade: .dataError
         case .missingDirectory, .readOnlyDirectory, .readOnly: .cannotCreate
         case .notAFile, .noStore: .noInput
         case .sqlite, .diskFull, .server: .ioError
