@@ -32,6 +32,12 @@ package final class PostgresConnection {
             PQfinish(handle)
             throw PostgresError(sqlState: PostgresError.cannotConnect, message: message, target: target.description)
         }
+        // Text goes both ways as UTF-8 whatever the database's or the environment's encoding.
+        guard PQsetClientEncoding(handle, "UTF8") == 0 else {
+            let message = Self.message(PQerrorMessage(handle))
+            PQfinish(handle)
+            throw PostgresError(message: "cannot use UTF-8 with the server: \(message)", target: target.description)
+        }
         self.handle = handle
         cancelToken = PostgresCancelToken(handle)
         // Notices (such as "relation already exists, skipping") would go to standard error.
