@@ -118,7 +118,7 @@ struct TypedPredicateTests {
     /// A double attribute takes whole numbers as doubles: `600` is written `600.0`, as `%@` with a Double writes it.
     @Test func wholeNumbersOfDoubleAttributesAreDoubles() throws {
         #expect((Kitchen.double >= 600).description == "double >= 600.0")
-        #expect(Kitchen.double >= 600 != (try FetchPredicate("double >= 600")))
+        #expect((Kitchen.double >= 600) != (try FetchPredicate("double >= 600")))
     }
 
     /// Attribute names spelled like keywords are escaped in descriptions, as parsed `#name` keys are.
