@@ -121,7 +121,10 @@ let package = Package(
 
         .testTarget(
             name: "StillpointCoreTests",
-            dependencies: ["StillpointSQLite", "StillpointCore", "StillpointTestSupport", grdb, propertyBased],
+            dependencies: [
+                "StillpointSQLite", "StillpointCore", "StillpointTestSupport", "StillpointPostgres", "StillpointPostgresTestSupport",
+                grdb, propertyBased,
+            ],
             path: "Tests/StillpointCoreTests",
             swiftSettings: strictSettings),
         .testTarget(
@@ -143,7 +146,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointToolTests",
-            dependencies: ["StillpointSQLite", "stillpoint", "StillpointTool", "StillpointCore", "PracticeLog", "StillpointPostgresTestSupport"],
+            dependencies: ["StillpointSQLite", "StillpointPostgres", "stillpoint", "StillpointTool", "StillpointCore", "PracticeLog", "StillpointPostgresTestSupport"],
             path: "Tests/StillpointToolTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings),
