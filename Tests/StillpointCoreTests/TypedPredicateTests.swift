@@ -143,8 +143,9 @@ struct TypedPredicateTests {
 
     // MARK: The same rows
 
-    @Test func selectTheRowsTheirFormatsSelect() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all)
+    func selectTheRowsTheirFormatsSelect(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await Self.insertRows(in: container)
         // For each format: how many rows it selects, and how many the entity has.
         let counts = try await container.newBackgroundContext().perform { context in
