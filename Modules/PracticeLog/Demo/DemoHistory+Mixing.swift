@@ -10,7 +10,7 @@ extension DemoHistory {
     @discardableResult
     public static func removeSessions(from container: PersistentContainer) async throws -> Int {
         try await container.newBackgroundContext(name: "demo removal").perform { context in
-            let request = FetchRequest(Session.self, predicate: try FetchPredicate("source == %@", source))
+            let request = FetchRequest(Session.self, predicate: Session.source == source)
             guard try context.count(for: request) > 0 else { return 0 }
             return try await context.batchDelete(request).count
         }

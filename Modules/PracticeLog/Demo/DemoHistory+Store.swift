@@ -18,7 +18,7 @@ extension DemoHistory {
             written += try await context.perform { context in
                 let keys = rows.compactMap { row -> String? in if case .string(let key)? = row["key"] { return key } else { return nil } }
                 var existing: Set<String> = []
-                var request = FetchRequest(Session.self, predicate: try FetchPredicate("key IN %@", keys))
+                var request = FetchRequest(Session.self, predicate: Session.key.in(keys))
                 request.properties = [.attribute("key")]
                 try context.forEachRow(request) { values in
                     if case .string(let key) = values[0] { existing.insert(key) }

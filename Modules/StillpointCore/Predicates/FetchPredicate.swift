@@ -6,6 +6,12 @@
 /// let recent = try FetchPredicate("kind ==[c] %@ AND duration >= %@", "yoga", 600)
 /// let either = recent || (try FetchPredicate("kind IN %@", ["run", "swim"]))
 /// ```
+///
+/// Code builds them from typed attributes instead, checked by the compiler (see <doc:TypedPredicates>):
+///
+/// ```swift
+/// let recent = Session.kind == "yoga" && Session.duration >= 600
+/// ```
 public struct FetchPredicate: Sendable, Hashable {
     /// How deep parentheses and NOT may nest in a format; real predicates use two or three levels.
     ///

@@ -58,22 +58,18 @@ public struct SessionFilter: Sendable, Hashable {
     /// The predicate over ``Session`` that selects qualifying sessions.
     public var predicate: FetchPredicate {
         var parts: [FetchPredicate] = []
-        do {
-            if let minimumDuration, minimumDuration > 0 {
-                parts.append(try FetchPredicate("duration >= %@", minimumDuration))
-            } else {
-                parts.append(try FetchPredicate("duration > 0"))
-            }
-            // NaN is stored as NULL, which no comparison admits; infinity fails this one.
-            parts.append(try FetchPredicate("duration <= %@", Self.longestSession))
-            parts.append(try FetchPredicate("start >= %@", Self.earliestStart))
-            parts.append(try FetchPredicate("start <= %@", asOf))
-            if let from { parts.append(try FetchPredicate("start >= %@", from)) }
-            if let until { parts.append(try FetchPredicate("start < %@", until)) }
-            if let kinds { parts.append(try FetchPredicate("kind IN %@", kinds)) }
-        } catch {
-            preconditionFailure("a session filter predicate does not parse: \(error)")
+        if let minimumDuration, minimumDuration > 0 {
+            parts.append(Session.duration >= minimumDuration)
+        } else {
+            parts.append(Session.duration > 0)
         }
+        // NaN is stored as NULL, which no comparison admits; infinity fails this one.
+        parts.append(Session.duration <= Self.longestSession)
+        parts.append(Session.start >= Self.earliestStart)
+        parts.append(Session.start <= asOf)
+        if let from { parts.append(Session.start >= from) }
+        if let until { parts.append(Session.start < until) }
+        if let kinds { parts.append(Session.kind.in(kinds)) }
         return .and(parts)
     }
 
