@@ -10,9 +10,12 @@ import Synchronization
 /// Each side runs in a fresh child process of this binary (see ``SessionBench/ChildProcess``), one after the
 /// other (which goes first alternates), so that `peak_rss_mb` is the import's own high-water mark (`VmHWM` of a process that did nothing else)
 /// and neither side inherits the other's heap or page-cache state of the database it wrote.
+///
+/// On the `postgres` store the baseline is `COPY ... FROM STDIN` through libpq (``copyBaseline(_:)``), and both
+/// children use the parent's server; `peak_rss_mb` is the client process's, not the server's.
 struct ImportSuite: BenchmarkSuite {
     let name = "import"
-    let summary = "N session records through ImportOperation vs a prepared INSERT ... ON CONFLICT DO NOTHING"
+    let summary = "N session records through ImportOperation vs a prepared INSERT ... ON CONFLICT DO NOTHING (COPY on postgres)"
     let sizes = [1_000_000]
     let stores: [StoreKind] = [.file]
 
@@ -29,11 +32,12 @@ struct ImportSuite: BenchmarkSuite {
     }
 
     static func measure(_ benchmarkCase: BenchmarkCase) async throws -> Sample {
-        guard benchmarkCase.store == .file else {
-            throw SessionBench.Failure("the import suite measures a SQLite file store only (--store file)")
+        guard benchmarkCase.store == .file || benchmarkCase.store == .postgres else {
+            throw SessionBench.Failure("the import suite measures a SQLite file store or PostgreSQL (--store file,postgres)")
         }
         switch SessionBench.ChildProcess.side {
         case "stillpoint"?: return try await stillpoint(benchmarkCase)
+        case "baseline"? where benchmarkCase.store == .postgres: return try copyBaseline(benchmarkCase)
         case "baseline"?: return try baseline(benchmarkCase)
         case let other?: throw SessionBench.Failure("unknown \(SessionBench.ChildProcess.variable) '\(other)'; use stillpoint or baseline")
         case nil: break
@@ -58,6 +62,7 @@ struct ImportSuite: BenchmarkSuite {
         metrics["baseline_peak_rss_mb"] = baseline["peak_rss_mb"]
         metrics["cpu_ms"] = stillpoint["cpu_ms"]
         metrics["baseline_cpu_ms"] = baseline["cpu_ms"]
+        if let single = baseline["single_copy_ms"] { metrics["single_copy_ms"] = single }
         return Sample(seconds: stillpoint["seconds"] ?? .nan, baselineSeconds: baseline["seconds"], metrics: metrics)
     }
 
@@ -67,8 +72,7 @@ struct ImportSuite: BenchmarkSuite {
     /// its result. Opening the store is not timed.
     private static func stillpoint(_ benchmarkCase: BenchmarkCase) async throws -> Sample {
         let n = benchmarkCase.n
-        let container = try PersistentContainer(schema: SessionBench.Record.schema,
-                                                location: benchmarkCase.store.location(in: benchmarkCase.directory))
+        let container = try benchmarkCase.store.container(schema: SessionBench.Record.schema, in: benchmarkCase.directory)
         let queue = ContextOperationQueue(container: container, name: "import")
         let operation = ImportOperation(entity: SessionBench.Record.entity, key: ["key"], batchSize: batchSize,
                                         identifier: "import") {
@@ -134,14 +138,20 @@ struct ImportSuite: BenchmarkSuite {
         var text = ResultTable.generic(
             measurements,
             title: "\(name): \(summary); median of \(options.runs) runs, each side in a fresh process, batches of \(Self.batchSize)")
+        if measurements.contains(where: { $0.store == .postgres }) {
+            text += "\n\npostgres: the baseline is COPY FROM STDIN through libpq, one COPY and transaction per batch; "
+                + "single_copy_ms is one COPY of all N rows. Server: \(PostgresServer.settingsSummary())."
+        }
         var verdicts: [String] = []
+        let stores = Set(measurements.map(\.store))
         for measurement in measurements where measurement.n == 1_000_000 {
+            let store = stores.count > 1 ? " (\(measurement.store.rawValue))" : ""
             if let ratio = measurement.ratio {
-                verdicts.append("- time: \(ResultTable.ratio(ratio)) of the baseline (target within \(ResultTable.ratio(Self.maxRatio))): "
+                verdicts.append("- time\(store): \(ResultTable.ratio(ratio)) of the baseline (target within \(ResultTable.ratio(Self.maxRatio))): "
                                 + (ratio <= Self.maxRatio ? "met" : "MISSED"))
             }
             if let peak = measurement.metric("peak_rss_mb") {
-                verdicts.append("- peak resident memory: \(String(format: "%.1f", peak)) MB (target under \(Int(Self.maxPeakMegabytes)) MB): "
+                verdicts.append("- peak resident memory\(store): \(String(format: "%.1f", peak)) MB (target under \(Int(Self.maxPeakMegabytes)) MB): "
                                 + (peak < Self.maxPeakMegabytes ? "met" : "MISSED"))
             }
         }

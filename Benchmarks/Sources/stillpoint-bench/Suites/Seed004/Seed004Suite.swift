@@ -3,10 +3,11 @@ import GRDBSQLite
 import StillpointCore
 
 /// Seed 004's write / delete benchmark: N `Item`s written in a background context and saved once, then fetched
-/// and deleted one by one through a context, against the raw SQLite C API doing the same work in the same run.
+/// and deleted one by one through a context, against the raw SQLite C API doing the same work in the same run
+/// (on the `postgres` store, against libpq: see ``PostgresBaseline``).
 struct Seed004Suite: BenchmarkSuite {
     let name = "seed004"
-    let summary = "write, fetch-delete and batch-delete of N Items vs the raw SQLite C API (seed 004)"
+    let summary = "write, fetch-delete and batch-delete of N Items vs the raw SQLite C API, or libpq on postgres (seed 004)"
     let sizes = [500, 5_000, 50_000]
     let stores: [StoreKind] = [.file, .memory]
 
@@ -27,7 +28,13 @@ struct Seed004Suite: BenchmarkSuite {
 
         let baseline: Double
         var baselineCPU = 0.0
-        do {
+        if benchmarkCase.store == .postgres {
+            let raw = try PostgresBaseline.open()
+            let cpu = ResourceUsage.processCPUSeconds()
+            baseline = try Stopwatch.seconds { try PostgresBaseline.insert(n, into: raw) }
+            baselineCPU = ResourceUsage.processCPUSeconds() - cpu
+            try PostgresBaseline.expect(raw, rows: n, after: "the libpq write")
+        } else {
             let raw = try RawSQLite(benchmarkCase.store, in: benchmarkCase.directory)
             try raw.createItemTable()
             let cpu = ResourceUsage.processCPUSeconds()
@@ -36,7 +43,7 @@ struct Seed004Suite: BenchmarkSuite {
             try expect(raw, rows: n, after: "the raw write")
         }
 
-        let container = try PersistentContainer(schema: Item.schema, location: benchmarkCase.store.location(in: benchmarkCase.directory))
+        let container = try benchmarkCase.store.container(schema: Item.schema, in: benchmarkCase.directory)
         var phases = Phases()
         let cpu = ResourceUsage.processCPUSeconds()
         let seconds = try await Stopwatch.seconds {
@@ -57,6 +64,7 @@ struct Seed004Suite: BenchmarkSuite {
         }
         phases.cpu(stillpoint: ResourceUsage.processCPUSeconds() - cpu, baseline: baselineCPU)
         try await expect(container, rows: n, after: "the write")
+        if benchmarkCase.store == .postgres { try container.close() }
         return Sample(seconds: seconds, baselineSeconds: baseline, metrics: phases.metrics)
     }
 
@@ -70,7 +78,14 @@ struct Seed004Suite: BenchmarkSuite {
 
         let baseline: Double
         var baselineCPU = 0.0
-        do {
+        if benchmarkCase.store == .postgres {
+            let raw = try PostgresBaseline.open()
+            try PostgresBaseline.insert(n, into: raw)
+            let cpu = ResourceUsage.processCPUSeconds()
+            baseline = try Stopwatch.seconds { try PostgresBaseline.fetchDelete(raw) }
+            baselineCPU = ResourceUsage.processCPUSeconds() - cpu
+            try PostgresBaseline.expect(raw, rows: 0, after: "the libpq fetch-delete")
+        } else {
             let raw = try RawSQLite(benchmarkCase.store, in: benchmarkCase.directory)
             try raw.createItemTable()
             try rawInsert(n, into: raw)
@@ -80,7 +95,7 @@ struct Seed004Suite: BenchmarkSuite {
             try expect(raw, rows: 0, after: "the raw fetch-delete")
         }
 
-        let container = try PersistentContainer(schema: Item.schema, location: benchmarkCase.store.location(in: benchmarkCase.directory))
+        let container = try benchmarkCase.store.container(schema: Item.schema, in: benchmarkCase.directory)
         try await storeItems(n, in: container)
         try await expect(container, rows: n, after: "storing the items to delete")
         try await benchmarkCase.settle()
@@ -103,6 +118,7 @@ struct Seed004Suite: BenchmarkSuite {
         }
         phases.cpu(stillpoint: ResourceUsage.processCPUSeconds() - cpu, baseline: baselineCPU)
         try await expect(container, rows: 0, after: "the fetch-delete")
+        if benchmarkCase.store == .postgres { try container.close() }
         return Sample(seconds: seconds, baselineSeconds: baseline, metrics: phases.metrics)
     }
 
@@ -223,10 +239,11 @@ struct Seed004Suite: BenchmarkSuite {
             let header = [""] + row.map { "\(workloadTitles[$0.workload] ?? $0.workload) \($0.n)" }
             let rows = [
                 ["Stillpoint"] + row.map { ResultTable.seconds($0.seconds) },
-                ["raw SQLite C API"] + row.map { $0.baselineSeconds.map(ResultTable.seconds) ?? "-" },
+                [store.baselineTitle] + row.map { $0.baselineSeconds.map(ResultTable.seconds) ?? "-" },
                 ["ratio"] + row.map { $0.ratio.map(ResultTable.ratio) ?? "-" },
             ]
-            sections.append("**\(store.title)**\n\n" + ResultTable.render(header: header, rows: rows))
+            let server = store == .postgres ? " (\(PostgresServer.settingsSummary()))" : ""
+            sections.append("**\(store.title)**\(server)\n\n" + ResultTable.render(header: header, rows: rows))
         }
         var targets: [String] = []
         for workload in workloads {

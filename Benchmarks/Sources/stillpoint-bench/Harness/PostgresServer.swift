@@ -1,0 +1,73 @@
+import Foundation
+import StillpointPostgresTestSupport
+import Synchronization
+
+/// The PostgreSQL server the `postgres` store runs on: one per benchmark process, a fresh database per
+/// measurement, dropped when the measurement ends.
+///
+/// By default the throwaway test server (`PostgresTestServer`: `initdb` in a temporary folder, a Unix socket,
+/// `fsync`, `synchronous_commit` and `full_page_writes` off), started on first use and stopped when the process
+/// exits. `STILLPOINT_BENCH_POSTGRES=<uri>` names a running server instead (the URI of a database the benchmark
+/// may run `CREATE DATABASE` from), for measuring with other settings:
+///
+/// ```sh
+/// STILLPOINT_BENCH_POSTGRES='postgresql:///postgres?host=/tmp/pg&user=postgres' stillpoint-bench seed004 --store postgres
+/// ```
+///
+/// A child process of the benchmark (see ``SessionBench/ChildProcess``) is handed the same variable, so that both
+/// sides of a measurement run on the same server.
+enum PostgresServer {
+    static let variable = "STILLPOINT_BENCH_POSTGRES"
+
+    /// The URI of the server's maintenance database, the server started on first use.
+    static func maintenanceURI() throws -> String {
+        try started.get()
+    }
+
+    private static let started: Result<String, RawPostgres.Failure> = Result {
+        if let uri = ProcessInfo.processInfo.environment[variable], !uri.isEmpty { return uri }
+        return try PostgresTestServer.shared().uri()
+    }.mapError { $0 as? RawPostgres.Failure ?? RawPostgres.Failure(description: "\($0)") }
+
+    /// The databases made in this process and not yet dropped.
+    private static let databases = Mutex<[String]>([])
+
+    /// A new empty database (`bench_<prefix>_<random>`) and its URI.
+    static func makeDatabase(_ prefix: String) throws -> String {
+        let maintenance = try maintenanceURI()
+        let name = "bench_\(prefix)_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased())"
+        try RawPostgres(uri: maintenance).execute("CREATE DATABASE \(name) TEMPLATE template0")
+        databases.withLock { $0.append(name) }
+        return uri(maintenance, database: name)
+    }
+
+    /// Drops the databases this process made (closing any connection still open to them), so that a long run
+    /// does not fill the disk.
+    static func dropDatabases() throws {
+        let names = databases.withLock { names in
+            defer { names.removeAll() }
+            return names
+        }
+        guard !names.isEmpty else { return }
+        let raw = try RawPostgres(uri: try maintenanceURI())
+        for name in names {
+            try raw.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        }
+    }
+
+    /// The server's version and the settings that decide write speed, for the tables: `PostgreSQL 15.14, fsync=off, ...`.
+    static func settingsSummary() -> String {
+        guard let raw = try? RawPostgres(uri: maintenanceURI()) else { return "PostgreSQL (settings unknown)" }
+        let names = ["fsync", "synchronous_commit", "full_page_writes", "wal_level", "shared_buffers"]
+        let settings = names.map { name in "\(name)=\((try? raw.text("SHOW \(name)")) ?? "?")" }
+        let version = (try? raw.text("SHOW server_version")).map { $0.split(separator: " ").first.map(String.init) ?? $0 } ?? "?"
+        return "PostgreSQL \(version), " + settings.joined(separator: ", ")
+    }
+
+    /// `uri` (a `postgresql://` URI) pointing at `database` instead of the one it names.
+    static func uri(_ uri: String, database: String) -> String {
+        guard var components = URLComponents(string: uri) else { return uri }
+        components.path = "/" + database
+        return components.string ?? uri
+    }
+}
