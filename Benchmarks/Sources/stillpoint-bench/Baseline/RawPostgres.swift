@@ -65,6 +65,26 @@ final class RawPostgres {
         PQclear(try check(result, name))
     }
 
+    /// Runs `sql` unprepared (`PQexecParams`: parsed and planned each time) with text parameters, and returns how
+    /// many rows it returned.
+    @discardableResult
+    func execute(_ sql: String, parameters: [String]) throws -> Int32 {
+        // The parameters' bytes in one buffer, each ended by a NUL, and a pointer to each.
+        var bytes: [CChar] = []
+        var starts: [Int] = []
+        for parameter in parameters {
+            starts.append(bytes.count)
+            bytes.append(contentsOf: parameter.utf8.map { CChar(bitPattern: $0) })
+            bytes.append(0)
+        }
+        let result = try check(bytes.withUnsafeBufferPointer { buffer in
+            var values: [UnsafePointer<CChar>?] = starts.map { buffer.baseAddress.map { base in base + $0 } }
+            return PQexecParams(connection, sql, Int32(values.count), nil, &values, nil, nil, 0)
+        }, sql)
+        defer { PQclear(result) }
+        return PQntuples(result)
+    }
+
     /// Runs the prepared statement `name` with one text parameter and hands each row's columns as C strings to
     /// `body` (a statement with `RETURNING`, or a query).
     func executePrepared(_ name: String, _ first: String, rows body: (_ value: (Int32) -> UnsafePointer<CChar>) throws -> Void) throws {

@@ -30,6 +30,48 @@ extension Seed004Suite {
             try raw.execute("DEALLOCATE insert_item")
         }
 
+        /// The write's variants, reported with `STILLPOINT_BENCH_PHASES=1` to show where Stillpoint's time goes
+        /// (each on an emptied table): `raw_stillpoint_statements_ms`, the statements a Stillpoint save sends
+        /// today, one unprepared `INSERT ... ON CONFLICT DO NOTHING RETURNING "_id"` per row with the folded copies
+        /// (lowercased here), and `raw_multirow_ms`, one multi-row `INSERT` of up to 1,000 rows per statement.
+        static func writeVariants(_ n: Int32, into raw: RawPostgres) throws -> [String: Double] {
+            var variants: [String: Double] = [:]
+            try raw.execute(#"TRUNCATE "Item""#)
+            let single = #"INSERT INTO "Item" ("uid", "title", "title$fold1", "title$fold2", "title$fold3") "#
+                + #"VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING "_id""#
+            variants["raw_stillpoint_statements_ms"] = try Stopwatch.seconds {
+                try raw.execute("BEGIN")
+                for uid in 0..<n {
+                    let title = Item.title(uid)
+                    let folded = title.lowercased()
+                    guard try raw.execute(single, parameters: [String(uid), title, folded, title, folded]) == 1 else {
+                        throw WrongRowCount(description: "an insert returned no id")
+                    }
+                }
+                try raw.execute("COMMIT")
+            } * 1_000
+            try expect(raw, rows: n, after: "the Stillpoint-shaped libpq write")
+            try raw.execute(#"TRUNCATE "Item""#)
+            variants["raw_multirow_ms"] = try Stopwatch.seconds {
+                try raw.execute("BEGIN")
+                var start: Int32 = 0
+                while start < n {
+                    let end = min(start + 1_000, n)
+                    var tuples: [String] = []
+                    var parameters: [String] = []
+                    for uid in start..<end {
+                        tuples.append("($\(parameters.count + 1), $\(parameters.count + 2))")
+                        parameters += [String(uid), Item.title(uid)]
+                    }
+                    try raw.execute(#"INSERT INTO "Item" ("uid", "title") VALUES "# + tuples.joined(separator: ", "), parameters: parameters)
+                    start = end
+                }
+                try raw.execute("COMMIT")
+            } * 1_000
+            try expect(raw, rows: n, after: "the multi-row libpq write")
+            return variants
+        }
+
         /// A row as the baseline reads it: every column, as a fetch of objects does.
         private struct RawItem {
             let id: Int64

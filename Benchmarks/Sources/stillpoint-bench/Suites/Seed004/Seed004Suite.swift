@@ -28,12 +28,14 @@ struct Seed004Suite: BenchmarkSuite {
 
         let baseline: Double
         var baselineCPU = 0.0
+        var rawVariants: [String: Double] = [:]
         if benchmarkCase.store == .postgres {
             let raw = try PostgresBaseline.open()
             let cpu = ResourceUsage.processCPUSeconds()
             baseline = try Stopwatch.seconds { try PostgresBaseline.insert(n, into: raw) }
             baselineCPU = ResourceUsage.processCPUSeconds() - cpu
             try PostgresBaseline.expect(raw, rows: n, after: "the libpq write")
+            if Phases.reported { rawVariants = try PostgresBaseline.writeVariants(n, into: raw) }
         } else {
             let raw = try RawSQLite(benchmarkCase.store, in: benchmarkCase.directory)
             try raw.createItemTable()
@@ -65,7 +67,7 @@ struct Seed004Suite: BenchmarkSuite {
         phases.cpu(stillpoint: ResourceUsage.processCPUSeconds() - cpu, baseline: baselineCPU)
         try await expect(container, rows: n, after: "the write")
         if benchmarkCase.store == .postgres { try container.close() }
-        return Sample(seconds: seconds, baselineSeconds: baseline, metrics: phases.metrics)
+        return Sample(seconds: seconds, baselineSeconds: baseline, metrics: phases.metrics.merging(rawVariants) { $1 })
     }
 
     // MARK: fetch-delete
