@@ -78,7 +78,7 @@ final class RawPostgres {
             bytes.append(0)
         }
         let result = try check(bytes.withUnsafeBufferPointer { buffer in
-            var values: [UnsafePointer<CChar>?] = starts.map { buffer.baseAddress.map { base in base + $0 } }
+            var values: [UnsafePointer<CChar>?] = starts.map { start in buffer.baseAddress.map { $0 + start } }
             return PQexecParams(connection, sql, Int32(values.count), nil, &values, nil, nil, 0)
         }, sql)
         defer { PQclear(result) }
