@@ -64,10 +64,13 @@ enum PostgresServer {
         return "PostgreSQL \(version), " + settings.joined(separator: ", ")
     }
 
-    /// `uri` (a `postgresql://` URI) pointing at `database` instead of the one it names.
+    /// `uri` pointing at `database` instead of the one it names: a `postgresql://` URI with its path replaced, or
+    /// libpq's `key=value` pairs with a `dbname` added (libpq takes the last of a repeated key).
     static func uri(_ uri: String, database: String) -> String {
-        guard var components = URLComponents(string: uri) else { return uri }
-        components.path = "/" + database
-        return components.string ?? uri
+        if uri.hasPrefix("postgresql://") || uri.hasPrefix("postgres://"), var components = URLComponents(string: uri) {
+            components.path = "/" + database
+            if let rewritten = components.string { return rewritten }
+        }
+        return uri + " dbname=\(database)"
     }
 }
