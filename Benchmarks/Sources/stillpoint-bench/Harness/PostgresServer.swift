@@ -55,6 +55,38 @@ enum PostgresServer {
         }
     }
 
+    /// CPU seconds (user and system) used so far by each server process connected to a database this process
+    /// made, by process id; `[:]` where the server's processes cannot be read (another machine, no `/proc`).
+    ///
+    /// Two readings around a measurement give the server's share of it (``serverCPUSeconds(since:)``), which
+    /// `cpu_ms` (this process only) leaves out.
+    static func backendCPU() -> [Int32: Double] {
+        let names = databases.withLock { $0 }
+        guard !names.isEmpty, let raw = try? RawPostgres(uri: maintenanceURI()) else { return [:] }
+        let list = names.map { "'\($0)'" }.joined(separator: ", ")
+        var pids: [Int32] = []
+        try? raw.query("SELECT pid FROM pg_stat_activity WHERE datname IN (\(list))") { column in
+            pids.append(Int32(truncatingIfNeeded: strtol(column(0), nil, 10)))
+        }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        var seconds: [Int32: Double] = [:]
+        for pid in pids {
+            // Fields 14 and 15 of /proc/<pid>/stat, counted after the command name's closing parenthesis.
+            guard ticks > 0, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
+            seconds[pid] = (user + system) / ticks
+        }
+        return seconds
+    }
+
+    /// The server CPU seconds used since `before` (a ``backendCPU()`` reading) by the processes connected now to
+    /// this process's databases; a process that connected since counts from zero.
+    static func serverCPUSeconds(since before: [Int32: Double]) -> Double {
+        backendCPU().reduce(0) { sum, entry in sum + max(0, entry.value - (before[entry.key] ?? 0)) }
+    }
+
     /// The server's version and the settings that decide write speed, for the tables: `PostgreSQL 15.14, fsync=off, ...`.
     static func settingsSummary() -> String {
         guard let raw = try? RawPostgres(uri: maintenanceURI()) else { return "PostgreSQL (settings unknown)" }

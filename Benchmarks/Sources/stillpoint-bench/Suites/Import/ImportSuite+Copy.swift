@@ -13,6 +13,7 @@ extension ImportSuite {
         let uri = try PostgresServer.makeDatabase("libpq")
         try PersistentContainer.opening(schema: SessionBench.Record.schema, location: .postgres(uri)).close()
         let raw = try RawPostgres(uri: uri)
+        let server = PostgresServer.backendCPU()
         let cpu = ResourceUsage.processCPUSeconds()
         let seconds = try Stopwatch.seconds {
             var start = 0
@@ -26,6 +27,7 @@ extension ImportSuite {
         }
         let cpuSeconds = ResourceUsage.processCPUSeconds() - cpu
         let peak = ResourceUsage.peakResidentMegabytes()
+        let serverSeconds = PostgresServer.serverCPUSeconds(since: server)
         let count = try raw.integer(#"SELECT COUNT(*) FROM "LoggedSession""#)
         guard count == n else { throw SessionBench.Failure("the libpq COPY left \(count) rows, not \(n)") }
 
@@ -35,6 +37,7 @@ extension ImportSuite {
         guard again == n else { throw SessionBench.Failure("the single libpq COPY left \(again) rows, not \(n)") }
         return Sample(seconds: seconds, metrics: [
             "peak_rss_mb": peak ?? .nan, "cpu_ms": cpuSeconds * 1_000, "single_copy_ms": single * 1_000,
+            "server_cpu_ms": serverSeconds * 1_000,
         ])
     }
 

@@ -63,6 +63,8 @@ struct ImportSuite: BenchmarkSuite {
         metrics["cpu_ms"] = stillpoint["cpu_ms"]
         metrics["baseline_cpu_ms"] = baseline["cpu_ms"]
         if let single = baseline["single_copy_ms"] { metrics["single_copy_ms"] = single }
+        if let server = stillpoint["server_cpu_ms"] { metrics["server_cpu_ms"] = server }
+        if let server = baseline["server_cpu_ms"] { metrics["baseline_server_cpu_ms"] = server }
         return Sample(seconds: stillpoint["seconds"] ?? .nan, baselineSeconds: baseline["seconds"], metrics: metrics)
     }
 
@@ -79,6 +81,7 @@ struct ImportSuite: BenchmarkSuite {
             SessionBench.GeneratedSource(0..<n)
         }
         var summary = ImportSummary()
+        let server = benchmarkCase.store == .postgres ? PostgresServer.backendCPU() : [:]
         let cpu = ResourceUsage.processCPUSeconds()
         let seconds = try await Stopwatch.seconds {
             queue.addOperation(operation)
@@ -86,6 +89,7 @@ struct ImportSuite: BenchmarkSuite {
         }
         let cpuSeconds = ResourceUsage.processCPUSeconds() - cpu
         let peak = ResourceUsage.peakResidentMegabytes()
+        let serverSeconds = PostgresServer.serverCPUSeconds(since: server)
 
         guard summary.recordsRead == n, summary.inserted == n, summary.skipped == 0 else {
             throw SessionBench.Failure("the import read \(summary.recordsRead), inserted \(summary.inserted) and skipped "
@@ -96,9 +100,9 @@ struct ImportSuite: BenchmarkSuite {
         }
         guard count == n else { throw SessionBench.Failure("the import left \(count) rows, not \(n)") }
         try container.close()
-        return Sample(seconds: seconds, metrics: [
-            "peak_rss_mb": peak ?? .nan, "cpu_ms": cpuSeconds * 1_000, "batches": Double(summary.batchesSaved),
-        ])
+        var metrics = ["peak_rss_mb": peak ?? .nan, "cpu_ms": cpuSeconds * 1_000, "batches": Double(summary.batchesSaved)]
+        if benchmarkCase.store == .postgres { metrics["server_cpu_ms"] = serverSeconds * 1_000 }
+        return Sample(seconds: seconds, metrics: metrics)
     }
 
     // MARK: Baseline
