@@ -26,6 +26,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "StillpointCore", targets: ["StillpointCore"]),
+        .library(name: "StillpointSQLite", targets: ["StillpointSQLite"]),
+        .library(name: "StillpointPostgres", targets: ["StillpointPostgres"]),
         .library(name: "PracticeLog", targets: ["PracticeLog"]),
         .library(name: "StillpointStatistics", targets: ["StillpointStatistics"]),
         .library(name: "StillpointCatalog", targets: ["StillpointCatalog"]),
@@ -48,10 +50,16 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
     targets: [
+        // The engine-neutral core: contexts, the object graph, predicates, change sets, operations, the store seam.
         .target(
             name: "StillpointCore",
-            dependencies: [grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")],
             path: "Modules/StillpointCore",
+            swiftSettings: strictSettings),
+        // The SQLite store, over GRDB: the embedded default.
+        .target(
+            name: "StillpointSQLite",
+            dependencies: ["StillpointCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            path: "Modules/StillpointSQLite",
             swiftSettings: strictSettings),
         // libpq, the PostgreSQL project's C client (Debian's libpq-dev), and the PostgreSQL store built on it.
         .systemLibrary(
@@ -71,17 +79,17 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "PracticeLog",
-            dependencies: ["StillpointCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["StillpointSQLite", "StillpointCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             path: "Modules/PracticeLog",
             swiftSettings: strictSettings),
         .target(
             name: "StillpointStatistics",
-            dependencies: ["StillpointCore", "PracticeLog", .product(name: "Yams", package: "Yams")],
+            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", .product(name: "Yams", package: "Yams")],
             path: "Modules/StillpointStatistics",
             swiftSettings: strictSettings),
         .target(
             name: "StillpointReport",
-            dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics"],
+            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", "StillpointStatistics"],
             path: "Modules/StillpointReport",
             // Config/default.yaml (linked into the module's folder), compiled into the tool: no file to ship beside it.
             resources: [.embedInCode("Setup/default.yaml")],
@@ -93,14 +101,14 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "StillpointTestSupport",
-            dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics"],
+            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", "StillpointStatistics"],
             path: "Modules/StillpointTestSupport",
             swiftSettings: strictSettings),
         // The command-line tool as a library, so that a package of its own can build it with more modules...
         .target(
             name: "StillpointTool",
             dependencies: [
-                "StillpointCore", "StillpointPostgres", "PracticeLog", "StillpointStatistics", "StillpointReport", "StillpointCatalog",
+                "StillpointCore", "StillpointSQLite", "StillpointPostgres", "PracticeLog", "StillpointStatistics", "StillpointReport", "StillpointCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -115,29 +123,29 @@ let package = Package(
 
         .testTarget(
             name: "StillpointCoreTests",
-            dependencies: ["StillpointCore", "StillpointTestSupport", grdb, propertyBased],
+            dependencies: ["StillpointSQLite", "StillpointCore", "StillpointTestSupport", grdb, propertyBased],
             path: "Tests/StillpointCoreTests",
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointPostgresTests",
-            dependencies: ["StillpointPostgres", "StillpointCore", "StillpointPostgresTestSupport"],
+            dependencies: ["StillpointSQLite", "StillpointPostgres", "StillpointCore", "StillpointPostgresTestSupport"],
             path: "Tests/StillpointPostgresTests",
             swiftSettings: strictSettings),
         .testTarget(
             name: "PracticeLogTests",
-            dependencies: ["PracticeLog", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["StillpointSQLite", "PracticeLog", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             path: "Tests/PracticeLogTests",
             exclude: ["Fixtures"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointReportTests",
-            dependencies: ["StillpointReport", "StillpointStatistics", "StillpointCatalog", "PracticeLog"],
+            dependencies: ["StillpointSQLite", "StillpointReport", "StillpointStatistics", "StillpointCatalog", "PracticeLog"],
             path: "Tests/StillpointReportTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointToolTests",
-            dependencies: ["stillpoint", "StillpointTool", "StillpointCore", "PracticeLog", "StillpointPostgresTestSupport"],
+            dependencies: ["StillpointSQLite", "StillpointPostgres", "stillpoint", "StillpointTool", "StillpointCore", "PracticeLog", "StillpointPostgresTestSupport"],
             path: "Tests/StillpointToolTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings),
@@ -147,7 +155,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointStatisticsTests",
-            dependencies: ["StillpointStatistics", "StillpointCatalog", "StillpointTestSupport", propertyBased],
+            dependencies: ["StillpointSQLite", "StillpointStatistics", "StillpointCatalog", "StillpointTestSupport", propertyBased],
             path: "Tests/StillpointStatisticsTests",
             swiftSettings: strictSettings),
     ]

@@ -25,6 +25,7 @@ let package = Package(
             name: "stillpoint-bench",
             dependencies: [
                 .product(name: "StillpointCore", package: "Stillpoint"),
+                .product(name: "StillpointSQLite", package: "Stillpoint"),
                 .product(name: "PracticeLog", package: "Stillpoint"),
                 .product(name: "StillpointStatistics", package: "Stillpoint"),
                 .product(name: "StillpointCatalog", package: "Stillpoint"),

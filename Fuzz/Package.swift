@@ -50,6 +50,7 @@ let package = Package(
             dependencies: [
                 "FuzzSupport",
                 .product(name: "StillpointCore", package: "Stillpoint"),
+                .product(name: "StillpointSQLite", package: "Stillpoint"),
             ],
             path: "Sources/FuzzPredicate",
             swiftSettings: settings),

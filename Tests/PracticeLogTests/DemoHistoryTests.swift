@@ -1,5 +1,6 @@
 import Foundation
 import StillpointCore
+import StillpointSQLite
 import Testing
 @testable import PracticeLog
 

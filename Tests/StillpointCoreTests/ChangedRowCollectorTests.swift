@@ -2,6 +2,7 @@ import GRDB
 import GRDBSQLite
 import Testing
 @testable import StillpointCore
+@testable import StillpointSQLite
 
 @Suite("Changed row collector")
 struct ChangedRowCollectorTests {

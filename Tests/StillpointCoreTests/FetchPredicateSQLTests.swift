@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import StillpointCore
+@testable import StillpointSQLite
 
 /// The SQL that `FetchPredicate` compiles to, run against a real SQLite database, must select exactly the rows
 /// the in-memory evaluator selects.

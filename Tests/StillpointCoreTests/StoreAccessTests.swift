@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import StillpointCore
+@testable import StillpointSQLite
 
 /// Read-only containers (``StoreAccess/readOnly``): they read, refuse saves, and never wait for a writer.
 @Suite("Store access")

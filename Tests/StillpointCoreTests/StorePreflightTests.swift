@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import StillpointCore
+@testable import StillpointSQLite
 
 /// What an open checks before it uses a store: the path's kind, the store's format version, and its integrity
 /// after an unclean close only.

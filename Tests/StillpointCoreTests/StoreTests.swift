@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import StillpointCore
+@testable import StillpointSQLite
 
 @Suite("Store")
 struct StoreTests {

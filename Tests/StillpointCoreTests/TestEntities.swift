@@ -1,5 +1,6 @@
 import Foundation
 @testable import StillpointCore
+@testable import StillpointSQLite
 import Testing
 
 /// The entities the core's tests work with.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import StillpointCore
+@testable import StillpointSQLite
 @testable import StillpointPostgres
 import StillpointPostgresTestSupport
 import Testing
@@ -65,6 +66,16 @@ struct PostgresBatchTests {
         let merged = try run(.insert(Practice.entity, rows: [["uid": .integer(2), "name": .string("Merged")]]), policy: .mergeByPropertyObjectTrump)
         #expect(merged.changeSet?.updated == ObjectIDSet(entityName: "Practice", rowIDs: [ids[1]]))
         #expect(try uids("name ==[c] 'MERGED' AND minutes == 30") == [2], "object-trump writes the named attributes only")
+    }
+
+    @Test func manyNewRowsGoInTogether() throws {
+        let rows: [[String: AttributeValue]] = (0..<300).map { ["uid": .integer(Int64(1_000 + $0)), "name": .string("Über\t\($0)")] }
+        let result = try run(.insert(Practice.entity, rows: rows))
+        #expect(result.count == 300 && result.changeSet?.inserted.count == 300)
+        #expect(try uids("name BEGINSWITH[cd] 'uber'") == (0..<300).map { Int64(1_000 + $0) }, "values and folded copies written")
+        let ids = try connection.execute("SELECT \"_id\" FROM \"Practice\" WHERE uid >= 1000 ORDER BY uid")
+        let ordered = (0..<ids.rowCount).compactMap { ids.integer(row: $0, column: 0) }
+        #expect(ordered == ordered.sorted(), "ids ascend in the batch's order")
     }
 
     @Test func historyIsPurgedByPosition() throws {

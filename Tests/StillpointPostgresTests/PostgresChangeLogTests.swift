@@ -1,6 +1,8 @@
 import Foundation
 @testable import StillpointPostgres
 import StillpointPostgresTestSupport
+import StillpointCore
+import StillpointSQLite
 import Synchronization
 import Testing
 
@@ -19,8 +21,7 @@ struct PostgresChangeLogTests {
 
     /// The case a "last sequence read" reader gets wrong: a row numbered 1 commits after a row numbered 2.
     ///
-    /// The watermark is the server's: a transaction of another test, in any database, may hold rows back for a
-    /// moment, so the reads poll until what must arrive has arrived; what must not arrive never may.
+    /// The watermark is the database's: a transaction of another test in it may hold rows back for a moment, so the reads poll until what must arrive has arrived; what must not arrive never may.
     @Test func aRowThatCommitsLateIsReadLateNotSkipped() throws {
         let reader = try PostgresConnection(uri: uri)
         var position = try PostgresChangeLog.currentPosition(on: reader)
@@ -58,13 +59,28 @@ struct PostgresChangeLogTests {
         #expect(again.isEmpty, "each row once")
     }
 
+    /// A transaction running in another database of the server cannot write this log, and does not hold it back.
+    @Test func aTransactionInAnotherDatabaseHoldsNothingBack() throws {
+        let elsewhere = try PostgresConnection(uri: try PostgresTestServer.shared().makeDatabase("elsewhere"))
+        try elsewhere.execute("BEGIN")
+        try elsewhere.execute("SELECT pg_current_xact_id()")
+        let reader = try PostgresConnection(uri: uri)
+        let position = try PostgresChangeLog.currentPosition(on: reader)
+        let writer = try PostgresConnection(uri: uri)
+        let sequence = try record("after", on: writer)
+        let (entries, next) = try PostgresChangeLog.entries(after: position, on: reader)
+        #expect(entries.map(\.sequence) == [sequence])
+        #expect(next > position)
+        try elsewhere.execute("ROLLBACK")
+    }
+
     /// Writers on their own connections (server processes of their own) commit and roll back at random while a
     /// reader polls: the reader ends with every committed row exactly once and no rolled-back one.
     @Test func concurrentWritersNeverMakeTheReaderSkipARow() throws {
         let reader = try PostgresConnection(uri: uri)
         var position = try PostgresChangeLog.currentPosition(on: reader)
         let writersDone = Atomic<Int>(0)
-        let failures = Mutex<[String]>([])
+        let failures = LockedState<[String]>([])
         let writerCount = 4
         for writer in 0..<writerCount {
             let uri = self.uri

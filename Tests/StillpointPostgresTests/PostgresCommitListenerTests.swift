@@ -1,5 +1,6 @@
 import Foundation
 @testable import StillpointCore
+@testable import StillpointSQLite
 @testable import StillpointPostgres
 import StillpointPostgresTestSupport
 import Testing

@@ -129,4 +129,114 @@ struct PostgresSaveTests {
         #expect(throws: SaveError.self) { try save(transaction(updates: [update])) }
         #expect(try stored(second)?.0 == Practice.values(5))
     }
+
+    func update(_ id: Int64, _ index: Int, minutes: Int64, version: Int64 = 1) -> SaveTransaction.Update {
+        var values = Practice.values(index)
+        values[3] = .integer(minutes)
+        return SaveTransaction.Update(id: ObjectID(entityName: entity.name, rowID: id), entityRef: entityRef, values: values,
+                                      readValues: Practice.values(index), version: version)
+    }
+
+    func delete(_ id: Int64, _ index: Int, version: Int64) -> SaveTransaction.Delete {
+        SaveTransaction.Delete(id: ObjectID(entityName: entity.name, rowID: id), entityRef: entityRef, version: version,
+                               readValues: Practice.values(index))
+    }
+
+    @Test func manyRowsOfAnEntityGoInOneStatementWithTheOutcomeOfOneByOne() throws {
+        // Inserts: ids ascend in the save's order, values and folded copies stored, version 1.
+        let indices = Array(Practice.rows.indices)
+        let ids = try save(transaction(inserts: indices.map(Practice.values))).inserts.compactMap { $0?.id.rowID }
+        #expect(ids.count == indices.count && ids == ids.sorted())
+        for (index, id) in zip(indices, ids) {
+            #expect(try stored(id)?.0 == Practice.values(index))
+            #expect(try stored(id)?.1 == 1)
+        }
+        let folded = FetchRequest(Practice.self, predicate: try FetchPredicate("name ==[cd] 'cafe'"))
+        #expect(try PostgresStoreConnection.reading(on: connection) { try $0.count(folded) } == 3)
+
+        // Updates: two of ten read a version that is gone. Under .error they are conflicts and nothing is written.
+        let updates = (0..<10).map { update(ids[$0], $0, minutes: 100 + Int64($0), version: $0 >= 8 ? 7 : 1) }
+        do {
+            _ = try save(transaction(updates: updates))
+            Issue.record("stale updates were saved")
+        } catch SaveError.conflicts(let conflicts) {
+            #expect(conflicts.map(\.objectID.rowID) == [ids[8], ids[9]])
+        }
+        #expect(try stored(ids[0])?.1 == 1, "the save rolled back")
+        // Under store-trump the stale two are merged over what is stored (which the object's change wins, as the
+        // store did not change minutes) and written at the stored version.
+        let hub = ChangeSetHub()
+        let outcome = try save(transaction(.mergeByPropertyStoreTrump, updates: updates), hub: hub)
+        for (offset, result) in outcome.updates.enumerated() {
+            guard case .written(let written) = result else {
+                Issue.record("update \(offset) was not written")
+                continue
+            }
+            #expect(written.version == 2 && written.values[3] == .integer(100 + Int64(offset)))
+            #expect(try stored(ids[offset])?.0 == written.values)
+            #expect(try stored(ids[offset])?.1 == 2)
+        }
+        #expect(outcome.changeSet?.updated.count == 10)
+        #expect(outcome.changeSet?.changedAttributes == ["Practice": ["minutes"]])
+        #expect(hub.lastSequence == outcome.changeSet?.sequence)
+
+        // Deletes: two of six read version 1, which is gone.
+        let deletes = (0..<6).map { delete(ids[$0], $0, version: $0 < 4 ? 2 : 1) }
+        #expect(throws: SaveError.self) { try save(transaction(deletes: deletes)) }
+        #expect(try count() == indices.count)
+        let removed = try save(transaction(.overwrite, deletes: deletes))
+        #expect(removed.deletes.allSatisfy { if case .removed = $0 { true } else { false } })
+        #expect(removed.changeSet?.deleted.count == 6)
+        #expect(try count() == indices.count - 6)
+        // Under overwrite a stale delete removes its row anyway; rows the save did not name stay.
+        #expect(try stored(ids[4]) == nil && stored(ids[6]) != nil)
+    }
+
+    @Test func aTakenKeyAmongManyInsertsIsSettledRowByRow() throws {
+        let first = try #require(try save(transaction(inserts: [Practice.values(2)])).inserts.first??.id.rowID)
+        var same = Practice.values(2)  // uid 3, taken
+        same[1] = .string("Other")
+        let many = [Practice.values(0), Practice.values(1), same, Practice.values(3), Practice.values(4)]
+        do {
+            _ = try save(transaction(inserts: many))
+            Issue.record("a taken key was saved")
+        } catch SaveError.validation(let failures) {
+            #expect(failures.map(\.reason) == [.uniquenessViolation(attributes: ["uid"], values: [.integer(3)])])
+        }
+        #expect(try count() == 1, "nothing of the failed save stays")
+
+        let merged = try save(transaction(.mergeByPropertyObjectTrump, inserts: many))
+        let ids = merged.inserts.map { $0?.id.rowID }
+        #expect(ids[2] == first, "merged into the stored row")
+        #expect(merged.inserts[2]?.merged?.version == 2)
+        let newIDs = [ids[0], ids[1], ids[3], ids[4]].compactMap { $0 }
+        #expect(newIDs.count == 4 && newIDs == newIDs.sorted() && !newIDs.contains(first))
+        #expect(try stored(first)?.0 == same)
+        #expect(try count() == 5)
+        #expect(merged.changeSet?.inserted.count == 4 && merged.changeSet?.updated.count == 1)
+    }
+
+    @Test func updatesThatChangeAUniqueKeyGoOneByOne() throws {
+        let ids = try save(transaction(inserts: (0..<5).map(Practice.values))).inserts.compactMap { $0?.id.rowID }
+        func renumber(_ offset: Int64) -> [SaveTransaction.Update] {
+            (0..<5).map { index in
+                var values = Practice.values(index)
+                values[0] = .integer(Int64(index + 1) + offset)
+                return SaveTransaction.Update(id: ObjectID(entityName: entity.name, rowID: ids[index]), entityRef: entityRef,
+                                              values: values, readValues: Practice.values(index), version: 1)
+            }
+        }
+        // uid 1 → 2 meets the row that still holds 2, as it would one by one.
+        do {
+            _ = try save(transaction(updates: renumber(1)))
+            Issue.record("a taken key was saved")
+        } catch SaveError.validation(let failures) {
+            #expect(failures.count == 4)
+            #expect(failures.first?.objectID.rowID == ids[0])
+        }
+        #expect(try stored(ids[0])?.0 == Practice.values(0))
+        let outcome = try save(transaction(updates: renumber(100)))
+        #expect(outcome.changeSet?.updated.count == 5)
+        #expect(try stored(ids[4])?.0[0] == .integer(105))
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointSQLite
 import StillpointReport
 import StillpointStatistics
 import Testing

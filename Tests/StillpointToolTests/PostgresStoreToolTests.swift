@@ -1,4 +1,7 @@
 import Foundation
+import PracticeLog
+import StillpointCore
+import StillpointPostgres
 import StillpointPostgresTestSupport
 import Testing
 
@@ -24,6 +27,16 @@ struct PostgresStoreToolTests {
         let onFile = try tool.run(["report", "--store", file, "--format", "json", "--as-of", ReportCommandTests.asOf])
         #expect(onServer.status == 0, "\(onServer.standardError)")
         #expect(onServer.standardOutput == onFile.standardOutput)
+
+        // Exports of the same history are the same bytes.
+        for format in ["csv", "jsonl"] {
+            let (serverFile, localFile) = (tool.path("server.\(format)"), tool.path("file.\(format)"))
+            let fromServer = try tool.run(["export", "--store", uri, "--format", format, "--output", serverFile])
+            let fromFile = try tool.run(["export", "--store", file, "--format", format, "--output", localFile])
+            #expect(fromServer.status == 0, "\(fromServer.standardError)")
+            #expect(fromFile.status == 0, "\(fromFile.standardError)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: serverFile)) == Data(contentsOf: URL(fileURLWithPath: localFile)))
+        }
 
         let csv = tool.path("more.csv")
         try "start,duration\n2025-05-31T06:00:00Z,1200\n2025-05-31T18:30:00Z,900\n".write(toFile: csv, atomically: true, encoding: .utf8)
@@ -61,6 +74,52 @@ struct PostgresStoreToolTests {
         #expect(refreshed, "no refreshed report; stdout: \(watching.standardOutput)\nstderr: \(watching.standardError)")
         let (status, _) = watching.interruptAndWaitForExit(within: .seconds(20))
         #expect(status == 0, "\(watching.standardError)")
+    }
+
+    /// Two processes import at once while this one watches the store: every session either one saved reaches the
+    /// watcher in a change set, none is skipped (PostgreSQL numbers change-log entries before they commit).
+    @Test func twoProcessesImportingAtOnceAreWatchedWithoutAGap() async throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let uri = try makeDatabase()
+        let container = try PersistentContainer(schema: Session.schema, postgres: uri)
+        let changes = container.changeSets
+        let watch = container.observeOtherProcesses(every: .milliseconds(50))
+        defer { watch.cancel() }
+        let seen = Task {
+            var inserted: Set<Int64> = []
+            for await changeSet in changes {
+                inserted.formUnion(changeSet.inserted.compactMap(\.rowID))
+                if inserted.count == 10_000 { break }
+            }
+            return inserted
+        }
+
+        var imports: [RunningTool] = []
+        for process in 0..<2 {
+            let csv = tool.path("sessions-\(process).csv")
+            // 5,000 sessions each (three import batches), an hour apart, interleaved in time between the files.
+            let rows = (0..<5_000).map { index in
+                let start = Date(timeIntervalSince1970: 1_700_000_000 + Double(index * 2 + process) * 3_600)
+                return "\(ISO8601DateFormatter().string(from: start)),600"
+            }
+            try ("start,duration\n" + rows.joined(separator: "\n") + "\n").write(toFile: csv, atomically: true, encoding: .utf8)
+            imports.append(try RunningTool(["import", csv, "--format", "csv", "--store", uri], in: tool))
+        }
+        for running in imports {
+            #expect(running.waitForExit(within: .seconds(120)) == 0, "\(running.standardError)")
+        }
+        let timeout = Task {
+            try? await Task.sleep(for: .seconds(30))
+            seen.cancel()
+        }
+        let inserted = await seen.value
+        timeout.cancel()
+        let stored = try await container.newBackgroundContext().perform { context in
+            Set(try context.fetch(FetchRequest(Session.self)).compactMap(\.objectID.rowID))
+        }
+        #expect(stored.count == 10_000)
+        #expect(inserted == stored, "\(stored.subtracting(inserted).count) saved sessions never reached the watcher")
     }
 
     @Test func aServerThatCannotBeReachedIsNamedWithoutThePassword() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointSQLite
 import Testing
 
 /// End to end: a store may hold rows no session can have (an old import stored an infinite duration). Every

@@ -1,5 +1,6 @@
 import Foundation
 import StillpointCore
+import StillpointSQLite
 
 /// The store, rows and arguments `FuzzPredicate` runs predicates against: the session attributes plus one
 /// attribute of every other type, saved in an in-memory store through the public API, as any fetch reads it.

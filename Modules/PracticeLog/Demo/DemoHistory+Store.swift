@@ -1,5 +1,6 @@
 import Foundation
 import StillpointCore
+import StillpointSQLite
 
 extension DemoHistory {
     /// Writes the history into a store in batches of `batchSize` rows, and returns how many sessions it wrote.

@@ -4,4 +4,10 @@ public struct BatchResult: Sendable, Hashable {
     public let objectIDs: ObjectIDSet
     /// `nil` when nothing changed.
     public let changeSet: ChangeSet?
+
+    package init(count: Int, objectIDs: ObjectIDSet, changeSet: ChangeSet?) {
+        self.count = count
+        self.objectIDs = objectIDs
+        self.changeSet = changeSet
+    }
 }

@@ -7,7 +7,7 @@ package enum BatchStatement: Sendable {
     case update(FetchRequest, values: [String: AttributeValue])
     case insert(EntityDescription, rows: [[String: AttributeValue]])
 
-    var entity: EntityDescription {
+    package var entity: EntityDescription {
         switch self {
         case .delete(let request), .update(let request, _): return request.entity
         case .insert(let entity, _): return entity
@@ -15,7 +15,7 @@ package enum BatchStatement: Sendable {
     }
 
     /// Checks names, types and required values before anything is written.
-    func validate() throws {
+    package func validate() throws {
         switch self {
         case .delete:
             return

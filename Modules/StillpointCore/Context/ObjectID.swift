@@ -25,7 +25,7 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
         case temporary(UInt64)
     }
 
-    init(entityName: String, rowID: Int64) {
+    package init(entityName: String, rowID: Int64) {
         self.entityName = entityName
         self.storage = .permanent(rowID)
     }
@@ -40,7 +40,7 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
         self.init(entityName: entity.name, rowID: rowID)
     }
 
-    static func temporary(entityName: String) -> ObjectID {
+    package static func temporary(entityName: String) -> ObjectID {
         ObjectID(entityName: entityName, storage: .temporary(TemporaryIDCounter.next()))
     }
 

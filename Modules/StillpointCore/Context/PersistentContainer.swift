@@ -1,6 +1,7 @@
 import Foundation
 
-/// A schema and a store, and the contexts that work on them.
+/// A schema and a store, and the contexts that work on them. A store module opens it: `StillpointSQLite` for a
+/// SQLite file or an in-memory store, `StillpointPostgres` for a PostgreSQL database.
 ///
 /// ```swift
 /// let container = try PersistentContainer(schema: try Schema([Item.self]), location: .file(url))
@@ -21,22 +22,6 @@ public final class PersistentContainer: Sendable {
     let mergeTracker: MergeTracker
     private let contextCounter = LockedState(0)
 
-    /// Opens the store, creating it or upgrading its tables to `schema` as needed; or, with `access: .readOnly`,
-    /// reads a store that exists and is up to date without writing anything or waiting for a writer.
-    ///
-    /// - Throws: ``StoreError`` with the path when the store cannot be opened or upgraded in place, was written by a
-    ///   newer Stillpoint, or (read-only) does not exist yet or must be upgraded first.
-    /// A PostgreSQL location is opened by `StillpointPostgres` (`PersistentContainer(schema:postgres:)`);
-    /// here it throws ``StoreError/storeModuleMissing(path:module:)``.
-    public convenience init(schema: Schema, location: StoreLocation, access: StoreAccess = .readWrite) throws {
-        switch location {
-        case .file, .inMemory:
-            self.init(store: try Store(location: location, schema: schema, access: access))
-        case .postgres:
-            throw StoreError.storeModuleMissing(path: location.displayPath, module: "StillpointPostgres")
-        }
-    }
-
     /// A container over a store a driver opened (the seam's way in for each database's module).
     package init(store: any StoreDriver) {
         self.schema = store.schema
@@ -53,26 +38,11 @@ public final class PersistentContainer: Sendable {
         hub.finish()
     }
 
-    /// Opens an existing store read-only; one made by an older Stillpoint is first upgraded by a short
-    /// read-write open, the only write this makes.
-    ///
-    /// ```swift
-    /// let container = try PersistentContainer.reading(schema: schema, url: url)
-    /// ```
-    public static func reading(schema: Schema, url: URL) throws -> PersistentContainer {
-        do {
-            return try PersistentContainer(schema: schema, location: .file(url), access: .readOnly)
-        } catch StoreError.needsUpgrade {
-            try PersistentContainer(schema: schema, location: .file(url)).close()
-            return try PersistentContainer(schema: schema, location: .file(url), access: .readOnly)
-        }
-    }
-
     /// Whether the store was opened read-only: saves fail with ``StoreError/readOnly(path:)``.
     public var isReadOnly: Bool { store.access == .readOnly }
 
     /// The store format this Stillpoint writes and reads (newer ones are refused).
-    public static let storeFormatVersion = StoreFormat.current
+    public static let storeFormatVersion = 1
 
     /// The store's format version: 0 for a store made before versions were recorded.
     public func storeVersion() throws -> Int {

@@ -121,7 +121,7 @@ extension ObjectGraph {
 
 extension EntityDescription {
     /// The attribute named `name`, or an error that names the entity, the attribute and the nearest name.
-    func attribute(position name: String) throws(SchemaError) -> AttributeDescription {
+    package func attribute(position name: String) throws(SchemaError) -> AttributeDescription {
         attributes[try position(of: name)]
     }
 }

@@ -19,7 +19,7 @@ public struct ChangeSet: Sendable, Hashable {
     /// The names of the changed attributes, by entity.
     public let changedAttributes: [String: Set<String>]
     /// The context that made the change, so that it does not merge its own saves; 0 when unknown.
-    var originContext: UInt64 = 0
+    package var originContext: UInt64 = 0
 
     public init(sequence: Int64, author: String, timestamp: Date, inserted: ObjectIDSet, updated: ObjectIDSet,
                 deleted: ObjectIDSet, changedAttributes: [String: Set<String>]) {

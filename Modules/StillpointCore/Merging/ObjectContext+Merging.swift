@@ -43,7 +43,7 @@ extension ObjectContext {
             }
         } else {
             let changeSets = hub.subscribe()
-            await mergeTracker.register(identity, through: hub.lastSequence)
+            await mergeTracker.register(identity, through: hub.lastPublication)
             mergeTask = Task { [weak self] in
                 for await changeSet in changeSets {
                     guard let self else { return }
@@ -76,7 +76,7 @@ extension ObjectContext {
             merged += 1
         }
         unmergedChangeSets.removeFirst(merged)
-        await mergeTracker.didMerge(ObjectIdentifier(self), through: changeSet.sequence)
+        await mergeTracker.didMerge(ObjectIdentifier(self), through: hub.publication(of: changeSet))
     }
 
     /// Runs `body` against one consistent state of the store: every fetch inside reads the same read

@@ -31,7 +31,7 @@ public struct ObjectIDSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
     }
 
     /// The IDs of an entity's rows, in any order, duplicates allowed.
-    init(entityName: String, rowIDs: some Collection<Int64>) {
+    package init(entityName: String, rowIDs: some Collection<Int64>) {
         let runs = Self.runs(of: rowIDs)
         guard !runs.isEmpty else { return }
         runsByEntity[entityName] = runs
@@ -162,14 +162,16 @@ public struct ObjectIDSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
     // MARK: Building
 
     /// Collects IDs one by one, cheaply when they come entity by entity, and makes the set once.
-    struct Builder {
+    package struct Builder {
         private var rowIDs: [String: [Int64]] = [:]
         private var lastEntityName: String?
         private var lastRowIDs: [Int64] = []
 
         private var temporaryIDs: Set<ObjectID> = []
 
-        mutating func append(_ id: ObjectID) {
+        package init() {}
+
+        package mutating func append(_ id: ObjectID) {
             guard let rowID = id.rowID else {
                 temporaryIDs.insert(id)
                 return
@@ -188,7 +190,7 @@ public struct ObjectIDSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
             lastRowIDs = []
         }
 
-        mutating func build() -> ObjectIDSet {
+        package mutating func build() -> ObjectIDSet {
             flush()
             var set = ObjectIDSet()
             set.temporaryIDs = temporaryIDs

@@ -32,7 +32,7 @@ extension PersistentContainer {
     ///
     /// A SQLite store is checked every `interval`; a PostgreSQL store wakes at once when another process
     /// commits (its saves ring `NOTIFY`), and checks every `interval` only while a transaction still running
-    /// on the server holds later changes back.
+    /// in the same database holds later changes back.
     ///
     /// Returns the watching task; cancel it to stop.
     ///

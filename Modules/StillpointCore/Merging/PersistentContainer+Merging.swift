@@ -7,6 +7,6 @@ extension PersistentContainer {
     /// made: the context's ``ObjectContext/lastMergeError`` says so, and it merges that change set again before
     /// its next one.
     public func waitUntilMerged(_ changeSet: ChangeSet) async {
-        await mergeTracker.waitUntilMerged(through: changeSet.sequence)
+        await mergeTracker.waitUntilMerged(through: hub.publication(of: changeSet))
     }
 }

@@ -1,5 +1,5 @@
 /// Who writes a change: this process (a random token per open store) and the context within it.
 package struct StoreOrigin: Sendable {
-    let process: String
-    let context: UInt64
+    package let process: String
+    package let context: UInt64
 }

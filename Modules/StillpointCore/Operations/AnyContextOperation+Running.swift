@@ -111,7 +111,7 @@ extension AnyContextOperation {
         detach(context)
         // Merging through the latest change set means merging through every earlier one too.
         let published = state.withLock { $0.publishedChangeSet }
-        let latest = [saved, published].compactMap { $0 }.max { $0.sequence < $1.sequence }
+        let latest = [saved, published].compactMap { $0 }.max { container.hub.publication(of: $0) < container.hub.publication(of: $1) }
         if let latest {
             await container.waitUntilMerged(latest)
         }

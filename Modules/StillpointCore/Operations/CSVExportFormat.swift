@@ -37,7 +37,7 @@ public struct CSVExportFormat: ExportFormat, ExportRowEncoding, Hashable {
         output += String(decoding: bytes, as: UTF8.self)
     }
 
-    func makeRowEncoder(columns: [String]) -> any ExportRowEncoder {
-        CSVRowEncoder(self)
+    func makeRowEncoder(columns: [String]) -> ExportEncoder {
+        .csv(CSVRowEncoder(self))
     }
 }

@@ -19,10 +19,6 @@ struct CSVRowEncoder: ExportRowEncoder {
         lineEnding = Array(format.lineEnding.utf8)
     }
 
-    mutating func appendRow(_ row: ExportCursorRow, to buffer: inout [UInt8]) {
-        append(row, to: &buffer)
-    }
-
     /// Appends one record, with its line ending.
     mutating func append<Row: ExportRow>(_ row: Row, to buffer: inout [UInt8]) {
         for index in 0..<row.count {

@@ -4,16 +4,18 @@ import Foundation
 /// cursor makes no `String` and no ``AttributeValue``.
 ///
 /// ```swift
-/// switch row.field(at: 2) {
-/// case .text(let bytes): appendQuotedIfNeeded(bytes)
-/// case .integer(let number): ExportText.appendDecimal(number, to: &buffer)
-/// default: ...
+/// row.withField(at: 2) { field in
+///     switch field {
+///     case .text(let bytes): appendQuotedIfNeeded(bytes)
+///     case .integer(let number): ExportText.appendDecimal(number, to: &buffer)
+///     default: ...
+///     }
 /// }
 /// ```
 ///
-/// A field lives as long as the row it was read from: `.text` points into SQLite's copy of the column, which
-/// the next step of the cursor frees.
-enum ExportField {
+/// A field lives as long as the row it was read from: `.text` points into the store's copy of the column (SQLite's
+/// statement, libpq's result), which the cursor's next step frees.
+package enum ExportField {
     case null
     case integer(Int64)
     case double(Double)

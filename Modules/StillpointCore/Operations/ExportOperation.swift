@@ -43,58 +43,41 @@ public final class ExportOperation: ContextOperation<Int>, @unchecked Sendable {
 
     public override func main(context: isolated ObjectContext) async throws -> Int {
         let entity = request.entity
-        let columns = self.columns ?? entity.attributes.map(\.name)
         // Checked before the file exists: a misspelt column or sort key fails with the entity's nearest name.
-        let types = ContiguousArray(try columns.map { entity.attributes[try entity.position(of: $0)].type })
-        for key in request.sortKeys { _ = try entity.position(of: key.attribute) }
+        _ = try selectedColumns()
         var counted = request
         counted.includesPendingChanges = false  // the cursor reads saved rows only
         let total = try context.count(for: counted)
         reportProgress(completed: 0, of: total, message: "exporting \(total) \(entity.name) rows")
 
-        // The selected columns only, straight from a cursor into bytes: no object, no String per row.
         let graph = context.graph
-        let file = try ExportFile(destination: url)
-        var bytes = ExportFile.makeBuffer()
-        if let header = format.header(columns: columns) { bytes.append(contentsOf: header.utf8) }
-        let writeRow = rowWriter(columns: columns)
-        let step = max(1, request.batchSize)
-        var written = 0
-        try graph.withReader { reader in
-            try reader.forEachExportRow(request, columns: columns, types: types) { row in
-                writeRow(row, &bytes)
-                try file.writeIfFull(&bytes)
-                written += 1
-                if written % step == 0 {
-                    try self.checkCancellation()
-                    self.reportProgress(completed: written, of: total)
-                }
-            }
+        let written = try write(reading: { body in try graph.withReader(body) }) { written in
+            try self.checkCancellation()
+            self.reportProgress(completed: written, of: total)
         }
-        try checkCancellation()
-        try file.commit(&bytes)
         reportProgress(completed: written, of: total, message: "wrote \(written) rows to \(url.lastPathComponent)")
         return written
     }
 
-    /// Appends one row to the bytes: through the format's byte encoder when it has one (the built-in formats),
-    /// otherwise as the row's values through ``ExportFormat/appendRow(_:columns:to:)``.
-    private func rowWriter(columns: [String]) -> (ExportCursorRow, inout [UInt8]) -> Void {
-        if let encoding = format as? any ExportRowEncoding {
-            var encoder = encoding.makeRowEncoder(columns: columns)
-            return { row, bytes in encoder.appendRow(row, to: &bytes) }
-        }
-        let format = self.format
-        var values: [AttributeValue] = []
-        var text = ""
-        return { row, bytes in
-            values.removeAll(keepingCapacity: true)
-            for index in 0..<row.count {
-                values.append(row.value(at: index))
-            }
-            text.removeAll(keepingCapacity: true)
-            format.appendRow(values, columns: columns, to: &text)
-            bytes.append(contentsOf: text.utf8)
-        }
+    /// Writes the file: the rows a reader that `reading` hands out streams, the selected columns only, straight
+    /// from the store's cursor into bytes (no object, no `String` per row); `checkpoint` runs every
+    /// `request.batchSize` rows and may throw to stop. Returns the number of rows. ``main(context:)`` reads through
+    /// its context; a store that no container opens yet can be read directly.
+    package func write(reading: ((any StoreReader) throws -> Void) throws -> Void,
+                       checkpoint: @escaping (_ written: Int) throws -> Void) throws -> Int {
+        let (columns, types) = try selectedColumns()
+        let file = try ExportFile(destination: url)
+        var rows = ExportRowWriter(format: format, columns: columns, file: file, step: request.batchSize, checkpoint: checkpoint)
+        try reading { reader in try reader.exportRows(request, columns: columns, types: types, to: &rows) }
+        try checkCancellation()
+        return try rows.commit()
+    }
+
+    /// The columns written and their types; throws for a column or sort key the entity does not have.
+    private func selectedColumns() throws -> (columns: [String], types: ContiguousArray<AttributeType>) {
+        let entity = request.entity
+        let columns = self.columns ?? entity.attributes.map(\.name)
+        for key in request.sortKeys { _ = try entity.position(of: key.attribute) }
+        return (columns, ContiguousArray(try columns.map { entity.attributes[try entity.position(of: $0)].type }))
     }
 }

@@ -3,10 +3,5 @@
 /// otherwise.
 protocol ExportRowEncoding: ExportFormat {
     /// An encoder for rows of `columns`, made once per export so that it can prepare what every row shares.
-    func makeRowEncoder(columns: [String]) -> any ExportRowEncoder
-}
-
-/// Writes the rows of one export; it may keep state between rows (a cached date, say).
-protocol ExportRowEncoder {
-    mutating func appendRow(_ row: ExportCursorRow, to buffer: inout [UInt8])
+    func makeRowEncoder(columns: [String]) -> ExportEncoder
 }

@@ -5,6 +5,10 @@ struct ExportValueRow: ExportRow {
 
     var count: Int { values.count }
 
+    func value(at index: Int) -> AttributeValue {
+        values[index]
+    }
+
     func withField<T>(at index: Int, _ body: (ExportField) -> T) -> T {
         switch values[index] {
         case .null: return body(.null)

@@ -19,20 +19,22 @@ import Foundation
 package struct ImportBatch: Sendable {
     /// What a batch did.
     package struct Result: Sendable {
-        var inserted = 0
-        var updated = 0
-        var unchanged = 0
-        var skipped: [ImportRecordIssue] = []
+        package var inserted = 0
+        package var updated = 0
+        package var unchanged = 0
+        package var skipped: [ImportRecordIssue] = []
         /// Whether the rows that met existing keys were looked up (at most once per batch).
-        var lookedUp = false
+        package var lookedUp = false
         /// `nil` when nothing was written.
-        var changeSet: ChangeSet?
+        package var changeSet: ChangeSet?
+
+        package init() {}
     }
 
-    let plan: ImportPlan
-    let rows: [ImportPlan.Row]
-    let author: String
-    let origin: StoreOrigin
+    package let plan: ImportPlan
+    package let rows: [ImportPlan.Row]
+    package let author: String
+    package let origin: StoreOrigin
 
-    var entity: EntityDescription { plan.entity }
+    package var entity: EntityDescription { plan.entity }
 }

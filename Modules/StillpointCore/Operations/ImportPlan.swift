@@ -2,32 +2,32 @@ import Foundation
 
 /// How an import maps records onto one entity: where the key attributes are, which attributes an insert
 /// needs, and how a record's values become the values the store will hand back.
-struct ImportPlan: Sendable {
+package struct ImportPlan: Sendable {
     /// A record checked against the entity: its key and its values by attribute position.
-    struct Row: Sendable {
-        let key: [AttributeValue]
-        let values: [(position: Int, value: AttributeValue)]
-        let position: Int?
+    package struct Row: Sendable {
+        package let key: [AttributeValue]
+        package let values: [(position: Int, value: AttributeValue)]
+        package let position: Int?
     }
 
     /// A record after checking: a row to store, or the reason to skip it.
-    enum Checked {
+    package enum Checked {
         case row(Row)
         case skipped(ImportRecordIssue)
     }
 
-    let entity: EntityDescription
-    let key: [String]
-    let keyPositions: [Int]
+    package let entity: EntityDescription
+    package let key: [String]
+    package let keyPositions: [Int]
     /// Attributes that are required and have no default: an insert without them would fail to save.
-    let requiredPositions: [Int]
+    package let requiredPositions: [Int]
     /// The values of a new row before the record's are set: each attribute's default, or null.
-    let initialValues: ContiguousArray<AttributeValue>
+    package let initialValues: ContiguousArray<AttributeValue>
     /// The attribute that records which import wrote a row (``ImportOperation/provenance``), if any.
-    let provenancePosition: Int?
+    package let provenancePosition: Int?
 
     /// - Throws: ``SchemaError`` when a key or provenance attribute is not an attribute of the entity.
-    init(entity: EntityDescription, key: [String], provenance: String? = nil) throws {
+    package init(entity: EntityDescription, key: [String], provenance: String? = nil) throws {
         self.entity = entity
         self.key = key
         self.keyPositions = try key.map { try entity.position(of: $0) }
@@ -43,7 +43,7 @@ struct ImportPlan: Sendable {
     ///
     /// - Throws: ``SchemaError`` for an attribute name the entity does not have: that is a mistake in the
     ///   importer, not in the data, so the import stops rather than skipping every record.
-    func check(_ record: ImportRecord) throws -> Checked {
+    package func check(_ record: ImportRecord) throws -> Checked {
         var values: [(position: Int, value: AttributeValue)] = []
         values.reserveCapacity(record.values.count)
         for (name, value) in record.values {
@@ -69,7 +69,7 @@ struct ImportPlan: Sendable {
     }
 
     /// The issue that stops a row from being inserted: a required attribute without a value.
-    func insertIssue(for row: Row) -> ImportRecordIssue? {
+    package func insertIssue(for row: Row) -> ImportRecordIssue? {
         for position in requiredPositions where !row.values.contains(where: { $0.position == position }) {
             return ImportRecordIssue(position: row.position, reason: "has no value for the required attribute '\(entity.attributes[position].name)'")
         }
@@ -81,7 +81,7 @@ struct ImportPlan: Sendable {
     /// Comparing a record with a stored object (is it unchanged?) and matching keys both need the stored
     /// form: an integer in a double attribute reads back as a double, and a date through its seconds since
     /// 1970, which can move its last bit.
-    static func storedForm(of value: AttributeValue, for attribute: AttributeDescription) -> AttributeValue? {
+    package static func storedForm(of value: AttributeValue, for attribute: AttributeDescription) -> AttributeValue? {
         switch (value, attribute.type) {
         case (.null, _):
             return attribute.isOptional ? .null : nil

@@ -23,7 +23,7 @@ public struct JSONLinesExportFormat: ExportFormat, ExportRowEncoding, Hashable {
         output += String(decoding: bytes, as: UTF8.self)
     }
 
-    func makeRowEncoder(columns: [String]) -> any ExportRowEncoder {
-        JSONLinesRowEncoder(columns: columns)
+    func makeRowEncoder(columns: [String]) -> ExportEncoder {
+        .jsonLines(JSONLinesRowEncoder(columns: columns))
     }
 }

@@ -20,10 +20,6 @@ struct JSONLinesRowEncoder: ExportRowEncoder {
         }
     }
 
-    mutating func appendRow(_ row: ExportCursorRow, to buffer: inout [UInt8]) {
-        append(row, to: &buffer)
-    }
-
     /// Appends one object, with its line ending.
     mutating func append<Row: ExportRow>(_ row: Row, to buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "{"))

@@ -7,7 +7,7 @@ import Foundation
 /// ```
 package enum TextFolding {
     /// The name of the SQL function `stillpoint_fold(text, flags)` that every SQLite connection of a store gets.
-    static let sqlFunctionName = "stillpoint_fold"
+    package static let sqlFunctionName = "stillpoint_fold"
     /// Flag bits of the second argument of `stillpoint_fold`.
     static let caseInsensitiveFlag = 1
     static let diacriticInsensitiveFlag = 2
@@ -22,7 +22,7 @@ package enum TextFolding {
     }
 
     /// Folds `text` with the flags of `stillpoint_fold`: 1 = case-insensitive, 2 = diacritic-insensitive, 3 = both.
-    static func fold(_ text: String, flags: Int) -> String {
+    package static func fold(_ text: String, flags: Int) -> String {
         fold(text,
              caseInsensitive: flags & caseInsensitiveFlag != 0,
              diacriticInsensitive: flags & diacriticInsensitiveFlag != 0)

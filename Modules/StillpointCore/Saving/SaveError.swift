@@ -20,6 +20,11 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
     public let objectID: ObjectID
     public let reason: Reason
 
+    package init(objectID: ObjectID, reason: Reason) {
+        self.objectID = objectID
+        self.reason = reason
+    }
+
     public var description: String {
         switch reason {
         case .missingValue(let attribute):

@@ -10,8 +10,26 @@ package protocol SaveRowWriter {
     /// Inserts a row and returns its id, or `nil`, writing nothing, when a unique key of it is taken.
     func insertRow(_ values: ContiguousArray<AttributeValue>, of entity: EntityDescription) throws -> Int64?
 
+    /// Inserts `rows` in order, as one ``insertRow(_:of:)`` per row would, in as few statements as the store can:
+    /// each row's id (ids ascend with the rows), or `nil` where a unique key of it was taken (by a stored row or an
+    /// earlier row of `rows`) and nothing was written for it.
+    func insertRows(_ rows: [ContiguousArray<AttributeValue>], of entity: EntityDescription) throws -> [Int64?]
+
+    /// Runs `body` in a savepoint of the transaction: when it returns `false`, what it wrote is undone and the
+    /// transaction goes on. Returns what `body` returned.
+    func undoingUnless(_ body: () throws -> Bool) throws -> Bool
+
     /// Writes `values` over the row `rowID` if it still has `version`, and steps its version.
     func updateRow(_ values: ContiguousArray<AttributeValue>, of entity: EntityDescription, rowID: Int64, version: Int64) throws -> RowWriteResult
+
+    /// Writes each row's values over it if it still has its version, stepping the version, in as few statements as
+    /// the store can, and returns the ids written; a row left out is stale. The caller sends only updates that leave
+    /// the attributes of every uniqueness constraint as they were, so that none can be refused.
+    func updateRows(_ rows: [(rowID: Int64, version: Int64, values: ContiguousArray<AttributeValue>)], of entity: EntityDescription) throws -> Set<Int64>
+
+    /// Deletes each row that still has its version, in as few statements as the store can, and returns the ids
+    /// deleted.
+    func deleteRows(_ rows: [(rowID: Int64, version: Int64)], of entity: EntityDescription) throws -> Set<Int64>
 
     /// Deletes the row `rowID` if it still has `version` (any version when `nil`); whether it was deleted.
     func deleteRow(of entity: EntityDescription, rowID: Int64, version: Int64?) throws -> Bool
@@ -45,9 +63,10 @@ extension SaveTransaction {
         var inserted = ObjectIDSet.Builder(), updated = ObjectIDSet.Builder(), deleted = ObjectIDSet.Builder()
         var changedAttributes: [String: Set<String>] = [:]
 
-        for insert in inserts {
+        let insertedInBulk = try insertInBulk(rows: rows)
+        for (index, insert) in inserts.enumerated() {
             let entity = insert.entity
-            if let rowID = try rows.insertRow(insert.values, of: entity) {
+            if let rowID = try insertedInBulk[index] ?? rows.insertRow(insert.values, of: entity) {
                 let id = ObjectID(entityName: entity.name, rowID: rowID)
                 outcome.inserts.append(InsertResult(id: id, merged: nil))
                 inserted.append(id)
@@ -79,12 +98,14 @@ extension SaveTransaction {
             }
         }
 
-        for update in updates {
+        let updatedInBulk = try updateInBulk(rows: rows)
+        for (index, update) in updates.enumerated() {
             guard let rowID = update.id.rowID else {
                 outcome.updates.append(.unchanged)
                 continue
             }
-            let (changed, result) = try writeUpdate(update, rowID: rowID, rows: rows, conflicts: &conflicts, failures: &failures)
+            let (changed, result) = try writeUpdate(update, rowID: rowID, rows: rows, written: updatedInBulk[index],
+                                                    conflicts: &conflicts, failures: &failures)
             outcome.updates.append(result)
             if !changed.isEmpty {
                 updated.append(update.id)
@@ -92,12 +113,13 @@ extension SaveTransaction {
             }
         }
 
-        for delete in deletes {
+        let deletedInBulk = try deleteInBulk(rows: rows)
+        for (index, delete) in deletes.enumerated() {
             guard let rowID = delete.id.rowID else {
                 outcome.deletes.append(.unchanged)
                 continue
             }
-            if try rows.deleteRow(of: delete.entity, rowID: rowID, version: delete.version) {
+            if try deletedInBulk[index] ?? rows.deleteRow(of: delete.entity, rowID: rowID, version: delete.version) {
                 deleted.append(delete.id)
                 outcome.deletes.append(.removed)
                 continue
@@ -124,7 +146,7 @@ extension SaveTransaction {
         if !failures.isEmpty { throw SaveError.validation(failures) }
         let (insertedIDs, updatedIDs, deletedIDs) = (inserted.build(), updated.build(), deleted.build())
         if !(insertedIDs.isEmpty && updatedIDs.isEmpty && deletedIDs.isEmpty) {
-            let payload = ChangeLog.payload(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs, changedAttributes: changedAttributes)
+            let payload = ChangeLogPayload.text(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs, changedAttributes: changedAttributes)
             let timestamp = Date()
             let sequence = try rows.recordChanges(payload, author: author, origin: origin, timestamp: timestamp)
             var changeSet = ChangeSet(sequence: sequence, author: author, timestamp: timestamp, inserted: insertedIDs,
@@ -143,8 +165,70 @@ extension SaveTransaction {
             attributes: constraint, values: constraint.compactMap { entity.attributePositions[$0].map { values[$0] } }))
     }
 
-    /// One update under the merge policy, as SQLite's `writeUpdate` does it.
-    private func writeUpdate(_ update: Update, rowID: Int64, rows: some SaveRowWriter,
+    /// Below this many rows of an entity, one write per row costs no more than a statement for them all.
+    private static let bulkThreshold = 4
+
+    /// The positions of `items` grouped by entity, in order, for the entities with at least ``bulkThreshold``.
+    private static func groups<Item>(_ items: [Item], entity: (Item) -> EntityDescription, where included: (Item) -> Bool) -> [[Int]] {
+        var groups: [String: [Int]] = [:]
+        var order: [String] = []
+        for (index, item) in items.enumerated() where included(item) {
+            let name = entity(item).name
+            if groups[name] == nil { order.append(name) }
+            groups[name, default: []].append(index)
+        }
+        return order.compactMap { groups[$0] }.filter { $0.count >= bulkThreshold }
+    }
+
+    /// The new rows of each entity with several, in one go: the id of each insert written so, `nil` for the others.
+    /// An entity's rows go in all together or not at all: when a key is taken, they go one by one below, since how
+    /// the policy settles a clash may change what the rows after it meet.
+    private func insertInBulk(rows: some SaveRowWriter) throws -> [Int64?] {
+        var ids = [Int64?](repeating: nil, count: inserts.count)
+        for group in Self.groups(inserts, entity: \.entity, where: { _ in true }) {
+            var written: [Int64?] = []
+            guard try rows.undoingUnless({
+                written = try rows.insertRows(group.map { inserts[$0].values }, of: inserts[group[0]].entity)
+                return !written.contains(nil)
+            }) else { continue }
+            for (index, id) in zip(group, written) { ids[index] = id }
+        }
+        return ids
+    }
+
+    /// The first write of the updates of each entity with several, in one go, for those that leave the attributes of
+    /// every uniqueness constraint alone (no other write can make them clash, nor they another): whether each was
+    /// written (`false`: stale), `nil` for the updates left to write one by one.
+    private func updateInBulk(rows: some SaveRowWriter) throws -> [Bool?] {
+        var written = [Bool?](repeating: nil, count: updates.count)
+        let eligible = { (update: Update) -> Bool in
+            guard update.id.rowID != nil else { return false }
+            let unique = Set(update.entity.uniquenessConstraints.joined())
+            return !update.values.indices.contains { update.values[$0] != update.readValues[$0] && unique.contains(update.entity.attributes[$0].name) }
+        }
+        for group in Self.groups(updates, entity: \.entity, where: eligible) {
+            let batch = group.compactMap { index in updates[index].id.rowID.map { (rowID: $0, version: updates[index].version, values: updates[index].values) } }
+            let ids = try rows.updateRows(batch, of: updates[group[0]].entity)
+            for index in group { written[index] = updates[index].id.rowID.map(ids.contains) }
+        }
+        return written
+    }
+
+    /// The deletes of each entity with several, in one go: whether each row was deleted (`false`: it has another
+    /// version, or is gone), `nil` for the deletes left to write one by one.
+    private func deleteInBulk(rows: some SaveRowWriter) throws -> [Bool?] {
+        var deleted = [Bool?](repeating: nil, count: deletes.count)
+        for group in Self.groups(deletes, entity: \.entity, where: { $0.id.rowID != nil }) {
+            let batch = group.compactMap { index in deletes[index].id.rowID.map { (rowID: $0, version: deletes[index].version) } }
+            let ids = try rows.deleteRows(batch, of: deletes[group[0]].entity)
+            for index in group { deleted[index] = deletes[index].id.rowID.map(ids.contains) }
+        }
+        return deleted
+    }
+
+    /// One update under the merge policy, as SQLite's `writeUpdate` does it; `written` is the outcome of its first
+    /// write when that was made in bulk.
+    private func writeUpdate(_ update: Update, rowID: Int64, rows: some SaveRowWriter, written: Bool?,
                              conflicts: inout [MergeConflict], failures: inout [ValidationFailure]) throws -> ([String], Result) {
         let entity = update.entity
         let changedNames = update.values.indices.filter { update.values[$0] != update.readValues[$0] }.map { entity.attributes[$0].name }
@@ -158,59 +242,11 @@ extension SaveTransaction {
                 return true
             }
         }
-        if try write(update.values, over: update.version) {
+        if try written ?? write(update.values, over: update.version) {
             return (changedNames, .written(Written(values: update.values, version: update.version + 1)))
         }
-        guard let (stored, storeVersion) = try rows.storedRow(id: rowID, of: entity) else {
-            if policy(entity) == .error {
-                conflicts.append(Self.conflict(update.id, entity, read: update.readValues, object: update.values,
-                                               readVersion: update.version, stored: nil))
-                return ([], .unchanged)
-            }
-            return ([], .removed)
-        }
-        var merged = update.values
-        switch policy(entity) {
-        case .error:
-            conflicts.append(Self.conflict(update.id, entity, read: update.readValues, object: update.values,
-                                           readVersion: update.version, stored: (stored, storeVersion)))
-            return ([], .unchanged)
-        case .rollback:
-            return ([], .written(Written(values: stored, version: storeVersion)))
-        case .overwrite:
-            break
-        case .mergeByPropertyStoreTrump:
-            for position in merged.indices where stored[position] != update.readValues[position] {
-                merged[position] = stored[position]
-            }
-        case .mergeByPropertyObjectTrump:
-            for position in merged.indices where update.values[position] == update.readValues[position] {
-                merged[position] = stored[position]
-            }
-        }
-        _ = try write(merged, over: storeVersion)
-        return (merged.indices.filter { merged[$0] != stored[$0] }.map { entity.attributes[$0].name },
-                .written(Written(values: merged, version: storeVersion + 1)))
-    }
-}
-
-extension ChangeLog {
-    /// The `changes` column of a save's entry (see ``payload(_:)``).
-    static func payload(inserted: ObjectIDSet, updated: ObjectIDSet, deleted: ObjectIDSet,
-                        changedAttributes: [String: Set<String>]) -> String {
-        var byEntity: [String: EntityChanges] = [:]
-        func add(_ ids: ObjectIDSet, _ path: WritableKeyPath<EntityChanges, [[Int64]]>) {
-            for (entity, runs) in ids.runsByEntity {
-                byEntity[entity, default: EntityChanges()][keyPath: path] = runs.map { [$0.lowerBound, $0.upperBound] }
-            }
-        }
-        add(inserted, \.inserted)
-        add(updated, \.updated)
-        add(deleted, \.deleted)
-        for (entity, names) in changedAttributes {
-            byEntity[entity, default: EntityChanges()].attributes = names.sorted()
-        }
-        return payload(byEntity)
+        return try settleStaleUpdate(update, stored: try rows.storedRow(id: rowID, of: entity).map { ($0.0, $0.1) },
+                                     conflicts: &conflicts, write: write)
     }
 }
 
@@ -230,7 +266,7 @@ extension SaveRowWriter {
         let ids = insertedIDs.union(updatedIDs).union(deletedIDs)
         guard !ids.isEmpty else { return BatchResult(count: 0, objectIDs: [], changeSet: nil) }
         let attributes = changedAttributes.isEmpty ? [:] : [entityName: changedAttributes]
-        let payload = ChangeLog.payload(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs, changedAttributes: attributes)
+        let payload = ChangeLogPayload.text(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs, changedAttributes: attributes)
         let timestamp = Date()
         let sequence = try recordChanges(payload, author: author, origin: origin, timestamp: timestamp)
         var changeSet = ChangeSet(sequence: sequence, author: author, timestamp: timestamp, inserted: insertedIDs,

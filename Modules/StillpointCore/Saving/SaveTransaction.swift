@@ -5,61 +5,71 @@ import Foundation
 package struct SaveTransaction: Sendable {
     /// An entity's description, shared by every row of that entity in one save: a row then holds one reference
     /// rather than the description's several, which a large save would retain and release by the thousand.
-    final class EntityRef: Sendable {
-        let entity: EntityDescription
+    package final class EntityRef: Sendable {
+        package let entity: EntityDescription
 
-        init(_ entity: EntityDescription) {
+        package init(_ entity: EntityDescription) {
             self.entity = entity
         }
     }
 
-    struct Insert: Sendable {
-        let id: ObjectID
-        let entityRef: EntityRef
-        let values: ContiguousArray<AttributeValue>
+    package struct Insert: Sendable {
+        package let id: ObjectID
+        package let entityRef: EntityRef
+        package let values: ContiguousArray<AttributeValue>
 
-        var entity: EntityDescription { entityRef.entity }
+        package var entity: EntityDescription { entityRef.entity }
     }
 
-    struct Update: Sendable {
-        let id: ObjectID
-        let entityRef: EntityRef
-        let values: ContiguousArray<AttributeValue>
+    package struct Update: Sendable {
+        package let id: ObjectID
+        package let entityRef: EntityRef
+        package let values: ContiguousArray<AttributeValue>
         /// The values the context read, to tell which attributes changed on either side.
-        let readValues: ContiguousArray<AttributeValue>
-        let version: Int64
+        package let readValues: ContiguousArray<AttributeValue>
+        package let version: Int64
 
-        var entity: EntityDescription { entityRef.entity }
+        package var entity: EntityDescription { entityRef.entity }
     }
 
-    struct Delete: Sendable {
-        let id: ObjectID
-        let entityRef: EntityRef
-        let version: Int64
-        let readValues: ContiguousArray<AttributeValue>
+    package struct Delete: Sendable {
+        package let id: ObjectID
+        package let entityRef: EntityRef
+        package let version: Int64
+        package let readValues: ContiguousArray<AttributeValue>
 
-        var entity: EntityDescription { entityRef.entity }
+        package var entity: EntityDescription { entityRef.entity }
     }
 
     /// What the store holds for an object after the save.
-    struct Written: Sendable {
-        let values: ContiguousArray<AttributeValue>
-        let version: Int64
+    package struct Written: Sendable {
+        package let values: ContiguousArray<AttributeValue>
+        package let version: Int64
+
+        package init(values: ContiguousArray<AttributeValue>, version: Int64) {
+            self.values = values
+            self.version = version
+        }
     }
 
     /// What one insert became: its permanent ID (the new row's, or the existing row's it merged into) and what
     /// the store holds for it.
-    struct InsertResult: Sendable {
-        let id: ObjectID
+    package struct InsertResult: Sendable {
+        package let id: ObjectID
         /// What the store holds when an insert merged into an existing row; `nil` for a new row, which holds the
         /// values sent at version 1 (the common case carries no second reference to them).
-        let merged: Written?
+        package let merged: Written?
 
-        var version: Int64 { merged?.version ?? 1 }
+        package init(id: ObjectID, merged: Written?) {
+            self.id = id
+            self.merged = merged
+        }
+
+        package var version: Int64 { merged?.version ?? 1 }
     }
 
     /// What happened to an object the save updated or deleted.
-    enum Result: Sendable {
+    package enum Result: Sendable {
         /// Nothing to bring back to the object.
         case unchanged
         /// The store holds these values for the object after the save.
@@ -72,27 +82,29 @@ package struct SaveTransaction: Sendable {
     /// dictionaries keyed by object ID, so that a large save hashes no ID to record or apply them.
     package struct Outcome: Sendable {
         /// `nil` for an insert that failed validation (the save then throws).
-        var inserts: [InsertResult?] = []
-        var updates: [Result] = []
-        var deletes: [Result] = []
-        var changeSet: ChangeSet?
+        package var inserts: [InsertResult?] = []
+        package var updates: [Result] = []
+        package var deletes: [Result] = []
+        package var changeSet: ChangeSet?
+
+        package init() {}
     }
 
-    let author: String
-    let origin: StoreOrigin
-    var inserts: [Insert] = []
-    var updates: [Update] = []
-    var deletes: [Delete] = []
-    let defaultPolicy: MergePolicy
-    let entityPolicies: [String: MergePolicy]
+    package let author: String
+    package let origin: StoreOrigin
+    package var inserts: [Insert] = []
+    package var updates: [Update] = []
+    package var deletes: [Delete] = []
+    package let defaultPolicy: MergePolicy
+    package let entityPolicies: [String: MergePolicy]
 
-    var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty }
+    package var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty }
 
     /// The merge policy for conflicts on objects of `entity`.
-    func policy(_ entity: EntityDescription) -> MergePolicy { entityPolicies[entity.name] ?? defaultPolicy }
+    package func policy(_ entity: EntityDescription) -> MergePolicy { entityPolicies[entity.name] ?? defaultPolicy }
 
     /// The existing row that holds the unique values an insert tried to take.
-    static func conflict(_ id: ObjectID, _ entity: EntityDescription, read: ContiguousArray<AttributeValue>,
+    package static func conflict(_ id: ObjectID, _ entity: EntityDescription, read: ContiguousArray<AttributeValue>,
                          object: ContiguousArray<AttributeValue>, readVersion: Int64,
                          stored: (ContiguousArray<AttributeValue>, Int64)?) -> MergeConflict {
         let attributes = entity.attributes.indices.compactMap { position -> AttributeConflict? in

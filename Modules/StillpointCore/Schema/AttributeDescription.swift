@@ -15,5 +15,5 @@ public struct AttributeDescription: AttributeDeclaration, Hashable {
     public var attributeDescription: AttributeDescription { self }
 
     /// The value a newly inserted object starts with.
-    var initialValue: AttributeValue { defaultValue ?? .null }
+    package var initialValue: AttributeValue { defaultValue ?? .null }
 }

@@ -9,7 +9,7 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
     case binary
 
     /// The SQLite column type. Dates are stored as seconds since 1970 (REAL), UUIDs as text.
-    var sqlType: String {
+    package var sqlType: String {
         switch self {
         case .integer, .bool: return "INTEGER"
         case .double, .date: return "REAL"

@@ -34,7 +34,7 @@ public struct EntityDescription: Sendable, Hashable {
     public var attributes: [AttributeDescription] { storage.attributes }
     public var indexes: [IndexDescription] { storage.indexes }
     /// The position of each attribute in ``attributes``, for constant-time access by name.
-    var attributePositions: [String: Int] { storage.attributePositions }
+    package var attributePositions: [String: Int] { storage.attributePositions }
     /// The values of a new object: each attribute's default, or null.
     var initialValues: ContiguousArray<AttributeValue> { storage.initialValues }
 
@@ -62,7 +62,7 @@ public struct EntityDescription: Sendable, Hashable {
     }
 
     /// The position of an attribute, or an error that names the entity and the attribute.
-    func position(of name: String) throws(SchemaError) -> Int {
+    package func position(of name: String) throws(SchemaError) -> Int {
         guard let position = attributePositions[name] else {
             throw SchemaError.unknownAttribute(
                 entity: self.name, attribute: name, suggestion: NameSuggestion.nearestName(to: name, in: attributes.map(\.name)))

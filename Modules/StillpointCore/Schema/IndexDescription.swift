@@ -18,7 +18,7 @@ public struct IndexDescription: Sendable, Hashable {
     }
 
     /// The index's name in the store, derived from the entity and attributes so that it is stable.
-    func name(in entityName: String) -> String {
+    package func name(in entityName: String) -> String {
         (isUnique ? "unique_" : "index_") + ([entityName] + attributes).joined(separator: "_")
     }
 }

@@ -1,5 +1,3 @@
-import GRDB
-import GRDBSQLite
 import Synchronization
 
 /// A flag that stops every statement run for one context once it is set.
@@ -10,14 +8,15 @@ import Synchronization
 /// registers what stops its running statement instead (``whileWatched(cancelling:_:)``).
 package final class InterruptFlag: Sendable {
     private let state = Atomic<Bool>(false)
-    /// What stops the statement running now on a server store, called when the flag is set.
-    private let stopRunning = LockedState<(@Sendable () -> Void)?>(nil)
+    /// What stops the statements running now on a server store (one per transaction in progress), called when
+    /// the flag is set.
+    private let stopRunning = LockedState<(next: UInt64, cancels: [UInt64: @Sendable () -> Void])>((0, [:]))
 
     package var isSet: Bool { state.load(ordering: .relaxed) }
 
     func set() {
         state.store(true, ordering: .relaxed)
-        stopRunning.withLock { $0 }?()
+        for cancel in stopRunning.withLock({ Array($0.cancels.values) }) { cancel() }
     }
 
     func clear() { state.store(false, ordering: .relaxed) }
@@ -26,21 +25,14 @@ package final class InterruptFlag: Sendable {
     /// when the flag is already set.
     package func whileWatched<T>(cancelling cancel: @escaping @Sendable () -> Void, _ body: () throws -> T) throws -> T {
         if isSet { throw CancellationError() }
-        stopRunning.withLock { $0 = cancel }
-        defer { stopRunning.withLock { $0 = nil } }
+        let key = stopRunning.withLock { state in
+            state.next += 1
+            state.cancels[state.next] = cancel
+            return state.next
+        }
+        defer { _ = stopRunning.withLock { $0.cancels.removeValue(forKey: key) } }
         // Set between the check and the registration: nothing would have called `cancel`.
         if isSet { throw CancellationError() }
-        return try body()
-    }
-
-    /// Runs `body` with the flag watched on `db`'s connection, which other contexts share at other times.
-    func watching<T>(_ db: Database, _ body: () throws -> T) throws -> T {
-        guard let connection = db.sqliteConnection else { return try body() }
-        if isSet { throw CancellationError() }
-        sqlite3_progress_handler(connection, 256, { flag in
-            Unmanaged<InterruptFlag>.fromOpaque(flag!).takeUnretainedValue().isSet ? 1 : 0  // swiftlint:disable:this force_unwrapping: the pointer passed below
-        }, Unmanaged.passUnretained(self).toOpaque())
-        defer { sqlite3_progress_handler(connection, 0, nil, nil) }
         return try body()
     }
 }

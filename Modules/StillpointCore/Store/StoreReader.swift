@@ -39,10 +39,11 @@ package protocol StoreReader {
     func forEachDictionaryRow(_ request: FetchRequest, columns: [DictionaryColumn],
                               _ body: (ContiguousArray<AttributeValue>) throws -> Void) throws
 
-    /// Streams the `columns` of the rows `request` matches through a cursor, one ``ExportCursorRow`` at a time,
-    /// without making values; `body` may read the store itself.
-    func forEachExportRow(_ request: FetchRequest, columns: [String], types: ContiguousArray<AttributeType>,
-                          _ body: (ExportCursorRow) throws -> Void) throws
+    /// Streams the `columns` (of `types`) of the rows `request` matches, windowed by its limit and offset, into
+    /// `rows` through a cursor, one row of the store's own ``ExportRow`` type at a time, without making values.
+    /// Memory stays flat whatever the number of rows.
+    func exportRows(_ request: FetchRequest, columns: [String], types: ContiguousArray<AttributeType>,
+                    to rows: inout ExportRowWriter) throws
 
     /// The sequence number of the latest change in the change log, or 0; purged changes still count.
     func lastHistorySequence() throws -> Int64

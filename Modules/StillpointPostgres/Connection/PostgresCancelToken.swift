@@ -1,5 +1,5 @@
 import CLibPQ
-import Synchronization
+import StillpointCore
 
 /// Cancels the statement a connection is running, from any thread: libpq's `PQcancel` asks the server, over a
 /// connection of its own, to stop it; the running call then fails with SQLSTATE 57014.
@@ -13,7 +13,7 @@ package final class PostgresCancelToken: Sendable {
     /// libpq's `PGcancel`: `PQcancel` may use it from any thread, and it is freed only when the token is gone.
     private nonisolated(unsafe) let handle: OpaquePointer?
     /// One cancel request at a time.
-    private let sending = Mutex(())
+    private let sending = LockedState(())
 
     init(_ connection: OpaquePointer) {
         handle = PQgetCancel(connection)

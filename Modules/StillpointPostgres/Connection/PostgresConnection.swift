@@ -45,6 +45,11 @@ package final class PostgresConnection {
     /// Runs one statement with `parameters` bound to `$1`, `$2`, ... as text (`nil` is `NULL`), and returns its rows.
     @discardableResult
     package func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresResult {
+        // A C string ends at the first NUL: the value would arrive cut short, without a word.
+        if let index = parameters.firstIndex(where: { $0?.utf8.contains(0) == true }) {
+            throw PostgresError(message: "parameter $\(index + 1) holds a NUL character (U+0000), which PostgreSQL's text cannot carry",
+                                target: target.description)
+        }
         let result: OpaquePointer? = parameters.isEmpty
             ? PQexec(handle, sql)
             : Self.withCStrings(parameters) { values in
@@ -85,7 +90,18 @@ package final class PostgresConnection {
         for row in rows {
             for (index, field) in row.enumerated() {
                 if index > 0 { buffer.append(0x09) }
-                if let field { Self.appendCopyText(field, to: &buffer) } else { buffer += Array(#"\N"#.utf8) }
+                guard let field else {
+                    buffer += Array(#"\N"#.utf8)
+                    continue
+                }
+                guard !field.utf8.contains(0) else {
+                    // Ends the copy with an error (the server rolls it back), so that the connection leaves COPY mode.
+                    _ = PQputCopyEnd(handle, "a field holds a NUL character")
+                    while let result = PQgetResult(handle) { PQclear(result) }
+                    throw PostgresError(message: "row \(count + 1), field \(index + 1) of a COPY holds a NUL character (U+0000), "
+                                        + "which PostgreSQL's text cannot carry", target: target.description)
+                }
+                Self.appendCopyText(field, to: &buffer)
             }
             buffer.append(0x0A)
             count += 1

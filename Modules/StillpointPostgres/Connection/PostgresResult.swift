@@ -34,6 +34,25 @@ package final class PostgresResult {
         return String(cString: value)
     }
 
+    /// Whether the value is SQL `NULL`.
+    package func isNull(row: Int, column: Int) -> Bool {
+        PQgetisnull(handle, Int32(row), Int32(column)) != 0
+    }
+
+    /// The value's text as libpq holds it, NUL-terminated, valid while the result lives; `nil` for SQL `NULL`.
+    package func cString(row: Int, column: Int) -> UnsafePointer<CChar>? {
+        guard PQgetisnull(handle, Int32(row), Int32(column)) == 0 else { return nil }
+        return UnsafePointer(PQgetvalue(handle, Int32(row), Int32(column)))
+    }
+
+    /// The value's text as UTF-8 bytes borrowed from libpq's result, with no `String` made; `nil` for SQL `NULL`.
+    package func bytes(row: Int, column: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard let value = cString(row: row, column: column) else { return nil }
+        let count = Int(PQgetlength(handle, Int32(row), Int32(column)))
+        // CChar and UInt8 may alias each other: the bytes are read as they are.
+        return UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
     /// The value as a 64-bit integer, or `nil` for `NULL` or text that is not one.
     package func integer(row: Int, column: Int) -> Int64? {
         text(row: row, column: column).flatMap { Int64($0) }

@@ -16,16 +16,4 @@ extension PersistentContainer {
     public convenience init(schema: Schema, postgres uri: String, access: StoreAccess = .readWrite) throws {
         self.init(store: try PostgresStore(uri: uri, schema: schema, access: access))
     }
-
-    /// Opens `location` with the store module it needs: PostgreSQL here, SQLite in the core.
-    ///
-    /// ```swift
-    /// let container = try PersistentContainer.opening(schema: schema, location: .postgres(uri))
-    /// ```
-    public static func opening(schema: Schema, location: StoreLocation, access: StoreAccess = .readWrite) throws -> PersistentContainer {
-        switch location {
-        case .postgres(let uri): return try PersistentContainer(schema: schema, postgres: uri, access: access)
-        case .file, .inMemory: return try PersistentContainer(schema: schema, location: location, access: access)
-        }
-    }
 }

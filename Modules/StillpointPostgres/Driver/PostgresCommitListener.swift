@@ -63,21 +63,23 @@ enum PostgresCommitListener {
         }
     }
 
-    /// The first transaction id not yet handed out, when some transaction below it is still running.
+    /// The first transaction id not yet handed out, when a transaction of this database below it is still running.
     private static func runningTransactions(on connection: PostgresConnection) throws -> UInt64? {
         let (oldestRunning, nextUnassigned) = try snapshot(on: connection)
         return oldestRunning < nextUnassigned ? nextUnassigned : nil
     }
 
-    /// The server's oldest running transaction id and the next one to be handed out.
+    /// The change log's position (the oldest transaction of this database still running) and the next
+    /// transaction id to be handed out, from one snapshot.
     private static func snapshot(on connection: PostgresConnection) throws -> (UInt64, UInt64) {
-        let result = try connection.execute(
-            "SELECT pg_snapshot_xmin(s)::text, pg_snapshot_xmax(s)::text FROM pg_current_snapshot() AS s")
-        guard let low = result.text(row: 0, column: 0).flatMap(UInt64.init),
-              let high = result.text(row: 0, column: 1).flatMap(UInt64.init) else {
-            throw PostgresError(message: "the server gave no snapshot", target: connection.target.description)
+        try connection.transaction("ISOLATION LEVEL REPEATABLE READ, READ ONLY") {
+            let position = try PostgresChangeLog.currentPosition(on: connection)
+            let result = try connection.execute("SELECT pg_snapshot_xmax(pg_current_snapshot())::text")
+            guard let next = result.text(row: 0, column: 0).flatMap(UInt64.init) else {
+                throw PostgresError(message: "the server gave no snapshot", target: connection.target.description)
+            }
+            return (position.watermark, next)
         }
-        return (low, high)
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -3,8 +3,8 @@
 /// A `bigserial` is handed out when a row is inserted, not when its transaction commits, so sequence numbers
 /// commit out of order: a reader that remembered "the last sequence I read" would skip a row whose transaction
 /// was still running when a later-numbered one committed. Instead each row records its transaction's id
-/// (`pg_current_xact_id()`), and a reader remembers a *watermark*: the oldest transaction still running when it
-/// last read (`pg_snapshot_xmin`). Every transaction below the watermark has ended, so its rows (if it committed)
+/// (`pg_current_xact_id()`), and a reader remembers a *watermark*: the oldest transaction of this database still
+/// running when it last read (``currentPosition(on:)``). Every transaction below the watermark has ended, so its rows (if it committed)
 /// are all visible; each read returns the rows of the transactions that ended between the last watermark and the
 /// new one, and moves the watermark up. Each row is read exactly once, and a row never comes before a row whose
 /// transaction committed earlier and touched the same data (that one was waited for, so it ended first).
@@ -68,14 +68,30 @@ package enum PostgresChangeLog {
         return sequence
     }
 
-    /// The position of a reader that has read everything committed so far.
+    /// The position of a reader that has read everything committed so far: the oldest transaction still running
+    /// in this database when the snapshot was taken, else the snapshot's first unassigned id.
+    ///
+    /// Transactions of other databases on the server cannot write this log, so they do not hold it back: a
+    /// transaction the snapshot saw running counts unless `pg_stat_activity` shows it running in another
+    /// database (one that ended meanwhile, or whose database cannot be seen, counts, which only delays).
     package static func currentPosition(on connection: PostgresConnection) throws(PostgresError) -> Position {
-        let result = try connection.execute("SELECT pg_snapshot_xmin(pg_current_snapshot())::text")
+        let result = try connection.execute(currentPositionQuery)
         guard let text = result.text(row: 0, column: 0), let watermark = UInt64(text) else {
             throw PostgresError(message: "the server gave no snapshot horizon", target: connection.target.description)
         }
         return Position(watermark: watermark)
     }
+
+    private static let currentPositionQuery = """
+        WITH snapshot AS (SELECT pg_current_snapshot() AS taken)
+        SELECT least(pg_snapshot_xmax(taken), (
+            SELECT min(running) FROM pg_snapshot_xip(taken) AS running
+            WHERE NOT EXISTS (
+                SELECT 1 FROM pg_stat_activity AS activity
+                WHERE activity.backend_xid = xid(running)
+                  AND activity.datid IS DISTINCT FROM (SELECT oid FROM pg_database WHERE datname = current_database()))
+        ))::text FROM snapshot
+        """
 
     /// The rows of every transaction that ended since `position`, in sequence order, and the position after them.
     package static func entries(after position: Position, on connection: PostgresConnection) throws(PostgresError)

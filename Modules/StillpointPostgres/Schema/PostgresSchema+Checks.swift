@@ -52,18 +52,29 @@ extension PostgresSchema {
         return missing
     }
 
-    /// Refuses tables whose stored columns have other types than the schema's: reading them would give wrong values.
-    func checkColumnTypes(on connection: PostgresConnection, path: String) throws {
+    /// Refuses, as SQLite's store does, tables that cannot be upgraded in place: not made by Stillpoint, a column
+    /// of another type than its attribute's (reading it would give wrong values), or a new required attribute
+    /// with no default for the rows already there.
+    func checkExistingTables(on connection: PostgresConnection, path: String) throws {
         let stored = try storedColumns(on: connection)
         for entity in schema.entities {
             guard let columns = stored[entity.name] else { continue }
+            func incompatible(_ reason: String) -> StoreError {
+                .incompatibleSchema(path: path, entity: entity.name, reason: reason)
+            }
+            guard columns["_id"] != nil, columns["_version"] != nil else {
+                throw incompatible("the table exists but was not made by Stillpoint (no _id and _version columns)")
+            }
             for attribute in entity.attributes {
-                guard let type = columns[attribute.name] else { continue }
+                guard let type = columns[attribute.name] else {
+                    if !attribute.isOptional, attribute.defaultValue == nil {
+                        throw incompatible("the new attribute '\(attribute.name)' is required and has no default value for the existing rows")
+                    }
+                    continue
+                }
                 let expected = Self.storedTypeName(attribute.type)
                 if type != expected {
-                    throw StoreError.incompatibleSchema(
-                        path: path, entity: entity.name,
-                        reason: "the column \(attribute.name) holds \(type), but the attribute is \(attribute.type) (stored as \(expected))")
+                    throw incompatible("the attribute '\(attribute.name)' is stored as \(type), the schema declares it \(attribute.type.rawValue)")
                 }
             }
         }
@@ -89,13 +100,8 @@ extension PostgresSchema {
         }
     }
 
-    /// ``columnType(_:)`` as `information_schema.columns.data_type` spells it.
+    /// ``columnType(_:)`` as `information_schema.columns.data_type` spells it (without the collation).
     private static func storedTypeName(_ type: AttributeType) -> String {
-        switch type {
-        case .integer, .bool: return "bigint"
-        case .double, .date: return "double precision"
-        case .string, .uuid: return "text"
-        case .binary: return "bytea"
-        }
+        columnType(type).replacingOccurrences(of: " COLLATE \"C\"", with: "")
     }
 }

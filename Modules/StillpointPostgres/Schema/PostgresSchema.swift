@@ -30,7 +30,7 @@ package struct PostgresSchema {
             // Two processes creating the same table at once would clash in PostgreSQL's catalogue.
             try connection.execute("SELECT pg_advisory_xact_lock(\(Self.schemaLock))")
             try Self.checkFormat(on: connection, path: path)
-            try checkColumnTypes(on: connection, path: path)
+            try checkExistingTables(on: connection, path: path)
             try connection.execute(Self.createFormatTable)
             try connection.execute(PostgresChangeLog.createTable)
             try connection.execute("""

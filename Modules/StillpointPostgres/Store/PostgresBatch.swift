@@ -34,6 +34,7 @@ struct PostgresBatch {
             var columns: [String] = [], parameters: [String?] = []
             for (name, value) in assigned {
                 let attribute = try entity.checkedAttribute(named: name)
+                try PostgresNULTextError.check([value], of: [attribute], entity: entity.name)
                 columns.append(name)
                 parameters.append(PostgresValueText.text(value))
                 if PostgresSchema.hasFoldedCopies(attribute.type) {
@@ -50,8 +51,18 @@ struct PostgresBatch {
                 parameters + condition.arguments.map(PostgresValueText.text)))
             changedAttributes = Set(assigned.map(\.key))
         case .insert(let entity, let newRows):
-            for row in newRows {
-                let values = ContiguousArray(entity.attributes.map { row[$0.name] ?? $0.valueWhenUnset })
+            let allValues = newRows.map { row in ContiguousArray(entity.attributes.map { row[$0.name] ?? $0.valueWhenUnset }) }
+            // All in one go when no key is taken; otherwise one by one, since how the policy settles a clash may
+            // change what the rows after it meet.
+            var written: [Int64?] = []
+            if newRows.count > 1, try rows.undoingUnless({
+                written = try rows.insertRows(allValues, of: entity)
+                return !written.contains(nil)
+            }) {
+                inserted = written.compactMap { $0 }
+                break
+            }
+            for (row, values) in zip(newRows, allValues) {
                 if let id = try rows.insertRow(values, of: entity) {
                     inserted.append(id)
                     continue

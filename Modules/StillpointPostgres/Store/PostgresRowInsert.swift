@@ -20,8 +20,10 @@ package struct PostgresRowInsert {
         }
     }
 
-    /// The parameters of one row: its values (in attribute order), then their folded copies.
-    package func parameters(_ values: ContiguousArray<AttributeValue>) -> [String?] {
+    /// The parameters of one row: its values (in attribute order), then their folded copies. Text with a NUL
+    /// character cannot be sent: it throws, naming the attribute.
+    package func parameters(_ values: ContiguousArray<AttributeValue>) throws(PostgresNULTextError) -> [String?] {
+        try PostgresNULTextError.check(values, of: entity.attributes, entity: entity.name)
         var parameters = values.map(PostgresValueText.text)
         for (attribute, value) in zip(entity.attributes, values) where PostgresSchema.hasFoldedCopies(attribute.type) {
             for flags in SQLDialect.foldFlags {
@@ -53,7 +55,7 @@ package struct PostgresRowInsert {
             var tuples: [String] = []
             for row in chunk {
                 tuples.append("(" + dialect.parameters(columns.count, from: parameters.count + 1) + ")")
-                parameters += self.parameters(row)
+                parameters += try self.parameters(row)
             }
             // The serial is drawn row by row in the order of the VALUES list: sorted, the ids are the rows' in order.
             let sql = "INSERT INTO \(dialect.quote(entity.name)) (\(columnList)) VALUES \(tuples.joined(separator: ", ")) RETURNING \"_id\""
@@ -71,6 +73,6 @@ package struct PostgresRowInsert {
             ? "INSERT INTO \(table) DEFAULT VALUES RETURNING \"_id\""
             : "INSERT INTO \(table) (\(columns.map(dialect.quote).joined(separator: ", "))) VALUES (\(dialect.parameters(columns.count))) "
                 + "ON CONFLICT DO NOTHING RETURNING \"_id\""
-        return try connection.execute(sql, columns.isEmpty ? [] : parameters(values)).integer(row: 0, column: 0)
+        return try connection.execute(sql, columns.isEmpty ? [] : try parameters(values)).integer(row: 0, column: 0)
     }
 }

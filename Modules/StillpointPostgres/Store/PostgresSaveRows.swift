@@ -22,10 +22,25 @@ package struct PostgresSaveRows: SaveRowWriter {
         try PostgresRowInsert(entity).insertUnlessTaken(values, on: connection)
     }
 
+    package func insertRows(_ rows: [ContiguousArray<AttributeValue>], of entity: EntityDescription) throws -> [Int64?] {
+        try PostgresBulkInsert(entity, on: connection).insert(rows)
+    }
+
+    package func undoingUnless(_ body: () throws -> Bool) throws -> Bool {
+        try connection.execute("SAVEPOINT stillpoint_attempt")
+        guard try body() else {
+            try connection.execute("ROLLBACK TO SAVEPOINT stillpoint_attempt")
+            try connection.execute("RELEASE SAVEPOINT stillpoint_attempt")
+            return false
+        }
+        try connection.execute("RELEASE SAVEPOINT stillpoint_attempt")
+        return true
+    }
+
     package func updateRow(_ values: ContiguousArray<AttributeValue>, of entity: EntityDescription, rowID: Int64,
                            version: Int64) throws -> RowWriteResult {
         let insert = PostgresRowInsert(entity)
-        var parameters = insert.parameters(values)
+        var parameters = try insert.parameters(values)
         let assignments = insert.columns.enumerated().map { "\(dialect.quote($1)) = $\($0 + 1)" }
         parameters += [String(rowID), String(version)]
         let sql = "UPDATE \(dialect.quote(entity.name)) SET " + (assignments + ["\"_version\" = \"_version\" + 1"]).joined(separator: ", ")
@@ -44,6 +59,56 @@ package struct PostgresSaveRows: SaveRowWriter {
             return .uniqueKeyTaken
         case .failure(let error):
             throw error
+        }
+    }
+
+    package func updateRows(_ rows: [(rowID: Int64, version: Int64, values: ContiguousArray<AttributeValue>)],
+                            of entity: EntityDescription) throws -> Set<Int64> {
+        let insert = PostgresRowInsert(entity)
+        let columns = insert.columns
+        let types = ["bigint", "bigint"] + entity.attributes.map { Self.castType($0.type) }
+            + Array(repeating: "text", count: columns.count - entity.attributes.count)
+        let width = types.count
+        let names = (["_id", "_version"] + columns).map(dialect.quote).joined(separator: ", ")
+        let assignments = columns.map { "\(dialect.quote($0)) = v.\(dialect.quote($0))" } + ["\"_version\" = t.\"_version\" + 1"]
+        var written: Set<Int64> = []
+        // At most 65,535 parameters and 1,000 rows per statement.
+        let perStatement = max(1, min(1_000, 65_535 / width))
+        for start in stride(from: 0, to: rows.count, by: perStatement) {
+            let chunk = rows[start..<min(start + perStatement, rows.count)]
+            var parameters: [String?] = []
+            var tuples: [String] = []
+            for row in chunk {
+                // Typed, since a VALUES list in FROM takes its column types from its rows.
+                tuples.append("(" + types.enumerated().map { "$\(parameters.count + $0 + 1)::\($1)" }.joined(separator: ", ") + ")")
+                parameters += [String(row.rowID), String(row.version)] + (try insert.parameters(row.values))
+            }
+            let sql = "UPDATE \(dialect.quote(entity.name)) AS t SET \(assignments.joined(separator: ", ")) FROM (VALUES "
+                + tuples.joined(separator: ", ") + ") AS v (\(names)) WHERE t.\"_id\" = v.\"_id\" AND t.\"_version\" = v.\"_version\" "
+                + "RETURNING t.\"_id\""
+            let result = try connection.execute(sql, parameters)
+            written.formUnion((0..<result.rowCount).compactMap { result.integer(row: $0, column: 0) })
+        }
+        return written
+    }
+
+    package func deleteRows(_ rows: [(rowID: Int64, version: Int64)], of entity: EntityDescription) throws -> Set<Int64> {
+        guard !rows.isEmpty else { return [] }
+        // Two array parameters, however many rows.
+        let sql = "DELETE FROM \(dialect.quote(entity.name)) WHERE (\"_id\", \"_version\") IN "
+            + "(SELECT * FROM unnest($1::bigint[], $2::bigint[])) RETURNING \"_id\""
+        let result = try connection.execute(sql, ["{" + rows.map { String($0.rowID) }.joined(separator: ",") + "}",
+                                                  "{" + rows.map { String($0.version) }.joined(separator: ",") + "}"])
+        return Set((0..<result.rowCount).compactMap { result.integer(row: $0, column: 0) })
+    }
+
+    /// The type a parameter of an attribute of `type` is cast to.
+    private static func castType(_ type: AttributeType) -> String {
+        switch type {
+        case .integer, .bool: return "bigint"
+        case .double, .date: return "double precision"
+        case .string, .uuid: return "text"
+        case .binary: return "bytea"
         }
     }
 

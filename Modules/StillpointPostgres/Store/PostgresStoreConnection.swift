@@ -118,10 +118,9 @@ package struct PostgresStoreConnection: StoreReader {
         }
     }
 
-    package func forEachExportRow(_ request: FetchRequest, columns: [String], types: ContiguousArray<AttributeType>,
-                                  _ body: (ExportCursorRow) throws -> Void) throws {
-        throw PostgresError(message: "exports are not supported on PostgreSQL yet (the export cursor row is SQLite's); "
-                            + "export from a SQLite store", target: connection.target.description)
+    package func exportRows(_ request: FetchRequest, columns: [String], types: ContiguousArray<AttributeType>,
+                            to rows: inout ExportRowWriter) throws {
+        try PostgresExportCursor(connection).export(request, columns: columns, types: types, to: &rows)
     }
 
     // MARK: History
@@ -170,18 +169,7 @@ package struct PostgresStoreConnection: StoreReader {
 
     /// An entry's change set, or `nil` when its changes cannot be read.
     static func changeSet(of entry: PostgresChangeLog.Entry) -> ChangeSet? {
-        guard let byEntity = try? JSONDecoder().decode([String: ChangeLog.EntityChanges].self, from: Data(entry.changes.utf8)) else {
-            return nil
-        }
-        var inserted = ObjectIDSet(), updated = ObjectIDSet(), deleted = ObjectIDSet()
-        var attributes: [String: Set<String>] = [:]
-        for (entity, changes) in byEntity {
-            inserted.formUnion(ChangeLog.ids(changes.inserted, entity))
-            updated.formUnion(ChangeLog.ids(changes.updated, entity))
-            deleted.formUnion(ChangeLog.ids(changes.deleted, entity))
-            if !changes.attributes.isEmpty { attributes[entity] = Set(changes.attributes) }
-        }
-        return ChangeSet(sequence: entry.sequence, author: entry.author, timestamp: Date(timeIntervalSince1970: entry.timestamp),
-                         inserted: inserted, updated: updated, deleted: deleted, changedAttributes: attributes)
+        ChangeLogPayload.changeSet(sequence: entry.sequence, author: entry.author,
+                                   timestamp: Date(timeIntervalSince1970: entry.timestamp), text: entry.changes)
     }
 }

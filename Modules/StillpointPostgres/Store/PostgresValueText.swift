@@ -3,7 +3,7 @@ import StillpointCore
 
 /// Attribute values as PostgreSQL's text protocol carries them, in the storage convention SQLite's store uses:
 /// dates are seconds since 1970 (`double precision`), booleans 0 or 1 (`bigint`), UUIDs their uppercase string,
-/// binary data `bytea` in hex (`\x0aff`).
+/// binary data `bytea` in hex (`\x0aff`); a NaN is `NULL` and -0 is 0, as SQLite stores them.
 ///
 /// ```swift
 /// PostgresValueText.text(.date(Date(timeIntervalSince1970: 90)))   // "90.0"
@@ -56,10 +56,12 @@ package enum PostgresValueText {
 
     private static let hexDigits = Array("0123456789abcdef")
 
-    /// Swift's shortest text that reads back as the same double, with PostgreSQL's names for the specials.
-    private static func doubleText(_ value: Double) -> String {
-        if value.isNaN { return "NaN" }
+    /// Swift's shortest text that reads back as the same double, with PostgreSQL's names for infinities; `nil`
+    /// (`NULL`) for NaN and 0 for -0, as SQLite stores them, so that both stores hand back the same values.
+    private static func doubleText(_ value: Double) -> String? {
+        if value.isNaN { return nil }
         if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
+        if value == 0 { return "0" }
         return "\(value)"
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointSQLite
 
 /// The store a report reads when the user names none: a SQLite file created on first use from a demo history,
 /// so that the first run prints a real report with nothing to prepare.

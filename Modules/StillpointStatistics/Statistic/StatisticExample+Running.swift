@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointSQLite
 
 extension StatisticExample {
     /// Runs the example: its sessions in a fresh in-memory store, the statistic prepared with its parameters.

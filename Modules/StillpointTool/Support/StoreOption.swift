@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PracticeLog
 import StillpointCore
+import StillpointSQLite
 import StillpointPostgres
 import StillpointReport
 
@@ -41,8 +42,8 @@ struct StoreOption: ParsableArguments {
             let location = StoreLocation.postgres(uri)
             logger.debug("opening the PostgreSQL store \(location.displayPath) \(use == .reading ? "read-only" : "for writing")")
             do {
-                return try PersistentContainer.opening(schema: Session.schema, location: location,
-                                                       access: use == .reading ? .readOnly : .readWrite)
+                return try PersistentContainer(schema: Session.schema, postgres: uri,
+                                               access: use == .reading ? .readOnly : .readWrite)
             } catch StoreError.noStore {
                 throw ToolFailure("there is no store in \(location.displayPath); make one with `stillpoint import FILE --store URI` "
                                   + "or `stillpoint demo --store URI`", status: .noInput)

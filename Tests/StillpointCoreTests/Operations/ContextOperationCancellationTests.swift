@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import StillpointCore
+@testable import StillpointSQLite
 
 @Suite("ContextOperation cancellation")
 struct ContextOperationCancellationTests {

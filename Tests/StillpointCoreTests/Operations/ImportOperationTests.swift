@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import StillpointCore
+@testable import StillpointSQLite
 
 /// Item records with uids `range`, titled "title N" (or `title(N)`).
 private func itemRecords(_ range: ClosedRange<Int>, title: (Int) -> String = { "title \($0)" }) -> [ImportRecord] {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import StillpointCore
+@testable import StillpointSQLite
 
 /// A list that operations append to from their contexts and tests read afterwards.
 final class Recorder<Element: Sendable>: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointSQLite
 import StillpointStatistics
 
 /// A file store of varied sessions for the digest's tests: zones with and without clock changes, sessions with

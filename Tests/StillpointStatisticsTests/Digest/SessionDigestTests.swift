@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointSQLite
 import StillpointStatistics
 import Testing
 

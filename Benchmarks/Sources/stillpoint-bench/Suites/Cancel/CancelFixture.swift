@@ -1,6 +1,7 @@
 import Foundation
 import GRDBSQLite
 import StillpointCore
+import StillpointSQLite
 import Synchronization
 
 /// The store of N practices the `cancel` suite scans, built once per size per process and shared by every

@@ -1,6 +1,7 @@
 import Foundation
 import GRDBSQLite
 import StillpointCore
+import StillpointSQLite
 import Synchronization
 
 /// The export benchmark: N session rows to CSV through an ``ExportOperation`` on a

@@ -1,6 +1,7 @@
 import Foundation
 import GRDBSQLite
 import StillpointCore
+import StillpointSQLite
 import Synchronization
 
 /// The import benchmark: N session-like records through an ``ImportOperation`` on a

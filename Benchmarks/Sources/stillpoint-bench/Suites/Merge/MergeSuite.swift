@@ -1,5 +1,6 @@
 import Foundation
 import StillpointCore
+import StillpointSQLite
 
 /// The cost of a merge, which should follow what a context holds rather than what changed: a change set of C updated objects merged into a view context that
 /// holds N of them, for N = 1,000 and 10,000 and C = 5,000 and 50,000. It should follow N, not C.

@@ -2,6 +2,7 @@ import Foundation
 import GRDBSQLite
 import PracticeLog
 import StillpointCore
+import StillpointSQLite
 
 /// Opening a store of N sessions, read-only (what `report`, `export` and `check` do) and for writing (what
 /// `import` and `demo` do), against a raw SQLite connection opening the same file in the same run.

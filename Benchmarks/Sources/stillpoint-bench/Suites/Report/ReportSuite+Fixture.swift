@@ -2,6 +2,7 @@ import Foundation
 import GRDBSQLite
 import PracticeLog
 import StillpointCore
+import StillpointSQLite
 
 extension ReportSuite {
     /// The practice logs the `report` suite reads: N sessions of ``DemoHistory`` spread over ten years and ending

@@ -2,6 +2,7 @@ import Foundation
 import PracticeLog
 import StillpointCatalog
 import StillpointCore
+import StillpointSQLite
 import StillpointReport
 import StillpointStatistics
 import Synchronization

@@ -1,5 +1,6 @@
 import Foundation
 import StillpointCore
+import StillpointSQLite
 import Synchronization
 
 /// The responsiveness benchmark: how long the main actor can go without running while the import of N

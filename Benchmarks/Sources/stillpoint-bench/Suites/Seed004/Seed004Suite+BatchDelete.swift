@@ -1,6 +1,7 @@
 import Foundation
 import GRDBSQLite
 import StillpointCore
+import StillpointSQLite
 
 /// Seed 004's batch delete, straight SQL rather than object by object: N of 2N stored `Item`s deleted by a condition with
 /// `context.batchDelete`, against a raw `DELETE FROM "Item" WHERE "uid" < ?` with the same condition in the

@@ -1,6 +1,7 @@
 import Foundation
 import GRDBSQLite
 import StillpointCore
+import StillpointSQLite
 
 /// Seed 004's write / delete benchmark: N `Item`s written in a background context and saved once, then fetched
 /// and deleted one by one through a context, against the raw SQLite C API doing the same work in the same run

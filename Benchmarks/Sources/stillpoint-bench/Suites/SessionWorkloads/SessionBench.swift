@@ -1,6 +1,7 @@
 import Foundation
 import GRDBSQLite
 import StillpointCore
+import StillpointSQLite
 
 /// What the `import`, `export` and `responsiveness` suites share: a session-like entity (start, duration, kind,
 /// a unique key), the rows both sides of a benchmark write or read, and a store of N such rows built quickly.

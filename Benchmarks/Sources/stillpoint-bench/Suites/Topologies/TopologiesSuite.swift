@@ -1,5 +1,6 @@
 import Foundation
 import StillpointCore
+import StillpointSQLite
 
 /// The seeds' stack topologies: a worker saves N new objects; how long until the view context sees them, and
 /// how long the main actor is busy meanwhile.

@@ -1,4 +1,5 @@
 import GRDB
+import StillpointCore
 
 /// The SQL functions every connection of a store gets, so that predicates compile to SQL.
 enum SQLFunctions {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import StillpointCore
 
 /// A save written to SQLite: prepared statements per entity, uniqueness clashes read back after SQLite refuses
 /// a row, the change log in the same transaction.
@@ -132,36 +133,8 @@ extension SaveTransaction {
         if try write(update.values, over: update.version) {
             return (changedNames, .written(Written(values: update.values, version: update.version + 1)))
         }
-        guard let (stored, storeVersion) = try StoreRows.row(id: rowID, entity: entity, in: db) else {
-            if policy(entity) == .error {
-                conflicts.append(Self.conflict(update.id, entity, read: update.readValues, object: update.values,
-                                               readVersion: update.version, stored: nil))
-                return ([], .unchanged)
-            }
-            return ([], .removed)
-        }
-        var merged = update.values
-        switch policy(entity) {
-        case .error:
-            conflicts.append(Self.conflict(update.id, entity, read: update.readValues, object: update.values,
-                                           readVersion: update.version, stored: (stored, storeVersion)))
-            return ([], .unchanged)
-        case .rollback:
-            return ([], .written(Written(values: stored, version: storeVersion)))
-        case .overwrite:
-            break
-        case .mergeByPropertyStoreTrump:
-            for position in merged.indices where stored[position] != update.readValues[position] {
-                merged[position] = stored[position]
-            }
-        case .mergeByPropertyObjectTrump:
-            for position in merged.indices where update.values[position] == update.readValues[position] {
-                merged[position] = stored[position]
-            }
-        }
-        _ = try write(merged, over: storeVersion)
-        return (merged.indices.filter { merged[$0] != stored[$0] }.map { entity.attributes[$0].name },
-                .written(Written(values: merged, version: storeVersion + 1)))
+        return try settleStaleUpdate(update, stored: try StoreRows.row(id: rowID, entity: entity, in: db).map { ($0.0, $0.1) },
+                                     conflicts: &conflicts, write: write)
     }
 
     static func insertSQL(_ entity: EntityDescription) -> String {

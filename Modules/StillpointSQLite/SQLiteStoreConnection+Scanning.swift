@@ -1,4 +1,5 @@
 import GRDB
+import StillpointCore
 
 extension SQLiteStoreConnection {
     /// `SELECT _id, attributes... FROM entity` stepped in place, without a `WHERE` that could send SQLite through
@@ -9,13 +10,13 @@ extension SQLiteStoreConnection {
             + " FROM \(Store.quote(entity.name))"
         guard let rowIDs else {
             // A statement of its own: the body may scan again.
-            try db.query(try db.makeStatement(sql: select)) { try body(ScannedRow(statement: $0)) }
+            try db.query(try db.makeStatement(sql: select)) { try body(ScannedRow(statement: $0, columns: .sqlite)) }
             return
         }
         for start in stride(from: 0, to: rowIDs.count, by: 500) {
             let chunk = rowIDs[start..<min(start + 500, rowIDs.count)]
             let sql = select + " WHERE \(Store.quote("_id")) IN (" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
-            try db.query(try db.makeStatement(sql: sql), chunk.map { .integer($0) }) { try body(ScannedRow(statement: $0)) }
+            try db.query(try db.makeStatement(sql: sql), chunk.map { .integer($0) }) { try body(ScannedRow(statement: $0, columns: .sqlite)) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDBSQLite
+import StillpointCore
 
 /// SQLite's "copy the bytes now" destructor, for binding Swift strings and data.
 private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

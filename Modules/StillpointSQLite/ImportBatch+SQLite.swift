@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import StillpointCore
 
 /// An import batch written to SQLite: prepared INSERT, `INSERT ... ON CONFLICT DO NOTHING` and UPDATE
 /// statements, one `IN` look-up for the rows that meet stored keys, the change log in the same transaction.

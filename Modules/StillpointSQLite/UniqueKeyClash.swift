@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import StillpointCore
 
 /// The stored row whose unique key a new row would repeat, found after SQLite refused the insert.
 struct UniqueKeyClash {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StillpointCore
 
 /// A batch operation written to SQLite: one statement, whose changed rows SQLite's update hook reports.
 extension BatchStatement {
@@ -74,7 +75,7 @@ extension BatchStatement {
         (names.map { "\(Store.quote($0)) = ?" } + ["\"_version\" = \"_version\" + 1"]).joined(separator: ", ")
     }
 
-    private static func whereClause(_ request: FetchRequest) throws -> SQLFragment {
+    private static func whereClause(_ request: StillpointCore.FetchRequest) throws -> SQLFragment {
         guard let predicate = request.predicate else { return SQLFragment(sql: "") }
         let entity = request.entity
         let fragment = try predicate.sqlFragment(in: .sqlite) { key in

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StillpointCore
 
 /// The store's clean-close marker: one row per container that has the store open for writing, added when it
 /// opens and removed when it closes.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import StillpointCore
 
 /// The store's persistent history: one row per save or batch operation, so that contexts in this and other
 /// processes can catch up on what changed since a sequence number.
@@ -18,30 +19,11 @@ package enum ChangeLog {
     /// refused rather than answered with part of the history. A store made before it gets what its history shows.
     static let purgeTable = "_stillpoint_history_purge"
 
-    /// The changes of one entity in one save, row ids stored as ranges since inserts are mostly contiguous.
-    package struct EntityChanges: Codable, Equatable {
-        package var inserted: [[Int64]] = []
-        package var updated: [[Int64]] = []
-        package var deleted: [[Int64]] = []
-        package var attributes: [String] = []
-    }
-
     /// Records a save's changes and returns its change set, numbered by its place in the history.
     static func record(author: String, origin: StoreOrigin, inserted: ObjectIDSet, updated: ObjectIDSet, deleted: ObjectIDSet,
                        changedAttributes: [String: Set<String>], in db: Database) throws -> ChangeSet {
-        var byEntity: [String: EntityChanges] = [:]
-        func add(_ ids: ObjectIDSet, _ path: WritableKeyPath<EntityChanges, [[Int64]]>) {
-            for (entity, runs) in ids.runsByEntity {
-                byEntity[entity, default: EntityChanges()][keyPath: path] = runs.map { [$0.lowerBound, $0.upperBound] }
-            }
-        }
-        add(inserted, \.inserted)
-        add(updated, \.updated)
-        add(deleted, \.deleted)
-        for (entity, names) in changedAttributes {
-            byEntity[entity, default: EntityChanges()].attributes = names.sorted()
-        }
-        let payload = Self.payload(byEntity)
+        let payload = ChangeLogPayload.text(inserted: inserted, updated: updated, deleted: deleted,
+                                            changedAttributes: changedAttributes)
         let timestamp = Date()
         try db.run("INSERT INTO \"\(table)\" (\"author\", \"timestamp\", \"changes\", \"origin\") VALUES (?, ?, ?, ?)",
                    [.string(author), .double(timestamp.timeIntervalSince1970), .string(payload), .string(origin.process)])
@@ -49,21 +31,6 @@ package enum ChangeLog {
                                   updated: updated, deleted: deleted, changedAttributes: changedAttributes)
         changeSet.originContext = origin.context
         return changeSet
-    }
-
-    /// The `changes` column, written by hand in the form `JSONDecoder` reads back as `[String: EntityChanges]`:
-    /// `{"Item":{"inserted":[[1,5]],"updated":[],"deleted":[[9,9]],"attributes":["title"]}}`. `JSONEncoder`
-    /// costs more than the rest of a small save.
-    package static func payload(_ byEntity: [String: EntityChanges]) -> String {
-        func ranges(_ ranges: [[Int64]]) -> String {
-            "[" + ranges.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }.joined(separator: ",") + "]"
-        }
-        let entities = byEntity.sorted { $0.key < $1.key }.map { entity, changes in
-            JSONText.quoted(entity) + ":{\"inserted\":" + ranges(changes.inserted) + ",\"updated\":" + ranges(changes.updated)
-                + ",\"deleted\":" + ranges(changes.deleted)
-                + ",\"attributes\":[" + changes.attributes.map(JSONText.quoted).joined(separator: ",") + "]}"
-        }
-        return "{" + entities.joined(separator: ",") + "}"
     }
 
     /// The change sets recorded after `sequence`, oldest first; `excludingProcess` leaves out one process's own.
@@ -75,22 +42,13 @@ package enum ChangeLog {
                      [.integer(sequence), process.map(AttributeValue.string) ?? .null]) { statement in
             guard case .string(let author) = AttributeValue(column: 1, of: statement, as: .string),
                   case .string(let payload) = AttributeValue(column: 3, of: statement, as: .string),
-                  let byEntity = try? JSONDecoder().decode([String: EntityChanges].self, from: Data(payload.utf8)) else {
+                  let changeSet = ChangeLogPayload.changeSet(
+                      sequence: sqlite3_column_int64(statement, 0), author: author,
+                      timestamp: Date(timeIntervalSince1970: sqlite3_column_double(statement, 2)), text: payload) else {
                 try damaged(sqlite3_column_int64(statement, 0))
                 return
             }
-            var inserted = ObjectIDSet(), updated = ObjectIDSet(), deleted = ObjectIDSet()
-            var attributes: [String: Set<String>] = [:]
-            for (entity, changes) in byEntity {
-                inserted.formUnion(ids(changes.inserted, entity))
-                updated.formUnion(ids(changes.updated, entity))
-                deleted.formUnion(ids(changes.deleted, entity))
-                if !changes.attributes.isEmpty { attributes[entity] = Set(changes.attributes) }
-            }
-            changeSets.append(ChangeSet(
-                sequence: sqlite3_column_int64(statement, 0), author: author,
-                timestamp: Date(timeIntervalSince1970: sqlite3_column_double(statement, 2)),
-                inserted: inserted, updated: updated, deleted: deleted, changedAttributes: attributes))
+            changeSets.append(changeSet)
         }
         return changeSets
     }
@@ -126,15 +84,5 @@ package enum ChangeLog {
         return try changeSets(after: sequence, in: db) { damaged in
             throw StoreError.corrupt(path: path, detail: "the change log's entry \(damaged) in \(table) cannot be read")
         }
-    }
-
-    package static func ids(_ runs: [[Int64]], _ entity: String) -> ObjectIDSet {
-        // A damaged row's ranges are skipped rather than trusted: none is reversed or absurdly long.
-        ObjectIDSet(entityName: entity, runs: runs.compactMap { range in
-            guard range.count == 2, range[0] <= range[1] else { return nil }
-            let (length, overflow) = range[1].subtractingReportingOverflow(range[0])
-            guard !overflow, length < 1 << 40 else { return nil }
-            return range[0]...range[1]
-        })
     }
 }

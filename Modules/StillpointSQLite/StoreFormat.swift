@@ -1,4 +1,5 @@
 import GRDB
+import StillpointCore
 
 /// The version of the store's own layout (its bookkeeping tables and columns, not the entities'), kept in
 /// SQLite's `PRAGMA user_version` so that reading it costs nothing.
@@ -8,7 +9,7 @@ import GRDB
 /// anything is written to it: ``StoreError/newerVersion(path:version:supported:)``.
 enum StoreFormat {
     /// 1: the change log, its purge point, and the table of open writers (``OpenWriters``).
-    static let current = 1
+    static let current = PersistentContainer.storeFormatVersion
 
     static func version(of db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0

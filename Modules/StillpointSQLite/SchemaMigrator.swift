@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StillpointCore
 
 /// Creates the schema's tables, and upgrades existing ones in place: new entities, new attributes that are
 /// optional or have a default, and new indexes. Anything else is an ``StoreError/incompatibleSchema``.

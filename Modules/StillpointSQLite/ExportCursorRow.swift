@@ -1,5 +1,6 @@
 import Foundation
 import GRDBSQLite
+import StillpointCore
 
 /// The current row of an export's cursor, read column by column straight from SQLite.
 ///
@@ -10,14 +11,14 @@ package struct ExportCursorRow: ExportRow {
     /// The attribute types of the selected columns, in order.
     let types: ContiguousArray<AttributeType>
 
-    var count: Int { types.count }
+    package var count: Int { types.count }
 
     /// The value of column `index`, made as a fetch would make it.
-    func value(at index: Int) -> AttributeValue {
+    package func value(at index: Int) -> AttributeValue {
         AttributeValue(column: Int32(index), of: statement, as: types[index])
     }
 
-    func withField<T>(at index: Int, _ body: (ExportField) -> T) -> T {
+    package func withField<T>(at index: Int, _ body: (ExportField) -> T) -> T {
         let column = Int32(index)
         if sqlite3_column_type(statement, column) == SQLITE_NULL { return body(.null) }
         switch types[index] {

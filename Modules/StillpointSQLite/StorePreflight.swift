@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import StillpointCore
 
 /// Looks at a store file before it is opened, read-only, so that a failed open never changes it.
 ///

@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import StillpointCore
 
 /// The SQLite store: opens the file or in-memory database and is the store seam's driver for it
 /// (``StoreDriver``, in `Store+Driver.swift`).
 ///
-/// Everything above the seam speaks entities, rows and change sets; only this folder knows that the store is
-/// SQLite (and imports GRDB), so that another store (a server database) can take its place.
+/// Everything above the seam speaks entities, rows and change sets; only this module knows that the store is
+/// SQLite (and imports GRDB), as only `StillpointPostgres` knows PostgreSQL.
 final class Store: Sendable {
     let location: StoreLocation
     let schema: Schema

@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import StillpointCore
 
 /// The SQL that reads and writes the rows of entities.
 enum StoreRows {

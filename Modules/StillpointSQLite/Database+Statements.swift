@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import StillpointCore
 
 /// An error SQLite returned while a statement ran, with its extended result code.
 struct SQLiteFailure: Error {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import StillpointCore
 
 /// SQLite's side of the store seam: one GRDB connection inside a transaction, read through SQLite's C API.
 ///
@@ -11,7 +12,7 @@ struct SQLiteStoreConnection: StoreWriter {
 
     var dialect: SQLDialect { .sqlite }
 
-    func forEachObject(_ request: FetchRequest, limit: Int?, offset: Int?, streaming: Bool,
+    func forEachObject(_ request: StillpointCore.FetchRequest, limit: Int?, offset: Int?, streaming: Bool,
                        _ body: (Int64, Int64, ContiguousArray<AttributeValue>) throws -> Void) throws {
         let entity = request.entity
         let query = try dialect.select(request, columns: StoreRows.objectColumns(of: entity), limit: limit, offset: offset)
@@ -35,14 +36,14 @@ struct SQLiteStoreConnection: StoreWriter {
         }
     }
 
-    func count(_ request: FetchRequest) throws -> Int {
+    func count(_ request: StillpointCore.FetchRequest) throws -> Int {
         let query = try dialect.select(request, columns: "COUNT(*)")
         var total = 0
         try db.query(query.sql, query.arguments) { total = Int(sqlite3_column_int64($0, 0)) }
         return total
     }
 
-    func forEachRowID(_ request: FetchRequest, _ body: (Int64) throws -> Void) throws {
+    func forEachRowID(_ request: StillpointCore.FetchRequest, _ body: (Int64) throws -> Void) throws {
         let query = try dialect.select(request, columns: "\"_id\"")
         try db.query(query.sql, query.arguments) { try body(sqlite3_column_int64($0, 0)) }
     }
@@ -51,7 +52,7 @@ struct SQLiteStoreConnection: StoreWriter {
         try StoreRows.row(id: id, entity: entity, in: db)
     }
 
-    func forEachDictionaryRow(_ request: FetchRequest, columns: [DictionaryColumn],
+    func forEachDictionaryRow(_ request: StillpointCore.FetchRequest, columns: [DictionaryColumn],
                               _ body: (ContiguousArray<AttributeValue>) throws -> Void) throws {
         let query = try dialect.dictionarySelect(request, columns: columns)
         let types = columns.map(\.type)
@@ -68,14 +69,14 @@ struct SQLiteStoreConnection: StoreWriter {
         }
     }
 
-    func forEachExportRow(_ request: FetchRequest, columns: [String], types: ContiguousArray<AttributeType>,
-                          _ body: (ExportCursorRow) throws -> Void) throws {
+    func exportRows(_ request: StillpointCore.FetchRequest, columns: [String], types: ContiguousArray<AttributeType>,
+                    to rows: inout ExportRowWriter) throws {
         let query = try dialect.select(request, columns: columns.map(Store.quote).joined(separator: ", "),
                                        limit: request.limit, offset: request.offset)
         // A statement of its own: a custom format may run queries of its own.
         let statement = try db.makeStatement(sql: query.sql)
         try db.query(statement, query.arguments) { handle in
-            try body(ExportCursorRow(statement: handle, types: types))
+            try rows.append(ExportCursorRow(statement: handle, types: types))
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import StillpointCore
 
 /// Collects the ids of the rows SQLite deletes or updates in one table, through the connection's update hook.
 ///

@@ -1,4 +1,5 @@
 import GRDB
+import StillpointCore
 
 /// The SQLite store as the seam's driver: each transaction hands its body a ``SQLiteStoreConnection``, with the
 /// context's interrupt flag watched through SQLite's progress handler.

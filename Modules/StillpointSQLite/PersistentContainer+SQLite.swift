@@ -1,0 +1,40 @@
+import Foundation
+import StillpointCore
+
+extension PersistentContainer {
+    /// Opens the SQLite store at `location`, creating it or upgrading its tables to `schema` as needed; or, with
+    /// `access: .readOnly`, reads a store that exists and is up to date without writing anything or waiting for
+    /// a writer.
+    ///
+    /// ```swift
+    /// let container = try PersistentContainer(schema: schema, location: .file(url))
+    /// ```
+    ///
+    /// - Throws: ``StoreError`` with the path when the store cannot be opened or upgraded in place, was written by a
+    ///   newer Stillpoint, or (read-only) does not exist yet or must be upgraded first. A PostgreSQL location is
+    ///   opened by `StillpointPostgres` (`PersistentContainer(schema:postgres:)`); here it throws
+    ///   ``StoreError/storeModuleMissing(path:module:)``.
+    public convenience init(schema: Schema, location: StoreLocation, access: StoreAccess = .readWrite) throws {
+        switch location {
+        case .file, .inMemory:
+            self.init(store: try Store(location: location, schema: schema, access: access))
+        case .postgres:
+            throw StoreError.storeModuleMissing(path: location.displayPath, module: "StillpointPostgres")
+        }
+    }
+
+    /// Opens an existing store read-only; one made by an older Stillpoint is first upgraded by a short
+    /// read-write open, the only write this makes.
+    ///
+    /// ```swift
+    /// let container = try PersistentContainer.reading(schema: schema, url: url)
+    /// ```
+    public static func reading(schema: Schema, url: URL) throws -> PersistentContainer {
+        do {
+            return try PersistentContainer(schema: schema, location: .file(url), access: .readOnly)
+        } catch StoreError.needsUpgrade {
+            try PersistentContainer(schema: schema, location: .file(url)).close()
+            return try PersistentContainer(schema: schema, location: .file(url), access: .readOnly)
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+@testable import StillpointCore
+@testable import StillpointPostgres
+import StillpointPostgresTestSupport
+import Testing
+
+/// The PostgreSQL driver: cancelling through a context's interrupt flag stops the statement on the server,
+/// read-only opens write nothing and refuse a database without a store, and errors name the store.
+@Suite("PostgresStore", .enabled(if: PostgresTestServer.isWanted))
+struct PostgresStoreTests {
+    private func makeStore(access: StoreAccess = .readWrite) throws -> (PostgresStore, String) {
+        let uri = try PostgresTestServer.shared().makeDatabase("store")
+        return (try PostgresStore(uri: uri, schema: try Schema([Practice.self]), access: access), uri)
+    }
+
+    @Test func settingTheInterruptFlagCancelsTheRunningStatementOnTheServer() throws {
+        let (store, _) = try makeStore()
+        let flag = InterruptFlag()
+        let start = ContinuousClock.now
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { flag.set() }
+        #expect(throws: CancellationError.self) {
+            try store.reading(interruptedBy: flag) { reader in
+                let connection = try #require(reader as? PostgresStoreConnection).connection
+                try connection.execute("SELECT pg_sleep(30)")
+            }
+        }
+        #expect(ContinuousClock.now - start < .seconds(10))
+        // While the flag stays set, nothing more runs; once cleared, the store reads again.
+        #expect(throws: CancellationError.self) { try store.reading(interruptedBy: flag) { _ in } }
+        flag.clear()
+        #expect(try store.reading(interruptedBy: flag) { try $0.count(FetchRequest(Practice.self)) } == 0)
+    }
+
+    @Test func aReadOnlyOpenRefusesADatabaseWithoutAStoreAndWritesNothing() throws {
+        let uri = try PostgresTestServer.shared().makeDatabase("empty")
+        #expect(throws: StoreError.noStore(path: StoreLocation.postgres(uri).displayPath)) {
+            try PostgresStore(uri: uri, schema: try Schema([Practice.self]), access: .readOnly)
+        }
+        let tables = try PostgresConnection(uri: uri).execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()")
+        #expect(tables.integer(row: 0, column: 0) == 0)
+
+        _ = try PostgresStore(uri: uri, schema: try Schema([Practice.self]))
+        let reader = try PostgresStore(uri: uri, schema: try Schema([Practice.self]), access: .readOnly)
+        #expect(throws: StoreError.readOnly(path: reader.location.displayPath)) {
+            try reader.writing(interruptedBy: nil) { _ in }
+        }
+        #expect(try reader.integrityProblems(limit: 10) == [])
+        #expect(try reader.formatVersion() == PersistentContainer.storeFormatVersion)
+    }
+
+    @Test func aColumnOfAnotherTypeIsRefusedBeforeAnythingIsWritten() throws {
+        let uri = try PostgresTestServer.shared().makeDatabase("types")
+        try PostgresConnection(uri: uri).execute(
+            "CREATE TABLE \"Practice\" (\"_id\" bigserial PRIMARY KEY, \"_version\" bigint NOT NULL DEFAULT 1, \"uid\" text)")
+        #expect {
+            try PostgresStore(uri: uri, schema: try Schema([Practice.self]))
+        } throws: { error in
+            guard case StoreError.incompatibleSchema(_, let entity, let reason)? = error as? StoreError else { return false }
+            return entity == "Practice" && reason.contains("uid")
+        }
+    }
+
+    @Test func aNewRequiredAttributeWithoutADefaultIsRefused() throws {
+        let uri = try PostgresTestServer.shared().makeDatabase("required")
+        try PostgresConnection(uri: uri).execute(
+            "CREATE TABLE \"Practice\" (\"_id\" bigserial PRIMARY KEY, \"_version\" bigint NOT NULL DEFAULT 1)")
+        #expect {
+            try PostgresStore(uri: uri, schema: try Schema([Practice.self]))
+        } throws: { error in
+            guard case StoreError.incompatibleSchema(_, _, let reason)? = error as? StoreError else { return false }
+            return reason.contains("'uid' is required")
+        }
+    }
+
+    @Test func aStoreOfANewerFormatIsRefused() throws {
+        let (store, uri) = try makeStore()
+        try store.close()
+        try PostgresConnection(uri: uri).execute("UPDATE \(PostgresSchema.formatTable) SET format = 99")
+        #expect(throws: StoreError.newerVersion(path: StoreLocation.postgres(uri).displayPath, version: 99,
+                                                supported: PersistentContainer.storeFormatVersion)) {
+            try PostgresStore(uri: uri, schema: try Schema([Practice.self]))
+        }
+    }
+
+    @Test func passwordsNeverReachMessages() {
+        #expect(StoreLocation.postgres("postgresql://app:s3cret@db.example:5433/practice").displayPath
+                == "postgresql://app:***@db.example:5433/practice")
+        #expect(StoreLocation.postgres("postgresql://db.example/practice?user=app&password=s3cret&sslmode=require").displayPath
+                == "postgresql://db.example/practice?user=app&password=***&sslmode=require")
+        #expect(StoreLocation.postgres("host=db.example password='a b' dbname=practice").displayPath
+                == "host=db.example password=*** dbname=practice")
+        #expect(StoreLocation.postgres("postgresql://db.example:5432/practice").displayPath == "postgresql://db.example:5432/practice")
+    }
+}
