@@ -33,8 +33,6 @@ let package = Package(
         .library(name: "StillpointCatalog", targets: ["StillpointCatalog"]),
         .library(name: "StillpointReport", targets: ["StillpointReport"]),
         .library(name: "StillpointTool", targets: ["StillpointTool"]),
-        // The PostgreSQL store: `PersistentContainer(schema:postgres:)`.
-        .library(name: "StillpointPostgres", targets: ["StillpointPostgres"]),
         // Helpers and the conformance checks for the tests of a statistic module, in Stillpoint or outside it.
         .library(name: "StillpointTestSupport", targets: ["StillpointTestSupport"]),
         // A throwaway PostgreSQL server for tests and benchmarks (initdb and pg_ctl in a temporary folder).

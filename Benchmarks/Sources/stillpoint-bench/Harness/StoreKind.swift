@@ -1,6 +1,7 @@
 import Foundation
 import StillpointCore
 import StillpointPostgres
+import StillpointSQLite
 
 /// The kind of store a workload runs against.
 enum StoreKind: String, Sendable, CaseIterable {
@@ -22,7 +23,10 @@ enum StoreKind: String, Sendable, CaseIterable {
 
     /// A container over a fresh store of this kind for a measurement in `directory`.
     func container(schema: Schema, in directory: TemporaryDirectory) throws -> PersistentContainer {
-        try PersistentContainer.opening(schema: schema, location: location(in: directory))
+        switch try location(in: directory) {
+        case .postgres(let uri): return try PersistentContainer(schema: schema, postgres: uri)
+        case let location: return try PersistentContainer(schema: schema, location: location)
+        }
     }
 
     /// How tables name the store.

@@ -11,7 +11,7 @@ extension ImportSuite {
     static func copyBaseline(_ benchmarkCase: BenchmarkCase) throws -> Sample {
         let n = benchmarkCase.n
         let uri = try PostgresServer.makeDatabase("libpq")
-        try PersistentContainer.opening(schema: SessionBench.Record.schema, location: .postgres(uri)).close()
+        try PersistentContainer(schema: SessionBench.Record.schema, postgres: uri).close()
         let raw = try RawPostgres(uri: uri)
         let server = PostgresServer.backendCPU()
         let cpu = ResourceUsage.processCPUSeconds()

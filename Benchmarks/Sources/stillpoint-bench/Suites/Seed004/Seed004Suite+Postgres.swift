@@ -15,7 +15,7 @@ extension Seed004Suite {
         /// A connection to a new database holding Stillpoint's empty `Item` table (not timed).
         static func open() throws -> RawPostgres {
             let uri = try PostgresServer.makeDatabase("libpq")
-            try PersistentContainer.opening(schema: Item.schema, location: .postgres(uri)).close()
+            try PersistentContainer(schema: Item.schema, postgres: uri).close()
             return try RawPostgres(uri: uri)
         }
 
