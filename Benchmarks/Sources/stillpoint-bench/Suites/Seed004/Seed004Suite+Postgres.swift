@@ -30,16 +30,17 @@ extension Seed004Suite {
             try raw.execute("DEALLOCATE insert_item")
         }
 
-        /// The write's variants, reported with `STILLPOINT_BENCH_PHASES=1` to show where Stillpoint's time goes
-        /// (each on an emptied table): `raw_stillpoint_statements_ms`, the statements a Stillpoint save sends
-        /// today, one unprepared `INSERT ... ON CONFLICT DO NOTHING RETURNING "_id"` per row with the folded copies
-        /// (lowercased here), and `raw_multirow_ms`, one multi-row `INSERT` of up to 1,000 rows per statement.
+        /// The write's variants, reported with `STILLPOINT_BENCH_PHASES=1` to show what the statement's shape costs
+        /// (each on an emptied table): `raw_per_row_upsert_ms`, one unprepared `INSERT ... ON CONFLICT DO NOTHING
+        /// RETURNING "_id"` per row with the folded copies (lowercased here), as PostgreSQL saves went before they
+        /// sent many rows per statement, and `raw_multirow_ms`, one multi-row `INSERT` of up to 1,000 rows per
+        /// statement.
         static func writeVariants(_ n: Int32, into raw: RawPostgres) throws -> [String: Double] {
             var variants: [String: Double] = [:]
             try raw.execute(#"TRUNCATE "Item""#)
             let single = #"INSERT INTO "Item" ("uid", "title", "title$fold1", "title$fold2", "title$fold3") "#
                 + #"VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING "_id""#
-            variants["raw_stillpoint_statements_ms"] = try Stopwatch.seconds {
+            variants["raw_per_row_upsert_ms"] = try Stopwatch.seconds {
                 try raw.execute("BEGIN")
                 for uid in 0..<n {
                     let title = Item.title(uid)
@@ -50,7 +51,7 @@ extension Seed004Suite {
                 }
                 try raw.execute("COMMIT")
             } * 1_000
-            try expect(raw, rows: n, after: "the Stillpoint-shaped libpq write")
+            try expect(raw, rows: n, after: "the per-row upsert libpq write")
             try raw.execute(#"TRUNCATE "Item""#)
             variants["raw_multirow_ms"] = try Stopwatch.seconds {
                 try raw.execute("BEGIN")
