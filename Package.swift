@@ -121,7 +121,10 @@ let package = Package(
 
         .testTarget(
             name: "StillpointCoreTests",
-            dependencies: ["StillpointSQLite", "StillpointCore", "StillpointTestSupport", grdb, propertyBased],
+            dependencies: [
+                "StillpointSQLite", "StillpointCore", "StillpointTestSupport", "StillpointPostgres", "StillpointPostgresTestSupport",
+                grdb, propertyBased,
+            ],
             path: "Tests/StillpointCoreTests",
             swiftSettings: strictSettings),
         .testTarget(

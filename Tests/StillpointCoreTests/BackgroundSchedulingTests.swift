@@ -21,8 +21,8 @@ struct BackgroundSchedulingTests {
         }
     }
 
-    @Test func backgroundContextsRunTheirWorkLowered() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func backgroundContextsRunTheirWorkLowered(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let during = await container.newBackgroundContext().perform { _ in Self.niceAndPolicy() }
         if BackgroundScheduling.mode == .lowerPriority { #expect(during.nice >= 10) }
         if BackgroundScheduling.mode == .batchPolicy { #expect(during.policy == 3) }

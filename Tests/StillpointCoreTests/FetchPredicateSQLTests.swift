@@ -10,16 +10,16 @@ import Testing
 struct FetchPredicateSQLTests {
     // MARK: Fixture
 
-    private static let attributeTypes: [String: AttributeType] = [
+    static let attributeTypes: [String: AttributeType] = [
         "kind": .string, "title": .string, "tag": .string, "duration": .integer, "score": .double,
         "done": .bool, "start": .date, "uid": .uuid, "blob": .binary,
     ]
 
-    private static let day0 = Date(timeIntervalSince1970: 1_700_000_000)
-    private static let uuids = (0..<5).map { UUID(uuidString: "00000000-0000-0000-0000-00000000000\($0)")! }
+    static let day0 = Date(timeIntervalSince1970: 1_700_000_000)
+    static let uuids = (0..<5).map { UUID(uuidString: "00000000-0000-0000-0000-00000000000\($0)")! }
 
     /// Rows as the store reads them back: dates as `.date`, UUIDs as `.uuid`, bools as `.bool`.
-    private static let rows: [Int64: [String: AttributeValue]] = [
+    static let rows: [Int64: [String: AttributeValue]] = [
         1: ["kind": .string("yoga"), "title": .string("Morning Flow"), "tag": .string("50%_off"), "duration": .integer(600),
             "score": .double(4.5), "done": .bool(true), "start": .date(day0), "uid": .uuid(uuids[0]), "blob": .binary(Data([1, 2]))],
         2: ["kind": .string("Yoga"), "title": .string("café stretch"), "tag": .string("a*b?c[d]"), "duration": .integer(1200),
@@ -84,7 +84,7 @@ struct FetchPredicateSQLTests {
         }
     }
 
-    private static func memoryIDs(_ predicate: FetchPredicate) -> [Int64] {
+    static func memoryIDs(_ predicate: FetchPredicate) -> [Int64] {
         rows.keys.sorted().filter { id in predicate.evaluate { rows[id]![$0] ?? .null } }
     }
 

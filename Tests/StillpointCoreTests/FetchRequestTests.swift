@@ -4,25 +4,23 @@ import Testing
 
 @Suite("FetchRequest")
 struct FetchRequestTests {
-    @Test func predicateSortLimitAndOffset() async throws {
-        try await eachLocation { location in
-            let container = try makeContainer(location)
-            try await insertItems(1...10, in: container)
-            try await container.performBackgroundTask { context in
-                var request = FetchRequest(Item.self, predicate: try FetchPredicate("uid > %@", 3), sortedBy: [.descending(Item.uid)])
-                request.limit = 3
-                request.offset = 2
-                #expect(try context.fetch(request).map { $0[Item.uid] } == [8, 7, 6])
-                #expect(try context.count(for: request) == 3)
-                request.limit = nil
-                #expect(try context.count(for: request) == 5)
-                #expect(try context.fetchObjectIDs(request).count == 5)
-            }
+    @Test(arguments: TestStore.all) func predicateSortLimitAndOffset(store: TestStore) async throws {
+        let container = try await makeContainer(store)
+        try await insertItems(1...10, in: container)
+        try await container.performBackgroundTask { context in
+            var request = FetchRequest(Item.self, predicate: try FetchPredicate("uid > %@", 3), sortedBy: [.descending(Item.uid)])
+            request.limit = 3
+            request.offset = 2
+            #expect(try context.fetch(request).map { $0[Item.uid] } == [8, 7, 6])
+            #expect(try context.count(for: request) == 3)
+            request.limit = nil
+            #expect(try context.count(for: request) == 5)
+            #expect(try context.fetchObjectIDs(request).count == 5)
         }
     }
 
-    @Test func objectFetchesIncludeUnsavedChanges() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func objectFetchesIncludeUnsavedChanges(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...5, in: container)
         try await container.performBackgroundTask { context in
             let all = try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)]))
@@ -43,8 +41,8 @@ struct FetchRequestTests {
         }
     }
 
-    @Test func dictionariesWithAggregatesGroupsAndHaving() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func dictionariesWithAggregatesGroupsAndHaving(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await container.performBackgroundTask { context in
             for (a, b, c) in [(1, 10, 1), (1, 20, 2), (2, 5, 3), (3, 1, 4), (3, 2, 5), (3, 3, 6)] {
                 let row = context.insert(Row3.self)
@@ -70,8 +68,8 @@ struct FetchRequestTests {
         }
     }
 
-    @Test func aggregatesOfNoRowsAreNull() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aggregatesOfNoRowsAreNull(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await container.performBackgroundTask { context in
             var request = FetchRequest(Row3.self)
             request.properties = [.aggregate(.average, of: "b", as: "mean"), .count(as: "n")]
@@ -80,8 +78,8 @@ struct FetchRequestTests {
         }
     }
 
-    @Test func enumerateStreamsInBatchesAndDropsUnchangedObjects() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func enumerateStreamsInBatchesAndDropsUnchangedObjects(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...2_500, in: container)
         try await container.performBackgroundTask { context in
             var request = FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)])
@@ -104,8 +102,8 @@ struct FetchRequestTests {
         }
     }
 
-    @Test func unknownAttributesNameTheEntity() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func unknownAttributesNameTheEntity(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         await container.performBackgroundTask { context in
             #expect(throws: SchemaError.unknownAttribute(entity: "Item", attribute: "titel", suggestion: "title")) {
                 try context.fetch(FetchRequest(Item.self, predicate: try FetchPredicate("titel == 'x'")))
@@ -116,8 +114,8 @@ struct FetchRequestTests {
         }
     }
 
-    @Test func predicateValuesNeverBecomeSQL() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func predicateValuesNeverBecomeSQL(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
         try await container.performBackgroundTask { context in
             let hostile = "x' OR 1=1 --"

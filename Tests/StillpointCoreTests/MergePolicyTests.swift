@@ -6,7 +6,7 @@ import Testing
 /// and saves under each policy.
 @Suite("Merge policies")
 struct MergePolicyTests {
-    static let goldenCases: [(MergePolicy, [Int]?, [Int])] = [
+    static let goldenCases: [(policy: MergePolicy, objectAfter: [Int]?, store: [Int])] = [
         (.error, nil, [2, 1, 2]),
         (.mergeByPropertyStoreTrump, [2, 3, 2], [2, 3, 2]),
         (.mergeByPropertyObjectTrump, [3, 3, 2], [3, 3, 2]),
@@ -14,62 +14,61 @@ struct MergePolicyTests {
         (.rollback, [2, 1, 2], [2, 1, 2]),
     ]
 
-    @Test(arguments: goldenCases)
-    func goldenConflict(policy: MergePolicy, objectAfter: [Int]?, store: [Int]) async throws {
-        try await eachLocation { location in
-            let container = try makeContainer(location)
-            let id = try await container.performBackgroundTask { context in
-                let row = context.insert(Row3.self)
-                row[Row3.a] = 1
-                row[Row3.b] = 1
-                row[Row3.c] = 1
-                try await context.save()
-                return row.objectID
-            }
-            let x = container.newBackgroundContext(name: "X")
-            await x.setMergePolicy(policy)
-            _ = try await x.perform { try $0.existingObject(with: id).objectID }
-            try await container.newBackgroundContext(name: "Y").perform { context in
-                let row = try context.existingObject(with: id)
-                row[Row3.a] = 2
-                row[Row3.c] = 2
-                try await context.save()
-            }
-            let outcome: Result<[Int], any Error> = await x.perform { context in
-                do {
-                    let row = try context.existingObject(with: id)
-                    row[Row3.a] = 3
-                    row[Row3.b] = 3
-                    try await context.save()
-                    return .success([row[Row3.a], row[Row3.b], row[Row3.c]])
-                } catch {
-                    return .failure(error)
-                }
-            }
-            switch (outcome, objectAfter) {
-            case (.success(let values), let expected?):
-                #expect(values == expected, "\(policy): the object in X")
-            case (.failure(let error), nil):
-                guard case SaveError.conflicts(let conflicts) = error else { Issue.record("\(error)"); return }
-                #expect(conflicts.count == 1)
-                let byName = Dictionary(uniqueKeysWithValues: conflicts[0].attributes.map { ($0.name, $0) })
-                #expect(byName["a"] == AttributeConflict(name: "a", readValue: .integer(1), objectValue: .integer(3), storeValue: .integer(2)))
-                #expect(byName["b"] == AttributeConflict(name: "b", readValue: .integer(1), objectValue: .integer(3), storeValue: .integer(1)))
-                #expect(byName["c"] == AttributeConflict(name: "c", readValue: .integer(1), objectValue: .integer(1), storeValue: .integer(2)))
-                #expect(conflicts[0].readVersion == 1 && conflicts[0].storeVersion == 2)
-            default:
-                Issue.record("\(policy): unexpected outcome \(outcome)")
-            }
-            let stored = try await container.newBackgroundContext().perform { context in
-                let row = try context.existingObject(with: id)
-                return [row[Row3.a], row[Row3.b], row[Row3.c]]
-            }
-            #expect(stored == store, "\(policy): the store")
+    @Test(arguments: TestStore.all, goldenCases)
+    func goldenConflict(store: TestStore, golden: (policy: MergePolicy, objectAfter: [Int]?, store: [Int])) async throws {
+        let (policy, objectAfter, expectedStore) = golden
+        let container = try await makeContainer(store)
+        let id = try await container.performBackgroundTask { context in
+            let row = context.insert(Row3.self)
+            row[Row3.a] = 1
+            row[Row3.b] = 1
+            row[Row3.c] = 1
+            try await context.save()
+            return row.objectID
         }
+        let x = container.newBackgroundContext(name: "X")
+        await x.setMergePolicy(policy)
+        _ = try await x.perform { try $0.existingObject(with: id).objectID }
+        try await container.newBackgroundContext(name: "Y").perform { context in
+            let row = try context.existingObject(with: id)
+            row[Row3.a] = 2
+            row[Row3.c] = 2
+            try await context.save()
+        }
+        let outcome: Result<[Int], any Error> = await x.perform { context in
+            do {
+                let row = try context.existingObject(with: id)
+                row[Row3.a] = 3
+                row[Row3.b] = 3
+                try await context.save()
+                return .success([row[Row3.a], row[Row3.b], row[Row3.c]])
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch (outcome, objectAfter) {
+        case (.success(let values), let expected?):
+            #expect(values == expected, "\(policy): the object in X")
+        case (.failure(let error), nil):
+            guard case SaveError.conflicts(let conflicts) = error else { Issue.record("\(error)"); return }
+            #expect(conflicts.count == 1)
+            let byName = Dictionary(uniqueKeysWithValues: conflicts[0].attributes.map { ($0.name, $0) })
+            #expect(byName["a"] == AttributeConflict(name: "a", readValue: .integer(1), objectValue: .integer(3), storeValue: .integer(2)))
+            #expect(byName["b"] == AttributeConflict(name: "b", readValue: .integer(1), objectValue: .integer(3), storeValue: .integer(1)))
+            #expect(byName["c"] == AttributeConflict(name: "c", readValue: .integer(1), objectValue: .integer(1), storeValue: .integer(2)))
+            #expect(conflicts[0].readVersion == 1 && conflicts[0].storeVersion == 2)
+        default:
+            Issue.record("\(policy): unexpected outcome \(outcome)")
+        }
+        let stored = try await container.newBackgroundContext().perform { context in
+            let row = try context.existingObject(with: id)
+            return [row[Row3.a], row[Row3.b], row[Row3.c]]
+        }
+        #expect(stored == expectedStore, "\(policy): the store")
     }
 
-    @Test func aPolicyPerEntityTakesPrecedence() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aPolicyPerEntityTakesPrecedence(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let id = try await container.performBackgroundTask { context in
             let row = context.insert(Row3.self)
@@ -98,9 +97,9 @@ struct MergePolicyTests {
         #expect(stored == [5, 1, 1])
     }
 
-    @Test(arguments: [MergePolicy.mergeByPropertyObjectTrump, .overwrite, .mergeByPropertyStoreTrump, .rollback])
-    func uniquenessConflictsFollowThePolicy(policy: MergePolicy) async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all, [MergePolicy.mergeByPropertyObjectTrump, .overwrite, .mergeByPropertyStoreTrump, .rollback])
+    func uniquenessConflictsFollowThePolicy(store: TestStore, policy: MergePolicy) async throws {
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let (title, id) = try await container.performBackgroundTask { context in
             context.setMergePolicy(policy)
@@ -122,9 +121,9 @@ struct MergePolicyTests {
 
     /// The context already holds the row the insert merges into: that object stays registered and alive, and
     /// shows what the row holds now; the inserted duplicate is marked deleted, and nothing saves through it.
-    @Test(arguments: [MergePolicy.mergeByPropertyObjectTrump, .overwrite, .mergeByPropertyStoreTrump, .rollback])
-    func anInsertMergingIntoAHeldRowKeepsTheHeldObject(policy: MergePolicy) async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all, [MergePolicy.mergeByPropertyObjectTrump, .overwrite, .mergeByPropertyStoreTrump, .rollback])
+    func anInsertMergingIntoAHeldRowKeepsTheHeldObject(store: TestStore, policy: MergePolicy) async throws {
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let upserts = policy == .mergeByPropertyObjectTrump || policy == .overwrite
         try await container.performBackgroundTask { context in
@@ -153,9 +152,9 @@ struct MergePolicyTests {
 
     /// X edits a row that Y deleted: `error` reports a conflict with no store version; every other policy lets
     /// the deletion stand, and X's object is marked deleted.
-    @Test(arguments: MergePolicy.allCases)
-    func anEditOfARowDeletedElsewhere(policy: MergePolicy) async throws {
-        let (container, x, id) = try await storeReadByX(under: policy)
+    @Test(arguments: TestStore.all, MergePolicy.allCases)
+    func anEditOfARowDeletedElsewhere(store: TestStore, policy: MergePolicy) async throws {
+        let (container, x, id) = try await storeReadByX(store, under: policy)
         try await container.performBackgroundTask { context in
             try context.delete(try context.existingObject(with: id))
             try await context.save()
@@ -184,9 +183,9 @@ struct MergePolicyTests {
 
     /// X deletes a row that Y changed: `error` reports a conflict, `rollback` keeps the row and shows Y's values
     /// in X's object, the other policies delete it.
-    @Test(arguments: MergePolicy.allCases)
-    func aDeleteOfARowChangedElsewhere(policy: MergePolicy) async throws {
-        let (container, x, id) = try await storeReadByX(under: policy)
+    @Test(arguments: TestStore.all, MergePolicy.allCases)
+    func aDeleteOfARowChangedElsewhere(store: TestStore, policy: MergePolicy) async throws {
+        let (container, x, id) = try await storeReadByX(store, under: policy)
         try await container.performBackgroundTask { context in
             try context.existingObject(with: id)[Item.title] = "changed by Y"
             try await context.save()
@@ -218,8 +217,8 @@ struct MergePolicyTests {
     }
 
     /// A store with item 1, and a context X under `policy` that has read it.
-    private func storeReadByX(under policy: MergePolicy) async throws -> (PersistentContainer, ObjectContext, ObjectID) {
-        let container = try makeContainer()
+    private func storeReadByX(_ store: TestStore, under policy: MergePolicy) async throws -> (PersistentContainer, ObjectContext, ObjectID) {
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let x = container.newBackgroundContext(name: "X")
         await x.setMergePolicy(policy)

@@ -5,29 +5,27 @@ import Testing
 /// The merge service's promises, one context merging what another saved.
 @Suite("Merge service")
 struct MergeServiceTests {
-    @Test func aMergeByHandRefreshesTheHeldObjectsAndLoadsNoOthers() async throws {
-        try await eachLocation { location in
-            let container = try makeContainer(location)
-            try await insertItems(1...10, in: container)
-            let reader = container.newBackgroundContext(name: "reader")
-            let held = try await reader.perform { context in
-                try context.fetch(FetchRequest(Item.self, predicate: try FetchPredicate("uid <= 2"), sortedBy: [.ascending(Item.uid)])).map(\.objectID)
-            }
-            let changeSet = try await container.performBackgroundTask { context in
-                try #require(try await context.batchUpdate(FetchRequest(Item.self), set: ["title": .string("renamed")]).changeSet)
-            }
-            #expect(changeSet.updated.count == 10)
-            let (titles, registered) = try await reader.perform { context in
-                try context.mergeChanges(from: changeSet)
-                return (held.map { context.registeredObject(for: $0)?[Item.title] }, context.registeredObjects.count)
-            }
-            #expect(titles == ["renamed", "renamed"])
-            #expect(registered == 2, "objects the context did not hold are not loaded")
+    @Test(arguments: TestStore.all) func aMergeByHandRefreshesTheHeldObjectsAndLoadsNoOthers(store: TestStore) async throws {
+        let container = try await makeContainer(store)
+        try await insertItems(1...10, in: container)
+        let reader = container.newBackgroundContext(name: "reader")
+        let held = try await reader.perform { context in
+            try context.fetch(FetchRequest(Item.self, predicate: try FetchPredicate("uid <= 2"), sortedBy: [.ascending(Item.uid)])).map(\.objectID)
         }
+        let changeSet = try await container.performBackgroundTask { context in
+            try #require(try await context.batchUpdate(FetchRequest(Item.self), set: ["title": .string("renamed")]).changeSet)
+        }
+        #expect(changeSet.updated.count == 10)
+        let (titles, registered) = try await reader.perform { context in
+            try context.mergeChanges(from: changeSet)
+            return (held.map { context.registeredObject(for: $0)?[Item.title] }, context.registeredObjects.count)
+        }
+        #expect(titles == ["renamed", "renamed"])
+        #expect(registered == 2, "objects the context did not hold are not loaded")
     }
 
-    @Test func unsavedChangesSurviveAMergeOfTheSameAttribute() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func unsavedChangesSurviveAMergeOfTheSameAttribute(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let reader = container.newBackgroundContext(name: "reader")
         let id = try await reader.perform { context in
@@ -49,8 +47,8 @@ struct MergeServiceTests {
         #expect(state == ("unsaved", 4.5, true))
     }
 
-    @Test func aDeletedHeldObjectIsMarkedDeletedAndDropped() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aDeletedHeldObjectIsMarkedDeletedAndDropped(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems([1, 2], in: container)
         let reader = container.newBackgroundContext(name: "reader")
         let id = try await reader.perform { try $0.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)]))[0].objectID }
@@ -68,8 +66,8 @@ struct MergeServiceTests {
     }
 
     /// An automatic merge whose read fails (the context was interrupted) is made again before the next one.
-    @Test func aFailedAutomaticMergeIsMadeAgainWithTheNextOne() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aFailedAutomaticMergeIsMadeAgainWithTheNextOne(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems([1, 2], in: container)
         let observer = container.newBackgroundContext(name: "observer")
         await observer.setAutomaticallyMergesChangesFromParent(true)

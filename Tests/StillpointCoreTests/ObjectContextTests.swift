@@ -4,27 +4,25 @@ import Testing
 
 @Suite("ObjectContext")
 struct ObjectContextTests {
-    @Test func insertSaveAndFetchInAnotherContext() async throws {
-        try await eachLocation { location in
-            let container = try makeContainer(location)
-            let id = try await container.performBackgroundTask { context in
-                let item = context.insert(Item.self)
-                item[Item.uid] = 7
-                item[Item.title] = "Breath"
-                #expect(item.objectID.isTemporary)
-                try await context.save()
-                #expect(!item.objectID.isTemporary)
-                return item.objectID
-            }
-            let title = try await container.newBackgroundContext().perform { context in
-                try context.existingObject(with: id)[Item.title]
-            }
-            #expect(title == "Breath")
+    @Test(arguments: TestStore.all) func insertSaveAndFetchInAnotherContext(store: TestStore) async throws {
+        let container = try await makeContainer(store)
+        let id = try await container.performBackgroundTask { context in
+            let item = context.insert(Item.self)
+            item[Item.uid] = 7
+            item[Item.title] = "Breath"
+            #expect(item.objectID.isTemporary)
+            try await context.save()
+            #expect(!item.objectID.isTemporary)
+            return item.objectID
         }
+        let title = try await container.newBackgroundContext().perform { context in
+            try context.existingObject(with: id)[Item.title]
+        }
+        #expect(title == "Breath")
     }
 
-    @Test func typedAttributesRoundTripEveryType() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func typedAttributesRoundTripEveryType(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let date = Date(timeIntervalSince1970: 1_700_000_000.5)
         let uuid = UUID()
         let id = try await container.performBackgroundTask { context in
@@ -52,8 +50,8 @@ struct ObjectContextTests {
         }
     }
 
-    @Test func identityMapGivesOneInstancePerObject() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func identityMapGivesOneInstancePerObject(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
         try await container.performBackgroundTask { context in
             let first = try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)]))
@@ -64,8 +62,8 @@ struct ObjectContextTests {
         }
     }
 
-    @Test func changeTrackingSetsAndValues() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func changeTrackingSetsAndValues(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
         try await container.performBackgroundTask { context in
             #expect(!(context.hasChanges as Bool))
@@ -88,8 +86,8 @@ struct ObjectContextTests {
         }
     }
 
-    @Test func rollbackRestoresEverything() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func rollbackRestoresEverything(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...2, in: container)
         try await container.performBackgroundTask { context in
             let items = try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)]))
@@ -105,8 +103,8 @@ struct ObjectContextTests {
         }
     }
 
-    @Test func resetForgetsObjects() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func resetForgetsObjects(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...2, in: container)
         try await container.performBackgroundTask { context in
             let before = try context.fetch(FetchRequest(Item.self))
@@ -120,8 +118,8 @@ struct ObjectContextTests {
         }
     }
 
-    @Test func refreshWithAndWithoutMergingChanges() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func refreshWithAndWithoutMergingChanges(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let reader = container.newBackgroundContext()
         let id = try await reader.perform { context in
@@ -149,8 +147,8 @@ struct ObjectContextTests {
         }
     }
 
-    @Test func deletedObjectIsGoneAfterSave() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func deletedObjectIsGoneAfterSave(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...2, in: container)
         let id = try await container.performBackgroundTask { context in
             let item = try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)]))[0]
@@ -164,8 +162,8 @@ struct ObjectContextTests {
     }
 
     @MainActor
-    @Test func viewContextRunsOnTheMainActorAndSavesOffIt() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func viewContextRunsOnTheMainActorAndSavesOffIt(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         #expect(container.viewContext.isViewContext)
         // Traps unless the view context's work runs on the main actor.
         let onMainActor = await container.viewContext.perform { _ in isOnMainActor() }
@@ -180,8 +178,8 @@ struct ObjectContextTests {
     }
 
     @MainActor
-    @Test func performAndWaitFromTheMainActor() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func performAndWaitFromTheMainActor(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...4, in: container)
         let background = container.newBackgroundContext()
         let count = try background.performAndWait { context in
@@ -193,8 +191,8 @@ struct ObjectContextTests {
         #expect(viaView == 4)
     }
 
-    @Test func backgroundContextsRunOnTheirOwnExecutors() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func backgroundContextsRunOnTheirOwnExecutors(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let first = container.newBackgroundContext()
         let second = container.newBackgroundContext()
         #expect(first.name != second.name)
@@ -213,8 +211,8 @@ private func isOnMainActor() -> Bool {
 
 @Suite("Interrupting a context")
 struct InterruptTests {
-    @Test func anInterruptedContextRunsNoStatementUntilCleared() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func anInterruptedContextRunsNoStatementUntilCleared(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
         let context = container.newBackgroundContext()
         context.interrupt()

@@ -7,8 +7,8 @@ struct SaveTests {
     /// The view context's save suspends while the writer works: a second save meanwhile waits for it, and
     /// does not send the same inserted objects again.
     @MainActor
-    @Test func savesThatOverlapWriteEachChangeOnce() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func savesThatOverlapWriteEachChangeOnce(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let view = container.viewContext
         await view.perform { context in
             for uid in 1...200 {
@@ -26,8 +26,8 @@ struct SaveTests {
         #expect(stored == 200)
     }
 
-    @Test func aStaleUpdateFailsWithATypedConflictAndChangesNothing() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aStaleUpdateFailsWithATypedConflictAndChangesNothing(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let stale = container.newBackgroundContext()
         let id = try await stale.perform { try $0.fetch(FetchRequest(Item.self))[0].objectID }
@@ -54,8 +54,8 @@ struct SaveTests {
         #expect(stillChanged)
     }
 
-    @Test func aFailedSaveIsOneTransaction() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aFailedSaveIsOneTransaction(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         await #expect(throws: SaveError.self) {
             try await container.performBackgroundTask { context in
@@ -69,8 +69,8 @@ struct SaveTests {
         #expect(count == 1)
     }
 
-    @Test func uniquenessViolationNamesTheConstraint() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func uniquenessViolationNamesTheConstraint(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let error = await #expect(throws: SaveError.self) {
             try await container.performBackgroundTask { context in
@@ -82,8 +82,8 @@ struct SaveTests {
         #expect(failure.reason == .uniquenessViolation(attributes: ["uid"], values: [.integer(1)]))
     }
 
-    @Test func aMissingRequiredValueFailsValidation() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aMissingRequiredValueFailsValidation(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let error = await #expect(throws: SaveError.self) {
             try await container.performBackgroundTask { context in
                 let object = context.insert(Kitchen.self)
@@ -97,8 +97,8 @@ struct SaveTests {
         #expect(count == 0)
     }
 
-    @Test func savesAndBatchesPublishChangeSetsInOrderToEveryObserver() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func savesAndBatchesPublishChangeSetsInOrderToEveryObserver(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let changes = container.changeSets, otherObserver = container.changeSets
         let start = Date()
         try await insertItems(1...3, in: container)
@@ -127,8 +127,8 @@ struct SaveTests {
         #expect(received.allSatisfy { start <= $0.timestamp && $0.timestamp <= end })
     }
 
-    @Test func childContextSavesReachTheParentOnly() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func childContextSavesReachTheParentOnly(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let parent = container.newBackgroundContext()
         let child = await parent.newChildContext()
@@ -150,8 +150,8 @@ struct SaveTests {
         #expect(storeCount == 2)
     }
 
-    @Test func aChildSeesItsParentsUnsavedChanges() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aChildSeesItsParentsUnsavedChanges(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...2, in: container)
         let parent = container.newBackgroundContext()
         let child = try await parent.perform { context in
@@ -167,8 +167,8 @@ struct SaveTests {
 
     /// A child counts its parent's unsaved changes from their values: it makes no object of them, and a row the
     /// parent deleted is not counted even when nothing else is pending.
-    @Test func aChildCountsItsParentsUnsavedChangesWithoutMakingObjects() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aChildCountsItsParentsUnsavedChangesWithoutMakingObjects(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...4, in: container)
         let parent = container.newBackgroundContext()
         let children = try await parent.perform { context in

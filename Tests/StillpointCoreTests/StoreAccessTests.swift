@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StillpointPostgres
 import Testing
 @testable import StillpointCore
 @testable import StillpointSQLite
@@ -12,86 +13,144 @@ struct StoreAccessTests {
     /// A store of three items, closed.
     private static func makeStore(in directory: URL) async throws -> URL {
         let url = directory.appendingPathComponent("store.sqlite")
-        let container = try makeContainer(.file(url))
-        try await insertItems(1...3, in: container)
-        try container.close()
+        try await makeStore(at: .file(url))
         return url
     }
 
-    @Test func aReadOnlyContainerFetches() async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = try await Self.makeStore(in: directory)
-        let reader = try PersistentContainer(schema: try Self.schema(), location: .file(url), access: .readOnly)
+    /// A store of three items at `location`, closed.
+    private static func makeStore(at location: StoreLocation) async throws {
+        let container = try makeContainer(at: location)
+        try await insertItems(1...3, in: container)
+        try container.close()
+    }
+
+    @Test(arguments: TestStore.shareable)
+    func aReadOnlyContainerFetches(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        try await Self.makeStore(at: location)
+        let reader = try openContainer(schema: try Self.schema(), location: location, access: .readOnly)
         #expect(reader.isReadOnly)
         let count = try await reader.newBackgroundContext().perform { try $0.count(for: FetchRequest(Item.self)) }
         #expect(count == 3)
     }
 
-    @Test func aReadOnlyContainerRefusesSavesWithAClearError() async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = try await Self.makeStore(in: directory)
-        let before = try Data(contentsOf: url)
-        let reader = try PersistentContainer(schema: try Self.schema(), location: .file(url), access: .readOnly)
-        await #expect(throws: StoreError.readOnly(path: url.path)) {
+    @Test(arguments: TestStore.shareable)
+    func aReadOnlyContainerRefusesSavesWithAClearError(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        try await Self.makeStore(at: location)
+        let before = try Self.contents(of: location)
+        let reader = try openContainer(schema: try Self.schema(), location: location, access: .readOnly)
+        await #expect(throws: StoreError.readOnly(path: location.displayPath)) {
             try await reader.performBackgroundTask { context in
                 let item = context.insert(Item.self)
                 item[Item.uid] = 99
                 try await context.save()
             }
         }
-        #expect(StoreError.readOnly(path: url.path).description.contains("opened read-only"))
+        #expect(StoreError.readOnly(path: location.displayPath).description.contains("opened read-only"))
         try reader.close()
-        #expect(try Data(contentsOf: url) == before)
+        #expect(try Self.contents(of: location) == before)
     }
 
-    @Test func aReadOnlyContainerDoesNotWaitForAWriter() async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = try await Self.makeStore(in: directory)
+    /// What a read-only container must leave as it was: the file's bytes, or the server's items and change log.
+    private static func contents(of location: StoreLocation) throws -> [String] {
+        guard case .postgres(let uri) = location else {
+            guard case .file(let url) = location else { return [] }
+            return [try Data(contentsOf: url).base64EncodedString()]
+        }
+        let connection = try PostgresConnection(uri: uri)
+        return try [#"SELECT string_agg("uid" || ' ' || "title", ',' ORDER BY "uid") FROM "Item""#,
+                    "SELECT COUNT(*)::text FROM \(PostgresChangeLog.table)"].map { sql in
+            try connection.execute(sql).text(row: 0, column: 0) ?? ""
+        }
+    }
+
+    @Test(arguments: TestStore.shareable)
+    func aReadOnlyContainerDoesNotWaitForAWriter(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        try await Self.makeStore(at: location)
         // Another connection holds the write lock, with an uncommitted insert, for longer than the test lasts.
-        let holder = try DatabaseQueue(path: url.path)
+        let insert = #"INSERT INTO "Item" ("uid", "title") VALUES (99, 'pending')"#
         let writing = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let thread = Thread {
-            try? holder.inDatabase { db in
-                try db.execute(sql: "BEGIN IMMEDIATE")
-                try db.execute(sql: "INSERT INTO Item (uid, title) VALUES (99, 'pending')")
+            switch location {
+            case .file(let url):
+                try? DatabaseQueue(path: url.path).inDatabase { db in
+                    try db.execute(sql: "BEGIN IMMEDIATE")
+                    try db.execute(sql: insert)
+                    writing.signal()
+                    release.wait()
+                    try db.execute(sql: "ROLLBACK")
+                }
+            case .postgres(let uri):
+                guard let connection = try? PostgresConnection(uri: uri) else {
+                    writing.signal()
+                    return
+                }
+                _ = try? connection.transaction {
+                    try connection.execute(insert)
+                    writing.signal()
+                    release.wait()
+                    throw CancellationError()  // rolls the insert back
+                }
+            case .inMemory:
                 writing.signal()
-                release.wait()
-                try db.execute(sql: "ROLLBACK")
             }
         }
         thread.start()
         writing.wait()
         defer { release.signal() }
-        // The read-write open would wait on the lock (its busy timeout) and then fail; the read-only one does not.
-        let reader = try PersistentContainer(schema: try Self.schema(), location: .file(url), access: .readOnly)
+        // On SQLite the read-write open would wait on the lock (its busy timeout) and then fail; the read-only one
+        // does not. On PostgreSQL neither waits.
+        let reader = try openContainer(schema: try Self.schema(), location: location, access: .readOnly)
         let count = try await reader.newBackgroundContext().perform { try $0.count(for: FetchRequest(Item.self)) }
         #expect(count == 3)
-    }
-
-    @Test func aReadOnlyOpenOfAMissingStoreCreatesNothing() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("none.sqlite")
-        #expect(throws: StoreError.noStore(path: url.path)) {
-            try PersistentContainer(schema: try Self.schema(), location: .file(url), access: .readOnly)
+        if case .postgres = location {
+            let opened = DispatchSemaphore(value: 0)
+            Thread {
+                _ = try? openContainer(schema: try Self.schema(), location: location)
+                opened.signal()
+            }.start()
+            let openedInTime = opened.wait(timeout: .now() + 10) == .success
+            #expect(openedInTime, "the read-write open waited for the other connection's write transaction")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
-    @Test func readingUpgradesAStoreThatNeedsItThenReadsOnly() async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("store.sqlite")
-        try makeContainer(.file(url), entities: [Item.self]).close()
+    @Test(arguments: TestStore.shareable)
+    func aReadOnlyOpenOfAMissingStoreCreatesNothing(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        #expect(throws: StoreError.noStore(path: location.displayPath)) {
+            try openContainer(schema: try Self.schema(), location: location, access: .readOnly)
+        }
+        switch location {
+        case .file(let url):
+            #expect(try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path).isEmpty)
+        case .postgres(let uri):
+            let tables = try PostgresConnection(uri: uri)
+                .execute("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema()")
+            #expect(tables.integer(row: 0, column: 0) == 0)
+        case .inMemory:
+            Issue.record("an in-memory store cannot be opened twice")
+        }
+    }
+
+    @Test(arguments: TestStore.shareable)
+    func readingUpgradesAStoreThatNeedsItThenReadsOnly(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        try makeContainer(at: location, entities: [Item.self]).close()
         // A new entity: a read-only open cannot create its table.
-        #expect(throws: StoreError.needsUpgrade(path: url.path)) {
-            try PersistentContainer(schema: try Self.schema(), location: .file(url), access: .readOnly)
+        #expect(throws: StoreError.needsUpgrade(path: location.displayPath)) {
+            try openContainer(schema: try Self.schema(), location: location, access: .readOnly)
         }
-        let reader = try PersistentContainer.reading(schema: try Self.schema(), url: url)
+        // PersistentContainer.reading upgrades a SQLite file first; a server store is upgraded by a read-write open.
+        let reader: PersistentContainer
+        if case .file(let url) = location {
+            reader = try PersistentContainer.reading(schema: try Self.schema(), url: url)
+        } else {
+            try openContainer(schema: try Self.schema(), location: location).close()
+            reader = try openContainer(schema: try Self.schema(), location: location, access: .readOnly)
+        }
         #expect(reader.isReadOnly)
         let count = try await reader.newBackgroundContext().perform { try $0.count(for: FetchRequest(Kitchen.self)) }
         #expect(count == 0)

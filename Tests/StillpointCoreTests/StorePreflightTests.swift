@@ -21,7 +21,7 @@ struct StorePreflightTests {
     @Test func aNewStoreIsMarkedWithTheCurrentVersion() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let container = try makeContainer(.file(directory.appendingPathComponent("store.sqlite")))
+        let container = try makeContainer(at: .file(directory.appendingPathComponent("store.sqlite")))
         #expect(try container.storeVersion() == PersistentContainer.storeFormatVersion)
         #expect(PersistentContainer.storeFormatVersion >= 1)
     }
@@ -31,7 +31,7 @@ struct StorePreflightTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("store.sqlite")
-        try makeContainer(.file(url)).close()
+        try makeContainer(at: .file(url)).close()
         let newer = PersistentContainer.storeFormatVersion + 1
         do {
             let queue = try DatabaseQueue(path: url.path)
@@ -51,7 +51,7 @@ struct StorePreflightTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("store.sqlite")
-        let container = try makeContainer(.file(url))
+        let container = try makeContainer(at: .file(url))
         #expect(try openWriters(url) == 1)
         let reader = try makeReader(url)
         #expect(try openWriters(url) == 1)
@@ -59,7 +59,7 @@ struct StorePreflightTests {
         try container.close()
         #expect(try openWriters(url) == 0)
         // Dropped without close(): still closed cleanly.
-        do { _ = try makeContainer(.file(url)) }
+        do { _ = try makeContainer(at: .file(url)) }
         #expect(try openWriters(url) == 0)
     }
 
@@ -101,7 +101,7 @@ struct StorePreflightTests {
                            arguments: [Int64(Int32.max)])
         }
         try queue.close()
-        try makeContainer(.file(url)).close()
+        try makeContainer(at: .file(url)).close()
         #expect(try openWriters(url) == 0)
     }
 
@@ -118,7 +118,7 @@ struct StorePreflightTests {
         }
         try queue.close()
         try makeReader(url).close()
-        try makeContainer(.file(url)).close()
+        try makeContainer(at: .file(url)).close()
         #expect(try openWriters(url) <= 1)
     }
 
@@ -153,7 +153,7 @@ struct StorePreflightTests {
 
     /// A store of 500 items, closed cleanly (its WAL folded into the file).
     private func fillAndClose(_ url: URL) throws {
-        let container = try makeContainer(.file(url))
+        let container = try makeContainer(at: .file(url))
         try container.sqliteStore.write { db in
             for uid in 0..<500 {
                 try db.execute(sql: "INSERT INTO Item (uid, title) VALUES (?, ?)", arguments: [uid, String(repeating: "t", count: 200)])

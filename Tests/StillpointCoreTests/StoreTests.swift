@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StillpointPostgres
 import Testing
 @testable import StillpointCore
 @testable import StillpointSQLite
@@ -9,23 +10,27 @@ struct StoreTests {
     @Test func fileStoreUsesWAL() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let container = try makeContainer(.file(directory.appendingPathComponent("store.sqlite")))
+        let container = try makeContainer(at: .file(directory.appendingPathComponent("store.sqlite")))
         let mode = try container.sqliteStore.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
     }
 
-    @Test func readersRunWhileAWriterWrites() async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let container = try makeContainer(.file(directory.appendingPathComponent("store.sqlite")))
+    /// Not SQLite in memory: its one connection serves readers and the writer in turn.
+    @Test(arguments: TestStore.shareable)
+    func readersRunWhileAWriterWrites(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
-        // Hold a write transaction open with an uncommitted insert, and read meanwhile.
-        let store = try container.sqliteStore
+        // Hold the store's write transaction open with an uncommitted insert, and read meanwhile.
+        let insert = #"INSERT INTO "Item" ("uid", "title") VALUES (99, 'pending')"#
         let writing = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let writer = Thread {
-            try? store.write { db in
-                try db.execute(sql: "INSERT INTO Item (uid, title) VALUES (99, 'pending')")
+            try? container.store.writing(interruptedBy: nil) { writer in
+                if let connection = writer as? SQLiteStoreConnection {
+                    try connection.db.execute(sql: insert)
+                } else if let connection = writer as? PostgresStoreConnection {
+                    try connection.connection.execute(insert)
+                }
                 writing.signal()
                 release.wait()
             }
@@ -37,10 +42,32 @@ struct StoreTests {
         #expect(count == 3)
     }
 
-    @Test func reopeningWithAnExtendedSchemaUpgradesInPlace() async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("store.sqlite")
+    /// Opening a store whose tables are as the schema wants changes nothing in them, so it never waits for
+    /// another process's reads.
+    @Test(arguments: TestStore.shareable)
+    func anOpenDoesNotWaitForAnotherReadersSnapshot(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        let first = try makeContainer(at: location)
+        try await insertItems(1...3, in: first)
+        let opened = DispatchSemaphore(value: 0)
+        let openedInTime = try await first.newBackgroundContext().perform { context in
+            try context.withPinnedSnapshot {
+                // The snapshot has read the table, and holds it until it ends.
+                _ = try context.count(for: FetchRequest(Item.self))
+                Thread {
+                    _ = try? makeContainer(at: location)
+                    opened.signal()
+                }.start()
+                return opened.wait(timeout: .now() + 10) == .success
+            }
+        }
+        if !openedInTime { opened.wait() }  // it opens once the snapshot ends
+        #expect(openedInTime, "the second open waited for the first container's read transaction")
+    }
+
+    @Test(arguments: TestStore.shareable)
+    func reopeningWithAnExtendedSchemaUpgradesInPlace(store: TestStore) async throws {
+        let location = try await store.makeLocation()
         enum Before: Entity {
             static let name = Attribute<String>("name")
             static let entity = EntityDescription("Thing", attributes: [name])
@@ -56,13 +83,13 @@ struct StoreTests {
             static let entity = EntityDescription("Extra", attributes: [value])
         }
         do {
-            let container = try PersistentContainer(schema: try Schema([Before.self]), location: .file(url))
+            let container = try openContainer(schema: try Schema([Before.self]), location: location)
             try await container.performBackgroundTask { context in
                 context.insert(Before.self)[Before.name] = "kept"
                 try await context.save()
             }
         }
-        let container = try PersistentContainer(schema: try Schema([After.self, Extra.self]), location: .file(url))
+        let container = try openContainer(schema: try Schema([After.self, Extra.self]), location: location)
         try await container.performBackgroundTask { context in
             let thing = try context.fetch(FetchRequest(After.self))[0]
             #expect(thing[After.name] == "kept")
@@ -71,14 +98,15 @@ struct StoreTests {
             context.insert(Extra.self)[Extra.value] = 1
             try await context.save()
         }
-        let indexes = try container.sqliteStore.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Thing'") }
-        #expect(indexes.contains("index_Thing_name"))
+        let indexes = store == .postgres
+            ? "SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'index_Thing_name'"
+            : "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = 'index_Thing_name'"
+        #expect(try container.integer(indexes) == 1)
     }
 
-    @Test func schemaChangesThatCannotBeMadeInPlaceAreErrorsAndChangeNothing() async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("store.sqlite")
+    @Test(arguments: TestStore.shareable)
+    func schemaChangesThatCannotBeMadeInPlaceAreErrorsAndChangeNothing(store: TestStore) async throws {
+        let location = try await store.makeLocation()
         enum Original: Entity {
             static let name = Attribute<String>("name")
             static let entity = EntityDescription("Thing", attributes: [name])
@@ -93,26 +121,42 @@ struct StoreTests {
             static let entity = EntityDescription("Thing", attributes: [name, size])
         }
         do {
-            let container = try PersistentContainer(schema: try Schema([Original.self]), location: .file(url))
-            try await container.performBackgroundTask { context in
+            let original = try openContainer(schema: try Schema([Original.self]), location: location)
+            try await original.performBackgroundTask { context in
                 context.insert(Original.self)[Original.name] = "kept"
                 try await context.save()
             }
+            try original.close()
         }
-        let before = try Data(contentsOf: url)
+        let before = try storedShape(at: location)
         #expect {
-            _ = try PersistentContainer(schema: try Schema([Retyped.self]), location: .file(url))
+            _ = try openContainer(schema: try Schema([Retyped.self]), location: location)
         } throws: { error in
             guard case StoreError.incompatibleSchema(let path, "Thing", let reason) = error else { return false }
-            return path == url.path && reason.contains("'name' is stored as TEXT")
+            return path == location.displayPath && reason.contains("'name' is stored as")
         }
         #expect {
-            _ = try PersistentContainer(schema: try Schema([RequiredAdded.self]), location: .file(url))
+            _ = try openContainer(schema: try Schema([RequiredAdded.self]), location: location)
         } throws: { error in
             guard case StoreError.incompatibleSchema(_, "Thing", let reason) = error else { return false }
             return reason.contains("'size' is required and has no default")
         }
-        #expect(try Data(contentsOf: url) == before)
+        #expect(try storedShape(at: location) == before)
+    }
+
+    /// What a refused reopen must leave as it was: the file's bytes, or the server's columns and rows.
+    private func storedShape(at location: StoreLocation) throws -> [String] {
+        guard case .postgres(let uri) = location else {
+            guard case .file(let url) = location else { return [] }
+            return [try Data(contentsOf: url).base64EncodedString()]
+        }
+        let columns = try PostgresConnection(uri: uri).execute("""
+            SELECT table_name || '.' || column_name || ' ' || data_type FROM information_schema.columns
+            WHERE table_schema = current_schema() ORDER BY 1
+            """)
+        let rows = try PostgresConnection(uri: uri).execute(#"SELECT "name" FROM "Thing" ORDER BY 1"#)
+        return (0..<columns.rowCount).map { columns.text(row: $0, column: 0) ?? "" }
+            + (0..<rows.rowCount).map { rows.text(row: $0, column: 0) ?? "" }
     }
 
     @Test func aFileThatIsNotADatabaseIsReportedAndLeftAlone() throws {
@@ -121,7 +165,7 @@ struct StoreTests {
         let url = directory.appendingPathComponent("notes.sqlite")
         let content = Data("Started At,Duration\n01/01/2024 10:00:00,0:10:0\n".utf8)
         try content.write(to: url)
-        #expect(throws: StoreError.notADatabase(path: url.path)) { try makeContainer(.file(url)) }
+        #expect(throws: StoreError.notADatabase(path: url.path)) { try makeContainer(at: .file(url)) }
         #expect(try Data(contentsOf: url) == content)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["notes.sqlite"])
         #expect(StoreError.notADatabase(path: url.path).description.contains(url.path))
@@ -144,7 +188,7 @@ struct StoreTests {
         for offset in stride(from: 4096, to: bytes.count, by: 7) { bytes[offset] = 0x5A }
         try bytes.write(to: url)
         #expect {
-            _ = try makeContainer(.file(url))
+            _ = try makeContainer(at: .file(url))
         } throws: { error in
             guard case StoreError.corrupt(let path, _) = error else { return false }
             return path == url.path
@@ -154,7 +198,7 @@ struct StoreTests {
 
     @Test func aMissingDirectoryIsReported() throws {
         let url = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/store.sqlite")
-        #expect(throws: StoreError.missingDirectory(path: url.deletingLastPathComponent().path)) { try makeContainer(.file(url)) }
+        #expect(throws: StoreError.missingDirectory(path: url.deletingLastPathComponent().path)) { try makeContainer(at: .file(url)) }
     }
 
     @Test func aReadOnlyDirectoryIsReported() throws {
@@ -165,7 +209,7 @@ struct StoreTests {
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory.path)
         let url = directory.appendingPathComponent("store.sqlite")
-        #expect(throws: StoreError.readOnlyDirectory(path: directory.path)) { try makeContainer(.file(url)) }
+        #expect(throws: StoreError.readOnlyDirectory(path: directory.path)) { try makeContainer(at: .file(url)) }
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import StillpointCore
+import StillpointPostgres
 @testable import StillpointSQLite
 import Testing
 
@@ -31,6 +32,21 @@ enum Kitchen: Entity {
     static let entity = EntityDescription("Kitchen", attributes: [integer, double, string, bool, date, uuid, binary, note])
 }
 
+/// The sessions of `FetchPredicateSQLTests`' fixture as an entity, every attribute optional, `number` the row's id.
+enum PredicateSession: Entity {
+    static let number = Attribute<Int>("number")
+    static let kind = Attribute<String?>("kind")
+    static let title = Attribute<String?>("title")
+    static let tag = Attribute<String?>("tag")
+    static let duration = Attribute<Int?>("duration")
+    static let score = Attribute<Double?>("score")
+    static let done = Attribute<Bool?>("done")
+    static let start = Attribute<Date?>("start")
+    static let uid = Attribute<UUID?>("uid")
+    static let blob = Attribute<Data?>("blob")
+    static let entity = EntityDescription("Session", attributes: [number, kind, title, tag, duration, score, done, start, uid, blob])
+}
+
 /// A fresh temporary folder, removed by the caller.
 func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("stillpoint-tests-\(UUID().uuidString)")
@@ -38,8 +54,23 @@ func temporaryDirectory() throws -> URL {
     return url
 }
 
-func makeContainer(_ location: StoreLocation = .inMemory, entities: [any Entity.Type] = [Item.self, Row3.self, Kitchen.self]) throws -> PersistentContainer {
-    try PersistentContainer(schema: try Schema(entities), location: location)
+/// A container on a new, empty store of the kind `store` names.
+func makeContainer(_ store: TestStore, entities: [any Entity.Type] = [Item.self, Row3.self, Kitchen.self]) async throws -> PersistentContainer {
+    let location = try await store.makeLocation()
+    guard store == .postgres else { return try makeContainer(at: location, entities: entities) }
+    let schema = try Schema(entities)
+    return try await blockingWork { try openContainer(schema: schema, location: location) }
+}
+
+/// Opens `location` with the store target it needs: StillpointPostgres for a server, StillpointSQLite otherwise.
+func openContainer(schema: Schema, location: StoreLocation, access: StoreAccess = .readWrite) throws -> PersistentContainer {
+    if case .postgres(let uri) = location { return try PersistentContainer(schema: schema, postgres: uri, access: access) }
+    return try PersistentContainer(schema: schema, location: location, access: access)
+}
+
+/// A container on the store at `location`, for tests that open one store twice (as a second process would).
+func makeContainer(at location: StoreLocation, entities: [any Entity.Type] = [Item.self, Row3.self, Kitchen.self]) throws -> PersistentContainer {
+    try openContainer(schema: try Schema(entities), location: location)
 }
 
 /// Inserts items with uids `uids` and titles "item N", and saves.
@@ -52,14 +83,6 @@ func insertItems(_ uids: some Sequence<Int32> & Sendable, in container: Persiste
         }
         try await context.save()
     }
-}
-
-/// Both locations, for tests that must hold on a file and in memory.
-func eachLocation(isolation: isolated (any Actor)? = #isolation, _ body: (StoreLocation) async throws -> Void) async throws {
-    let directory = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    try await body(.inMemory)
-    try await body(.file(directory.appendingPathComponent("store.sqlite")))
 }
 
 extension PersistentContainer {

@@ -7,8 +7,8 @@ import Testing
 struct TopologyTests {
     /// Siblings (seeds 000, 001, 003): background contexts on the store; the view context merges their saves.
     @MainActor
-    @Test func siblings() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func siblings(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let view = container.viewContext
         await view.setAutomaticallyMergesChangesFromParent(true)
         try await insertItems([1], in: container)
@@ -25,8 +25,8 @@ struct TopologyTests {
     /// Parent-child (seed 004): a private child of the view context; its save reaches the view context, and
     /// the view context's save persists.
     @MainActor
-    @Test func parentChild() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func parentChild(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let view = container.viewContext
         let child = await view.newChildContext(name: "writer")
         try await child.perform { context in
@@ -46,8 +46,8 @@ struct TopologyTests {
     /// children of the root. A worker's save reaches the root and is merged into the view context; the root
     /// persists in the background.
     @MainActor
-    @Test func rootWriter() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func rootWriter(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let root = container.newBackgroundContext(name: "root")
         let view = await root.newChildContext(name: "view", onMainActor: true)
         await view.setAutomaticallyMergesChangesFromParent(true)
@@ -80,10 +80,8 @@ struct TopologyTests {
         #expect(afterSave.count == 4)
     }
 
-    @Test func mergesAreAppliedInSaveOrderUnderConcurrentWriters() async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let container = try makeContainer(.file(directory.appendingPathComponent("store.sqlite")))
+    @Test(arguments: TestStore.all) func mergesAreAppliedInSaveOrderUnderConcurrentWriters(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let observer = container.newBackgroundContext(name: "observer")
         await observer.setAutomaticallyMergesChangesFromParent(true)

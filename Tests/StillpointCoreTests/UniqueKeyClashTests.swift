@@ -14,8 +14,8 @@ private enum Badge: Entity {
 /// Which stored row a new row's unique key repeats, for saves and batch inserts alike.
 @Suite("Unique key clashes")
 struct UniqueKeyClashTests {
-    private func makeBadges(_ rows: [[String: AttributeValue]]) async throws -> PersistentContainer {
-        let container = try makeContainer(entities: [Badge.self])
+    private func makeBadges(_ store: TestStore, _ rows: [[String: AttributeValue]]) async throws -> PersistentContainer {
+        let container = try await makeContainer(store, entities: [Badge.self])
         _ = try await container.performBackgroundTask { try await $0.batchInsert(Badge.entity, rows: rows) }
         return container
     }
@@ -27,8 +27,8 @@ struct UniqueKeyClashTests {
     }
 
     /// Nulls never clash: the row found is the one whose name is taken, not the first with a null code.
-    @Test func aNullKeyIsNotAClash() async throws {
-        let container = try await makeBadges([["name": .string("a"), "rank": .integer(1)], ["name": .string("b"), "rank": .integer(2)]])
+    @Test(arguments: TestStore.all) func aNullKeyIsNotAClash(store: TestStore) async throws {
+        let container = try await makeBadges(store, [["name": .string("a"), "rank": .integer(1)], ["name": .string("b"), "rank": .integer(2)]])
         try await container.performBackgroundTask { context in
             context.setMergePolicy(.mergeByPropertyObjectTrump)
             try await context.batchInsert(Badge.entity, rows: [["name": .string("b"), "rank": .integer(20)]])
@@ -41,8 +41,8 @@ struct UniqueKeyClashTests {
     }
 
     /// An upsert whose values repeat a second row's key cannot make two rows one: a validation failure, nothing written.
-    @Test func anUpsertOntoTwoRowsFails() async throws {
-        let container = try await makeBadges([["code": .string("x"), "name": .string("a")], ["code": .string("y"), "name": .string("b")]])
+    @Test(arguments: TestStore.all) func anUpsertOntoTwoRowsFails(store: TestStore) async throws {
+        let container = try await makeBadges(store, [["code": .string("x"), "name": .string("a")], ["code": .string("y"), "name": .string("b")]])
         let before = try await storedRows(container)
         let clashing: [String: AttributeValue] = ["code": .string("x"), "name": .string("b")]
         for policy in [MergePolicy.mergeByPropertyObjectTrump, .overwrite] {
@@ -65,8 +65,8 @@ struct UniqueKeyClashTests {
         #expect(try await storedRows(container) == before)
     }
 
-    @Test func aClashWithinOneBatchNamesNoStoredRow() async throws {
-        let container = try makeContainer(entities: [Badge.self])
+    @Test(arguments: TestStore.all) func aClashWithinOneBatchNamesNoStoredRow(store: TestStore) async throws {
+        let container = try await makeContainer(store, entities: [Badge.self])
         let error = await #expect(throws: SaveError.self) {
             try await container.performBackgroundTask { context in
                 try await context.batchInsert(Badge.entity, rows: [["name": .string("a")], ["name": .string("a")]])

@@ -34,6 +34,8 @@ struct StoreFaultTests {
             running.kill()
             guard FileManager.default.fileExists(atPath: store) else { continue }
             #expect(try file.integrityCheck() == ["ok"])
+            // Killed before the first open made the tables: an empty store, which the next run completes.
+            guard try file.integer(#"SELECT count(*) FROM sqlite_master WHERE name = 'Session'"#) == 1 else { continue }
             #expect(try file.integer(#"SELECT count(*) - count(DISTINCT "key") FROM "Session""#) == 0)
         }
         let rerun = try tool.run(Self.importArguments(csv, store: store))

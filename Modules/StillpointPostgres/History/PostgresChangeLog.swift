@@ -33,8 +33,11 @@ package enum PostgresChangeLog {
             timestamp double precision NOT NULL,
             changes text NOT NULL,
             origin text NOT NULL DEFAULT '');
-        CREATE INDEX IF NOT EXISTS \(table)_transaction ON \(table) (transaction_id);
+        CREATE INDEX IF NOT EXISTS \(transactionIndex) ON \(table) (transaction_id);
         """
+
+    /// The index that finds the rows of the transactions a read covers.
+    package static let transactionIndex = "\(table)_transaction"
 
     /// One save, as the log holds it.
     package struct Entry: Sendable, Equatable {

@@ -52,6 +52,32 @@ extension PostgresSchema {
         return missing
     }
 
+    /// Whether the database holds every table, column and index of the store: then an open changes nothing.
+    func isComplete(on connection: PostgresConnection) throws -> Bool {
+        guard try missingParts(on: connection).isEmpty else { return false }
+        let result = try connection.execute("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()")
+        let stored = Set((0..<result.rowCount).compactMap { result.text(row: $0, column: 0) })
+        let wanted = [PostgresChangeLog.transactionIndex] + schema.entities.flatMap { entity in
+            entity.indexes.map { Self.indexName($0, of: entity) }
+        }
+        // PostgreSQL keeps the first 63 bytes of a longer name.
+        return wanted.allSatisfy { stored.contains(Self.truncatedIdentifier($0)) }
+    }
+
+    /// `unique_Item_uid`, `index_Thing_name`: the name of an entity's index.
+    static func indexName(_ index: IndexDescription, of entity: EntityDescription) -> String {
+        (index.isUnique ? "unique_" : "index_") + ([entity.name] + index.attributes).joined(separator: "_")
+    }
+
+    /// `name` as PostgreSQL stores an identifier: at most 63 bytes, cut at a character's start.
+    private static func truncatedIdentifier(_ name: String) -> String {
+        var bytes = 0
+        return String(name.unicodeScalars.prefix { scalar in
+            bytes += String(scalar).utf8.count
+            return bytes <= 63
+        })
+    }
+
     /// Refuses, as SQLite's store does, tables that cannot be upgraded in place: not made by Stillpoint, a column
     /// of another type than its attribute's (reading it would give wrong values), or a new required attribute
     /// with no default for the rows already there.
@@ -81,7 +107,7 @@ extension PostgresSchema {
     }
 
     /// The columns of every table in the connection's schema, with their types as `information_schema` names them.
-    private func storedColumns(on connection: PostgresConnection) throws -> [String: [String: String]] {
+    func storedColumns(on connection: PostgresConnection) throws -> [String: [String: String]] {
         let result = try connection.execute(
             "SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema()")
         var tables: [String: [String: String]] = [:]

@@ -31,13 +31,17 @@ package struct PostgresSchema {
             try connection.execute("SELECT pg_advisory_xact_lock(\(Self.schemaLock))")
             try Self.checkFormat(on: connection, path: path)
             try checkExistingTables(on: connection, path: path)
+            // A store that has every table, column and index is left alone: the statements below lock what they
+            // name even when it exists (ADD COLUMN IF NOT EXISTS takes the table's exclusive lock), so an open
+            // would wait for every other process's reads and writes, and hold up those that come after it.
+            guard try !isComplete(on: connection) else { return }
             try connection.execute(Self.createFormatTable)
             try connection.execute(PostgresChangeLog.createTable)
             try connection.execute("""
                 CREATE TABLE IF NOT EXISTS \(Self.purgeTable) (id integer PRIMARY KEY CHECK (id = 1), through bigint NOT NULL);
                 INSERT INTO \(Self.purgeTable) (id, through) VALUES (1, 0) ON CONFLICT (id) DO NOTHING
                 """)
-            for statement in statements() {
+            for statement in statements(existingTables: Set(try storedColumns(on: connection).keys)) {
                 try connection.execute(statement)
             }
         }
@@ -46,19 +50,20 @@ package struct PostgresSchema {
     /// A fixed key for `pg_advisory_xact_lock`, the same in every process.
     private static let schemaLock: Int64 = 0x5374_696C_6C70
 
-    /// The statements, each idempotent.
-    package func statements() -> [String] {
+    /// The statements, each idempotent; columns are added one by one only to the tables in `existingTables` (a
+    /// new table is made with all of them).
+    package func statements(existingTables: Set<String>) -> [String] {
         var statements: [String] = []
         for entity in schema.entities {
             let table = dialect.quote(entity.name)
             let columns = entity.attributes.flatMap(columnDefinitions)
             statements.append("CREATE TABLE IF NOT EXISTS \(table) ("
                 + (["\"_id\" bigserial PRIMARY KEY", "\"_version\" bigint NOT NULL DEFAULT 1"] + columns).joined(separator: ", ") + ")")
-            for column in columns {
+            for column in columns where existingTables.contains(entity.name) {
                 statements.append("ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS \(column)")
             }
             for index in entity.indexes {
-                let name = (index.isUnique ? "unique_" : "index_") + ([entity.name] + index.attributes).joined(separator: "_")
+                let name = Self.indexName(index, of: entity)
                 statements.append("CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(dialect.quote(name)) ON \(table) ("
                     + index.attributes.map(dialect.quote).joined(separator: ", ") + ")")
             }

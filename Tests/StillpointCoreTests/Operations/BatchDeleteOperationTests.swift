@@ -4,8 +4,8 @@ import Testing
 
 @Suite("BatchDeleteOperation")
 struct BatchDeleteOperationTests {
-    @Test func deletesTheMatchingRowsAndReportsThem() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func deletesTheMatchingRowsAndReportsThem(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...10, in: container)
         let queue = ContextOperationQueue(container: container)
         let purge = BatchDeleteOperation(FetchRequest(Item.self, predicate: try FetchPredicate("uid > 6")), identifier: "purge")
@@ -18,8 +18,8 @@ struct BatchDeleteOperationTests {
     }
 
     @MainActor
-    @Test func finishesOnlyOnceTheViewContextHasMergedTheDelete() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func finishesOnlyOnceTheViewContextHasMergedTheDelete(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
         let view = container.viewContext
         await view.setAutomaticallyMergesChangesFromParent(true)

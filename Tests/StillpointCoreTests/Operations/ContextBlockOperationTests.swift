@@ -4,8 +4,8 @@ import Testing
 
 @Suite("ContextBlockOperation")
 struct ContextBlockOperationTests {
-    @Test func blocksRunInOrderInOneContextAndSaveWhenTheySaySo() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func blocksRunInOrderInOneContextAndSaveWhenTheySaySo(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let queue = ContextOperationQueue(container: container)
         let seen = Recorder<String>()
         let operation = ContextBlockOperation(identifier: "blocks", saveAfterExecution: false)
@@ -37,8 +37,8 @@ struct ContextBlockOperationTests {
         #expect(operation.progress.completedUnitCount == 3)
     }
 
-    @Test func saveAfterExecutionSavesAtTheEnd() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func saveAfterExecutionSavesAtTheEnd(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let queue = ContextOperationQueue(container: container)
         let operation = ContextBlockOperation(blocks: [
             { context in context.insert(Item.self)[Item.uid] = 1; return false },
@@ -51,8 +51,8 @@ struct ContextBlockOperationTests {
         #expect(stored == 2)
     }
 
-    @Test func cancellingStopsBeforeTheNextBlockAndKeepsWhatWasSaved() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func cancellingStopsBeforeTheNextBlockAndKeepsWhatWasSaved(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let queue = ContextOperationQueue(container: container)
         var events = queue.events.makeAsyncIterator()
         let ran = Recorder<Int>()

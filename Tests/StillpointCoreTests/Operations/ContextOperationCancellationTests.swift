@@ -1,4 +1,5 @@
 import Foundation
+import StillpointPostgres
 import Synchronization
 import Testing
 @testable import StillpointCore
@@ -6,8 +7,8 @@ import Testing
 
 @Suite("ContextOperation cancellation")
 struct ContextOperationCancellationTests {
-    @Test func anOperationCancelledBeforeItStartsNeverRuns() async throws {
-        let queue = ContextOperationQueue(container: try makeContainer())
+    @Test(arguments: TestStore.all) func anOperationCancelledBeforeItStartsNeverRuns(store: TestStore) async throws {
+        let queue = ContextOperationQueue(container: try await makeContainer(store))
         var events = queue.events.makeAsyncIterator()
         let ran = Recorder<String>()
         queue.suspend()
@@ -30,8 +31,8 @@ struct ContextOperationCancellationTests {
         await #expect(throws: ContextOperationError.self) { try await early.value }
     }
 
-    @Test func aRunningOperationStopsAtItsNextCheckAndItsUnsavedWorkIsRolledBack() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aRunningOperationStopsAtItsNextCheckAndItsUnsavedWorkIsRolledBack(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let context = container.newBackgroundContext()
         let queue = ContextOperationQueue(container: container)
         var events = queue.events.makeAsyncIterator()
@@ -61,19 +62,22 @@ struct ContextOperationCancellationTests {
         #expect(count == 0)
     }
 
-    @Test func cancellingInterruptsARunningSQLiteStatement() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func cancellingInterruptsARunningStatement(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let context = container.newBackgroundContext()
         let queue = ContextOperationQueue(container: container)
         var events = queue.events.makeAsyncIterator()
         let scan = ContextOperation<Int>(identifier: "scan", context: context) { context, operation in
             context.insert(Item.self)[Item.uid] = 1
             operation.reportProgress(completed: 0, of: nil, message: "scanning")
-            // A statement that never ends unless SQLite is interrupted.
+            // A statement that never ends unless the store interrupts it (SQLite's progress handler, PQcancel).
             var rows = 0
             try context.graph.withReader { reader in
-                let connection = try #require(reader as? SQLiteStoreConnection)
-                try connection.db.query("WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT COUNT(*) FROM n") { _ in rows += 1 }
+                if let connection = reader as? SQLiteStoreConnection {
+                    try connection.db.query("WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT COUNT(*) FROM n") { _ in rows += 1 }
+                } else {
+                    rows = try #require(reader as? PostgresStoreConnection).connection.execute("SELECT pg_sleep(3600)").rowCount
+                }
             }
             return rows
         }
@@ -82,7 +86,7 @@ struct ContextOperationCancellationTests {
         try await Task.sleep(for: .milliseconds(50))  // not needed for correctness: lets the statement get going
         scan.cancel()
         // A liveness bound, not a speed check (the `cancel` benchmark measures that): the statement never ends
-        // by itself, so ending at all means SQLite was interrupted.
+        // by itself, so ending at all means the store interrupted it.
         try #require(await ends(scan, within: .seconds(30)), "the statement was not interrupted")
         let end = try #require(await readEvents(&events, until: \.isEnd))
         #expect(end.kindName == "cancelled")
@@ -93,8 +97,8 @@ struct ContextOperationCancellationTests {
         #expect(count == 0)
     }
 
-    @Test func cancellingStopsAnEnumerationOfManyRowsAfterTheBatchInHand() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func cancellingStopsAnEnumerationOfManyRowsAfterTheBatchInHand(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try insertRows(300_000, in: container)
         let context = container.newBackgroundContext()
         let queue = ContextOperationQueue(container: container)
@@ -126,8 +130,8 @@ struct ContextOperationCancellationTests {
         #expect(items == 0)
     }
 
-    @Test func cancelAllCancelsWaitingAndRunningOperations() async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(), maxConcurrentOperationCount: 1)
+    @Test(arguments: TestStore.all) func cancelAllCancelsWaitingAndRunningOperations(store: TestStore) async throws {
+        let queue = ContextOperationQueue(container: try await makeContainer(store), maxConcurrentOperationCount: 1)
         var events = queue.events.makeAsyncIterator()
         let ran = Recorder<String>()
         let first = queue.addOperation(identifier: "first") { _, operation in
@@ -153,8 +157,8 @@ struct ContextOperationCancellationTests {
         #expect(queue.operationCount == 0)
     }
 
-    @Test func cancellingAFinishedOperationChangesNothing() async throws {
-        let queue = ContextOperationQueue(container: try makeContainer())
+    @Test(arguments: TestStore.all) func cancellingAFinishedOperationChangesNothing(store: TestStore) async throws {
+        let queue = ContextOperationQueue(container: try await makeContainer(store))
         let done = queue.addOperation(identifier: "done") { _, _ in 7 }
         #expect(try await done.value == 7)
         done.cancel()

@@ -4,8 +4,8 @@ import Testing
 
 @Suite("ContextOperationQueue")
 struct ContextOperationQueueTests {
-    @Test func theHighestPriorityStartsFirstThenTheEarliestEnqueued() async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(), maxConcurrentOperationCount: 1)
+    @Test(arguments: TestStore.all) func theHighestPriorityStartsFirstThenTheEarliestEnqueued(store: TestStore) async throws {
+        let queue = ContextOperationQueue(container: try await makeContainer(store), maxConcurrentOperationCount: 1)
         let order = Recorder<String>()
         queue.suspend()
         for (name, priority) in [("low", OperationPriority.low), ("normal-1", .normal), ("high", .high),
@@ -18,8 +18,8 @@ struct ContextOperationQueueTests {
         #expect(order.all == ["very-high", "high", "normal-1", "normal-2", "low"])
     }
 
-    @Test func neverRunsMoreOperationsAtOnceThanItsLimit() async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(), maxConcurrentOperationCount: 2)
+    @Test(arguments: TestStore.all) func neverRunsMoreOperationsAtOnceThanItsLimit(store: TestStore) async throws {
+        let queue = ContextOperationQueue(container: try await makeContainer(store), maxConcurrentOperationCount: 2)
         let gauge = ConcurrencyGauge()
         for index in 0..<8 {
             queue.addOperation(identifier: "work-\(index)") { _, _ in
@@ -40,8 +40,8 @@ struct ContextOperationQueueTests {
         #expect(queue.operationCount == 0)
     }
 
-    @Test func raisingTheLimitStartsWaitingOperations() async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(), maxConcurrentOperationCount: 1)
+    @Test(arguments: TestStore.all) func raisingTheLimitStartsWaitingOperations(store: TestStore) async throws {
+        let queue = ContextOperationQueue(container: try await makeContainer(store), maxConcurrentOperationCount: 1)
         let gate = Gate()
         queue.addOperation(identifier: "blocker") { _, _ in gate.wait() }
         let second = queue.addOperation(identifier: "second") { _, _ in 2 }
@@ -52,8 +52,8 @@ struct ContextOperationQueueTests {
         await queue.waitUntilAllOperationsAreFinished()
     }
 
-    @Test func aSuspendedQueueStartsNothingUntilResumed() async throws {
-        let queue = ContextOperationQueue(container: try makeContainer())
+    @Test(arguments: TestStore.all) func aSuspendedQueueStartsNothingUntilResumed(store: TestStore) async throws {
+        let queue = ContextOperationQueue(container: try await makeContainer(store))
         var events = queue.events.makeAsyncIterator()
         queue.suspend()
         #expect(queue.isSuspended)
@@ -68,8 +68,8 @@ struct ContextOperationQueueTests {
         #expect(Array(trace.prefix(3)) == ["op-0 enqueued", "op-1 enqueued", "op-2 enqueued"])
     }
 
-    @Test func eventsComeInTheOrderThingsHappen() async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(), maxConcurrentOperationCount: 1)
+    @Test(arguments: TestStore.all) func eventsComeInTheOrderThingsHappen(store: TestStore) async throws {
+        let queue = ContextOperationQueue(container: try await makeContainer(store), maxConcurrentOperationCount: 1)
         var events = queue.events.makeAsyncIterator()
         let first = ContextOperation<Int>(identifier: "a") { _, operation in
             operation.reportProgress(completed: 1, of: 2)
@@ -88,8 +88,8 @@ struct ContextOperationQueueTests {
         #expect(received[7].result(of: first) == nil)
     }
 
-    @Test func aFailureCancelsItsDependentsWithItsReason() async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(), maxConcurrentOperationCount: 1)
+    @Test(arguments: TestStore.all) func aFailureCancelsItsDependentsWithItsReason(store: TestStore) async throws {
+        let queue = ContextOperationQueue(container: try await makeContainer(store), maxConcurrentOperationCount: 1)
         var events = queue.events.makeAsyncIterator()
         let ran = Recorder<String>()
         let load = ContextOperation<Int>(identifier: "load") { _, _ in throw TestFailure(message: "no file") }
@@ -115,8 +115,8 @@ struct ContextOperationQueueTests {
         await #expect(throws: TestFailure(message: "no file")) { try await load.value }
     }
 
-    @Test func theRunDependentsPolicyRunsThemAnyway() async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(), dependencyFailurePolicy: .runDependents)
+    @Test(arguments: TestStore.all) func theRunDependentsPolicyRunsThemAnyway(store: TestStore) async throws {
+        let queue = ContextOperationQueue(container: try await makeContainer(store), dependencyFailurePolicy: .runDependents)
         let load = ContextOperation<Int>(identifier: "load") { _, _ in throw TestFailure(message: "no file") }
         let fallback = ContextOperation<String>(identifier: "fallback") { _, operation in
             guard case .failed? = operation.outcome(of: load) else { return "unexpected" }
@@ -132,8 +132,8 @@ struct ContextOperationQueueTests {
         #expect(try await fallback.value == "ran without load")
     }
 
-    @Test func anOperationsOwnPolicyOverridesTheQueues() async throws {
-        let queue = ContextOperationQueue(container: try makeContainer(), dependencyFailurePolicy: .runDependents)
+    @Test(arguments: TestStore.all) func anOperationsOwnPolicyOverridesTheQueues(store: TestStore) async throws {
+        let queue = ContextOperationQueue(container: try await makeContainer(store), dependencyFailurePolicy: .runDependents)
         let load = ContextOperation<Int>(identifier: "load") { _, _ in throw TestFailure(message: "no file") }
         let strict = ContextOperation<Int>(identifier: "strict") { _, operation in try operation.result(of: load) }
         strict.dependencyFailurePolicy = .cancelDependents
@@ -146,8 +146,8 @@ struct ContextOperationQueueTests {
         }
     }
 
-    @Test func aCancelledDependencyCancelsItsDependents() async throws {
-        let queue = ContextOperationQueue(container: try makeContainer())
+    @Test(arguments: TestStore.all) func aCancelledDependencyCancelsItsDependents(store: TestStore) async throws {
+        let queue = ContextOperationQueue(container: try await makeContainer(store))
         let first = ContextOperation<Int>(identifier: "first") { _, _ in 1 }
         let second = ContextOperation<Int>(identifier: "second") { _, _ in 2 }
         second.addDependency(first)
@@ -160,8 +160,8 @@ struct ContextOperationQueueTests {
         }
     }
 
-    @Test func aDependencyCancelledOutsideAnyQueueCancelsItsDependents() async throws {
-        let queue = ContextOperationQueue(container: try makeContainer())
+    @Test(arguments: TestStore.all) func aDependencyCancelledOutsideAnyQueueCancelsItsDependents(store: TestStore) async throws {
+        let queue = ContextOperationQueue(container: try await makeContainer(store))
         let never = ContextOperation<Int>(identifier: "never") { _, _ in 1 }
         let dependent = ContextOperation<Int>(identifier: "dependent") { _, _ in 2 }
         dependent.addDependency(never)
@@ -175,8 +175,8 @@ struct ContextOperationQueueTests {
         }
     }
 
-    @Test func dependenciesWorkAcrossQueues() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func dependenciesWorkAcrossQueues(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let upstream = ContextOperationQueue(container: container, name: "upstream")
         let downstream = ContextOperationQueue(container: container, name: "downstream")
         upstream.suspend()
@@ -190,14 +190,14 @@ struct ContextOperationQueueTests {
         #expect(try await consume.value == 21)
     }
 
-    @Test func waitingForAnIdleQueueReturnsAtOnce() async throws {
-        let queue = ContextOperationQueue(container: try makeContainer())
+    @Test(arguments: TestStore.all) func waitingForAnIdleQueueReturnsAtOnce(store: TestStore) async throws {
+        let queue = ContextOperationQueue(container: try await makeContainer(store))
         await queue.waitUntilAllOperationsAreFinished()
         #expect(queue.operations.isEmpty)
     }
 
-    @Test func operationsRunOffTheMainActorInFreshContexts() async throws {
-        let queue = ContextOperationQueue(container: try makeContainer())
+    @Test(arguments: TestStore.all) func operationsRunOffTheMainActorInFreshContexts(store: TestStore) async throws {
+        let queue = ContextOperationQueue(container: try await makeContainer(store))
         let names = Recorder<String>()
         for index in 0..<2 {
             queue.addOperation(identifier: "fresh-\(index)") { context, _ in

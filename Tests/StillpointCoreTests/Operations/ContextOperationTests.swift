@@ -13,8 +13,8 @@ final class TitleList: ContextOperation<[String]>, @unchecked Sendable {
 
 @Suite("ContextOperation")
 struct ContextOperationTests {
-    @Test func closureOperationReturnsItsResult() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func closureOperationReturnsItsResult(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
         let queue = ContextOperationQueue(container: container)
         let count = queue.addOperation(identifier: "count") { context, _ in
@@ -26,8 +26,8 @@ struct ContextOperationTests {
         #expect(count.outcome?.isFinished == true)
     }
 
-    @Test func subclassRunsItsMain() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func subclassRunsItsMain(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems([2, 1], in: container)
         let queue = ContextOperationQueue(container: container)
         let titles = TitleList()
@@ -36,8 +36,8 @@ struct ContextOperationTests {
         #expect(titles.identifier.hasPrefix("operation-"))
     }
 
-    @Test func dependentsStartAfterTheirDependenciesAndReadTheirResults() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func dependentsStartAfterTheirDependenciesAndReadTheirResults(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
         let queue = ContextOperationQueue(container: container, maxConcurrentOperationCount: 3)
         var events = queue.events.makeAsyncIterator()
@@ -58,8 +58,8 @@ struct ContextOperationTests {
         #expect(trace.firstIndex(of: "titles finished")! < reportStart)
     }
 
-    @Test func readingTheResultOfAnOperationThatIsNotADependencyFails() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func readingTheResultOfAnOperationThatIsNotADependencyFails(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let queue = ContextOperationQueue(container: container)
         let other = queue.addOperation(identifier: "other") { _, _ in 1 }
         _ = try await other.value
@@ -72,8 +72,8 @@ struct ContextOperationTests {
         #expect(identifier == "other")
     }
 
-    @Test func anOperationWithoutWorkFailsAndSaysWhy() async throws {
-        let queue = ContextOperationQueue(container: try makeContainer())
+    @Test(arguments: TestStore.all) func anOperationWithoutWorkFailsAndSaysWhy(store: TestStore) async throws {
+        let queue = ContextOperationQueue(container: try await makeContainer(store))
         let empty = ContextOperation<Int>(identifier: "empty")
         queue.addOperation(empty)
         await empty.waitUntilFinished()
@@ -83,8 +83,8 @@ struct ContextOperationTests {
         }
     }
 
-    @Test func progressIsPublishedAsItIsReported() async throws {
-        let queue = ContextOperationQueue(container: try makeContainer())
+    @Test(arguments: TestStore.all) func progressIsPublishedAsItIsReported(store: TestStore) async throws {
+        let queue = ContextOperationQueue(container: try await makeContainer(store))
         var events = queue.events.makeAsyncIterator()
         let counting: ContextOperation<Int> = queue.addOperation(identifier: "counting") { _, operation in
             for step in 1...3 {
@@ -102,8 +102,8 @@ struct ContextOperationTests {
         #expect(OperationProgress(completedUnitCount: 5).fractionCompleted == nil)
     }
 
-    @Test func runsInTheContextItIsGiven() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func runsInTheContextItIsGiven(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let context = container.newBackgroundContext(name: "given")
         let queue = ContextOperationQueue(container: container)
         let insert = ContextOperation<String>(context: context) { context, _ in
@@ -116,11 +116,11 @@ struct ContextOperationTests {
         #expect(await context.perform { $0.insertedObjects.count } == 1)
     }
 
-    @Test func anOperationThatSavedFinishesOnlyOnceItsSaveIsMerged() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func anOperationThatSavedFinishesOnlyOnceItsSaveIsMerged(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         // A stand-in for a context that merges automatically, so that the test decides when the merge happens.
         let merger = NSObject()
-        await container.mergeTracker.register(ObjectIdentifier(merger), through: 0)
+        await container.mergeTracker.register(ObjectIdentifier(merger), through: container.hub.lastPublication)
         var changeSets = container.changeSets.makeAsyncIterator()
         let queue = ContextOperationQueue(container: container)
         let save = queue.addOperation(identifier: "save") { context, _ in
@@ -134,15 +134,15 @@ struct ContextOperationTests {
         #expect(save.phase == .running)
         #expect(queue.operationCount == 1)
 
-        await container.mergeTracker.didMerge(ObjectIdentifier(merger), through: changeSet.sequence)
+        await container.mergeTracker.didMerge(ObjectIdentifier(merger), through: container.hub.publication(of: changeSet))
         await queue.waitUntilAllOperationsAreFinished()
         #expect(save.isFinished)
         withExtendedLifetime(merger) {}
     }
 
     @MainActor
-    @Test func whenTheOperationIsReportedFinishedTheViewContextHasItsChanges() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func whenTheOperationIsReportedFinishedTheViewContextHasItsChanges(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems([1], in: container)
         let view = container.viewContext
         await view.setAutomaticallyMergesChangesFromParent(true)

@@ -31,8 +31,8 @@ struct GatedFormat: ExportFormat {
 @Suite("ExportOperation")
 struct ExportOperationTests {
     /// Kitchen rows with awkward text, in uid (`integer`) order.
-    private func makeKitchen() async throws -> PersistentContainer {
-        let container = try makeContainer()
+    private func makeKitchen(_ store: TestStore) async throws -> PersistentContainer {
+        let container = try await makeContainer(store)
         try await container.performBackgroundTask { context in
             let texts = ["plain", "comma, inside", "a \"quoted\" word", "two\nlines", " padded ", "", "crlf\r\nend"]
             for (index, text) in texts.enumerated() {
@@ -57,8 +57,8 @@ struct ExportOperationTests {
         return try await operation.value
     }
 
-    @Test func csvQuotesWhatNeedsQuotingAndWritesAHeaderAndISODates() async throws {
-        let container = try await makeKitchen()
+    @Test(arguments: TestStore.all) func csvQuotesWhatNeedsQuotingAndWritesAHeaderAndISODates(store: TestStore) async throws {
+        let container = try await makeKitchen(store)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("kitchen.csv")
@@ -83,8 +83,8 @@ struct ExportOperationTests {
         #expect(operation.progress.totalUnitCount == 7)
     }
 
-    @Test func withoutAWhitelistEveryAttributeIsWrittenInOrder() async throws {
-        let container = try await makeKitchen()
+    @Test(arguments: TestStore.all) func withoutAWhitelistEveryAttributeIsWrittenInOrder(store: TestStore) async throws {
+        let container = try await makeKitchen(store)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("all.csv")
@@ -98,8 +98,8 @@ struct ExportOperationTests {
             """)
     }
 
-    @Test func jsonLinesWritesOneObjectPerRowWithTheColumnsInOrder() async throws {
-        let container = try await makeKitchen()
+    @Test(arguments: TestStore.all) func jsonLinesWritesOneObjectPerRowWithTheColumnsInOrder(store: TestStore) async throws {
+        let container = try await makeKitchen(store)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("kitchen.jsonl")
@@ -119,8 +119,8 @@ struct ExportOperationTests {
         #expect(first?["string"] as? String == "two\nlines")
     }
 
-    @Test func theCursorWritesWhatTheRowAPIWritesForEveryType() async throws {
-        let container = try await makeKitchen()
+    @Test(arguments: TestStore.all) func theCursorWritesWhatTheRowAPIWritesForEveryType(store: TestStore) async throws {
+        let container = try await makeKitchen(store)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let request = FetchRequest(Kitchen.self, sortedBy: [.descending(Kitchen.integer)])
@@ -143,8 +143,8 @@ struct ExportOperationTests {
         }
     }
 
-    @Test func aLargeExportCrossesTheWriteThresholdIntact() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aLargeExportCrossesTheWriteThresholdIntact(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try insertRows(40_000, in: container)  // about 500 KiB of CSV: two writes and a rest
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -175,8 +175,8 @@ struct ExportOperationTests {
         }
     }
 
-    @Test func anUnknownColumnFailsWithTheNearestNameAndWritesNothing() async throws {
-        let container = try await makeKitchen()
+    @Test(arguments: TestStore.all) func anUnknownColumnFailsWithTheNearestNameAndWritesNothing(store: TestStore) async throws {
+        let container = try await makeKitchen(store)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("bad.csv")
@@ -185,8 +185,8 @@ struct ExportOperationTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
-    @Test func aCancelledExportLeavesNoPartialFileAndKeepsTheOldOne() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aCancelledExportLeavesNoPartialFileAndKeepsTheOldOne(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try insertRows(5_000, in: container)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -216,8 +216,8 @@ struct ExportOperationTests {
         #expect(try String(contentsOf: url, encoding: .utf8) == "old export\n")
     }
 
-    @Test func aFinishedExportReplacesTheOldFile() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aFinishedExportReplacesTheOldFile(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try insertRows(2_500, in: container)
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

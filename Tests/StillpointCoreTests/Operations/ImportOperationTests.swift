@@ -61,8 +61,8 @@ struct ImportOperationTests {
         }
     }
 
-    @Test func insertsNewRecordsAndUpdatesExistingOnesByKey() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func insertsNewRecordsAndUpdatesExistingOnesByKey(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)  // titled "item N"
         let records = [
             ImportRecord(["uid": .integer(2), "title": .string("renamed")]),
@@ -83,8 +83,8 @@ struct ImportOperationTests {
         #expect(score == 7)  // an integer for a double attribute is stored as a double
     }
 
-    @Test func looksUpKeysAtMostOncePerBatchAndSavesEachBatch() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func looksUpKeysAtMostOncePerBatchAndSavesEachBatch(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...5, in: container)
         var changeSets = container.changeSets.makeAsyncIterator()
         let operation = ImportOperation(entity: Item.entity, key: ["uid"], batchSize: 10, records: itemRecords(1...25))
@@ -106,8 +106,8 @@ struct ImportOperationTests {
         #expect(operation.progress.totalUnitCount == 25)
     }
 
-    @Test func aKeyWithoutAUniqueIndexIsLookedUpOncePerBatch() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aKeyWithoutAUniqueIndexIsLookedUpOncePerBatch(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try insertRows(5, in: container)  // a 1...5, b a % 7, c a % 13
         let records = (1...25).map { ImportRecord(["a": .integer(Int64($0)), "b": .integer(0), "c": .integer(Int64($0) % 13)]) }
         let operation = ImportOperation(entity: Row3.entity, key: ["a"], batchSize: 10, records: records)
@@ -121,13 +121,15 @@ struct ImportOperationTests {
         #expect(rows == (1...25).map { [$0, 0, $0 % 13] })
     }
 
-    @Test func theChangeSetSaysWhatWasInsertedAndWhatChanged() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func theChangeSetSaysWhatWasInsertedAndWhatChanged(store: TestStore) async throws {
+        let container = try await makeContainer(store)
+        let initial = try container.currentHistoryToken()
         try await insertItems(1...3, in: container)
         let ids = try await container.newBackgroundContext().perform { context in
             Dictionary(uniqueKeysWithValues: try context.fetch(FetchRequest(Item.self)).map { ($0[Item.uid], $0.objectID) })
         }
         var changeSets = container.changeSets.makeAsyncIterator()
+        let start = try await container.history(after: initial, reaching: 1).token  // past the inserts
         let records = [
             ImportRecord(["uid": .integer(1), "title": .string("item 1")]),  // unchanged
             ImportRecord(["uid": .integer(2), "score": .double(9)]),  // changed
@@ -142,12 +144,12 @@ struct ImportOperationTests {
         #expect(changeSet.changedAttributes == ["Item": ["score"]])
         #expect(changeSet.deleted.isEmpty)
         // The same change is in the store's history, for other processes.
-        #expect(try lastHistorySequence(in: container) == changeSet.sequence)
+        #expect(try await container.history(after: start, reaching: 1).map(\.sequence) == [changeSet.sequence])
     }
 
     @MainActor
-    @Test func finishesOnlyOnceTheViewContextHasMergedTheImport() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func finishesOnlyOnceTheViewContextHasMergedTheImport(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await insertItems(1...3, in: container)
         let view = container.viewContext
         await view.setAutomaticallyMergesChangesFromParent(true)
@@ -165,8 +167,8 @@ struct ImportOperationTests {
         await view.setAutomaticallyMergesChangesFromParent(false)
     }
 
-    @Test func aRecordThatCannotBeInsertedAloneStillUpdatesAndKeepsItsOrder() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aRecordThatCannotBeInsertedAloneStillUpdatesAndKeepsItsOrder(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let full: (Int64, String) -> ImportRecord = { integer, text in
             ImportRecord(["integer": .integer(integer), "double": .double(1), "string": .string(text), "bool": .bool(true),
                           "date": .date(Date(timeIntervalSince1970: 0)), "uuid": .uuid(UUID()), "binary": .binary(Data())])
@@ -187,8 +189,8 @@ struct ImportOperationTests {
         #expect(strings == ["uno", "deux"])
     }
 
-    @Test func withAUniqueKeyARecordThatCannotBeInsertedAloneKeepsItsPlaceAmongItsKey() async throws {
-        let container = try makeContainer(entities: [Badge.self])
+    @Test(arguments: TestStore.all) func withAUniqueKeyARecordThatCannotBeInsertedAloneKeepsItsPlaceAmongItsKey(store: TestStore) async throws {
+        let container = try await makeContainer(store, entities: [Badge.self])
         let first = [ImportRecord(["number": .integer(1), "code": .string("one")])]
         _ = try await run(ImportOperation(entity: Badge.entity, key: ["number"], records: first), in: container)
         let records = [
@@ -209,8 +211,8 @@ struct ImportOperationTests {
         #expect(rows == ["one uno", "two deux", "three -"])
     }
 
-    @Test func anotherUniqueAttributeThatClashesFailsTheBatchAndKeepsTheEarlierOnes() async throws {
-        let container = try makeContainer(entities: [Badge.self])
+    @Test(arguments: TestStore.all) func anotherUniqueAttributeThatClashesFailsTheBatchAndKeepsTheEarlierOnes(store: TestStore) async throws {
+        let container = try await makeContainer(store, entities: [Badge.self])
         let records = (1...6).map { ImportRecord(["number": .integer(Int64($0)), "code": .string("code \($0 == 5 ? 1 : $0)")], position: $0) }
         let operation = ImportOperation(entity: Badge.entity, key: ["number"], batchSize: 3, records: records)
         await #expect(throws: ImportOperationError.self) { _ = try await run(operation, in: container) }
@@ -227,8 +229,8 @@ struct ImportOperationTests {
         #expect(count == 3)  // the failed batch wrote nothing
     }
 
-    @Test func importingTheSameRecordsAgainChangesNothing() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func importingTheSameRecordsAgainChangesNothing(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let dates = [Date(timeIntervalSince1970: 1_709_623_800.123_456), Date(timeIntervalSinceReferenceDate: 0.1),
                      Date(timeIntervalSince1970: 1e9 / 3), Date()]
         let records = (0..<40).map { index in
@@ -240,20 +242,20 @@ struct ImportOperationTests {
         }
         let first = try await run(ImportOperation(entity: Kitchen.entity, key: ["integer"], batchSize: 16, records: records), in: container)
         #expect(first.inserted == 40)
-        let sequence = try lastHistorySequence(in: container)
-        let versions = try container.sqliteStore.read { db in try Int.fetchOne(db, sql: "SELECT SUM(\"_version\") FROM \"Kitchen\"") }
+        let entries = try container.changeLogEntryCount()
+        let versions = try container.integer(#"SELECT SUM("_version") FROM "Kitchen""#)
 
         let again = try await run(ImportOperation(entity: Kitchen.entity, key: ["integer"], batchSize: 16, records: records), in: container)
         #expect(again.inserted == 0)
         #expect(again.updated == 0)
         #expect(again.unchanged == 40)
-        #expect(try lastHistorySequence(in: container) == sequence)  // no save at all
-        #expect(try container.sqliteStore.read { db in try Int.fetchOne(db, sql: "SELECT SUM(\"_version\") FROM \"Kitchen\"") } == versions)
+        #expect(try container.changeLogEntryCount() == entries)  // no save at all
+        #expect(try container.integer(#"SELECT SUM("_version") FROM "Kitchen""#) == versions)
         #expect(try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Kitchen.self)) } == 40)
     }
 
-    @Test func aFailureKeepsTheSavedBatchesAndImportingAgainResumes() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aFailureKeepsTheSavedBatchesAndImportingAgainResumes(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let records = itemRecords(1...30)
         let steps = records.prefix(25).map(ScriptedSource.Step.record) + [.fail(TestFailure(message: "disk gone"))]
         let queue = ContextOperationQueue(container: container)
@@ -281,8 +283,8 @@ struct ImportOperationTests {
         #expect(try await titles(in: container).count == 30)
     }
 
-    @Test func aCancelledImportKeepsTheSavedBatchesAndSaysHowFarItGot() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aCancelledImportKeepsTheSavedBatchesAndSaysHowFarItGot(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let gate = Gate()
         let records = itemRecords(1...40)
         let steps = records.prefix(25).map(ScriptedSource.Step.record) + [.wait(gate)]
@@ -304,8 +306,8 @@ struct ImportOperationTests {
         #expect(try await titles(in: container).count == 20)
     }
 
-    @Test func recordsThatDoNotFitAreSkippedWithTheirPositions() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func recordsThatDoNotFitAreSkippedWithTheirPositions(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let steps: [ScriptedSource.Step] = [
             .record(ImportRecord(["uid": .integer(1), "title": .string("fine")], position: 1)),
             .issue(ImportRecordIssue(position: 2, reason: "the source could not read it")),
@@ -327,8 +329,8 @@ struct ImportOperationTests {
         ])
     }
 
-    @Test func anUnknownAttributeStopsTheImport() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func anUnknownAttributeStopsTheImport(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let operation = ImportOperation(entity: Item.entity, records: [ImportRecord(["uid": .integer(1), "titel": .string("x")])])
         await #expect(throws: ImportOperationError.self) { _ = try await run(operation, in: container) }
         guard case .failed(let error as ImportOperationError)? = operation.outcome, error.underlying is SchemaError else {
@@ -337,8 +339,8 @@ struct ImportOperationTests {
         }
     }
 
-    @Test func aRepeatedKeyInOneBatchUpdatesTheSameObject() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aRepeatedKeyInOneBatchUpdatesTheSameObject(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let records = [
             ImportRecord(["uid": .integer(1), "title": .string("first")]),
             ImportRecord(["uid": .integer(1), "title": .string("second")]),
@@ -349,8 +351,8 @@ struct ImportOperationTests {
         #expect(try await titles(in: container) == [1: "second"])
     }
 
-    @Test func aCompositeKeyMatchesOnEveryAttribute() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func aCompositeKeyMatchesOnEveryAttribute(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         try await container.performBackgroundTask { context in
             for (a, b) in [(1, 1), (1, 2), (2, 1)] {
                 let row = context.insert(Row3.self)
@@ -374,8 +376,8 @@ struct ImportOperationTests {
         #expect(rows == [[1, 1, 0], [1, 2, 9], [2, 1, 0], [2, 2, 5]])
     }
 
-    @Test func memoryStaysFlatBecauseTheContextIsResetAfterEachBatch() async throws {
-        let container = try makeContainer()
+    @Test(arguments: TestStore.all) func memoryStaysFlatBecauseTheContextIsResetAfterEachBatch(store: TestStore) async throws {
+        let container = try await makeContainer(store)
         let context = container.newBackgroundContext()
         let operation = ImportOperation(entity: Item.entity, batchSize: 10, records: itemRecords(1...55), context: context)
         let summary = try await run(operation, in: container)

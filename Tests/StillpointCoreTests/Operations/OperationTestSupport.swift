@@ -95,19 +95,13 @@ func readEvents(_ iterator: inout AsyncStream<ContextOperationEvent>.Iterator,
     return nil
 }
 
-/// Inserts `count` rows into `Row3` with one SQL statement: far faster than objects, for large tables.
+/// Inserts `count` rows into `Row3` with one SQL statement (which SQLite and PostgreSQL both run): far faster
+/// than objects, for large tables.
 func insertRows(_ count: Int, in container: PersistentContainer) throws {
-    try container.sqliteStore.write { db in
-        try db.execute(sql: """
-            WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < \(count))
-            INSERT INTO "Row3" ("a", "b", "c") SELECT x, x % 7, x % 13 FROM n
-            """)
-    }
-}
-
-/// The sequence number of the latest change recorded in the store's history.
-func lastHistorySequence(in container: PersistentContainer) throws -> Int64 {
-    try container.sqliteStore.read { db in try ChangeLog.lastSequence(in: db) }
+    try container.executeSQL("""
+        WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < \(count))
+        INSERT INTO "Row3" ("a", "b", "c") SELECT x, x % 7, x % 13 FROM n
+        """)
 }
 
 /// Whether `operation` ends within `limit`: a test of "stops quickly" that fails, rather than hangs, when it

@@ -1,0 +1,37 @@
+import Foundation
+import GRDB
+@testable import StillpointCore
+@testable import StillpointSQLite
+import StillpointPostgres
+import Testing
+
+extension PersistentContainer {
+    /// Runs `sql` on the store directly, outside every context, as another program would: SQLite through a
+    /// connection of the store's own, PostgreSQL through a connection of its own. For SQL both databases speak.
+    func executeSQL(_ sql: String) throws {
+        if case .postgres(let uri) = store.location {
+            try PostgresConnection(uri: uri).execute(sql)
+        } else {
+            try sqliteStore.write { db in try db.execute(sql: sql) }
+        }
+    }
+
+    /// The integer the first column of the first row of `sql` holds, read as ``executeSQL(_:)`` writes.
+    func integer(_ sql: String) throws -> Int64? {
+        if case .postgres(let uri) = store.location {
+            return try PostgresConnection(uri: uri).execute(sql).integer(row: 0, column: 0)
+        }
+        return try sqliteStore.read { db in try Int64.fetchOne(db, sql: sql) }
+    }
+
+    /// The table of the store's change log (`sequence`, `changes`, ... on both databases).
+    var changeLogTable: String {
+        if case .postgres = store.location { return PostgresChangeLog.table }
+        return ChangeLog.table
+    }
+
+    /// How many entries the store's change log holds, counted directly (with no watermark holding any back).
+    func changeLogEntryCount() throws -> Int64? {
+        try integer("SELECT COUNT(*) FROM \(changeLogTable)")
+    }
+}
