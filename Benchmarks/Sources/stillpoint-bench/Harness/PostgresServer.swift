@@ -5,9 +5,9 @@ import Synchronization
 /// The PostgreSQL server the `postgres` store runs on: one per benchmark process, a fresh database per
 /// measurement, dropped when the measurement ends.
 ///
-/// By default the throwaway test server (`PostgresTestServer`: `initdb` in a temporary folder, a Unix socket,
-/// `fsync`, `synchronous_commit` and `full_page_writes` off), started on first use and stopped when the process
-/// exits. `STILLPOINT_BENCH_POSTGRES=<uri>` names a running server instead (the URI of a database the benchmark
+/// By default the throwaway test server (`PostgresTestServer`: `initdb` in a temporary folder, in memory under
+/// `/dev/shm` where there is one, a Unix socket, `fsync`, `synchronous_commit` and `full_page_writes` off), started
+/// on first use and stopped when the process exits. `STILLPOINT_BENCH_POSTGRES=<uri>` names a running server instead (the URI of a database the benchmark
 /// may run `CREATE DATABASE` from), for measuring with other settings:
 ///
 /// ```sh
@@ -90,7 +90,8 @@ enum PostgresServer {
     /// The server's version and the settings that decide write speed, for the tables: `PostgreSQL 15.14, fsync=off, ...`.
     static func settingsSummary() -> String {
         guard let raw = try? RawPostgres(uri: maintenanceURI()) else { return "PostgreSQL (settings unknown)" }
-        let names = ["fsync", "synchronous_commit", "full_page_writes", "wal_level", "shared_buffers"]
+        // The data directory too: the throwaway server puts it in memory (/dev/shm) where it can.
+        let names = ["fsync", "synchronous_commit", "full_page_writes", "wal_level", "shared_buffers", "data_directory"]
         let settings = names.map { name in "\(name)=\((try? raw.text("SHOW \(name)")) ?? "?")" }
         let version = (try? raw.text("SHOW server_version")).map { $0.split(separator: " ").first.map(String.init) ?? $0 } ?? "?"
         return "PostgreSQL \(version), " + settings.joined(separator: ", ")
