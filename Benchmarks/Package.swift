@@ -14,6 +14,13 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
+        // libpq for the PostgreSQL baselines, declared here so that they call the C client directly, as an app
+        // without Stillpoint would.
+        .systemLibrary(
+            name: "CLibPQBaseline",
+            path: "Sources/CLibPQBaseline",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
         .executableTarget(
             name: "stillpoint-bench",
             dependencies: [
@@ -23,7 +30,10 @@ let package = Package(
                 .product(name: "StillpointStatistics", package: "Stillpoint"),
                 .product(name: "StillpointCatalog", package: "Stillpoint"),
                 .product(name: "StillpointReport", package: "Stillpoint"),
+                .product(name: "StillpointPostgres", package: "Stillpoint"),
+                .product(name: "StillpointPostgresTestSupport", package: "Stillpoint"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CLibPQBaseline",
             ],
             path: "Sources/stillpoint-bench",
             swiftSettings: [

@@ -1,4 +1,4 @@
-/// The command line: `stillpoint-bench <suite>... [--json] [--runs 5] [--warmup 1] [--n 500,5000] [--store file,memory]`.
+/// The command line: `stillpoint-bench <suite>... [--json] [--runs 5] [--warmup 1] [--n 500,5000] [--store file,memory,postgres]`.
 struct BenchmarkOptions: Sendable {
     var suites: [String] = []
     var json = false
@@ -25,7 +25,8 @@ struct BenchmarkOptions: Sendable {
           --runs <count>     Measured runs per case; medians are reported (default 5).
           --warmup <count>   Unreported runs per case before the measured ones (default 1).
           --n <sizes>        Sizes to measure, comma-separated (default: each suite's own), e.g. --n 500,5000.
-          --store <stores>   Stores to measure, comma-separated: file, memory (default: each suite's own).
+          --store <stores>   Stores to measure, comma-separated: file, memory, postgres (default: each suite's own).
+                             postgres starts a throwaway server, or uses the one STILLPOINT_BENCH_POSTGRES names.
           --workload <names> Workloads to measure, comma-separated (default: all of each suite's).
           --list             List the suites.
           -h, --help         Show this help.
@@ -68,7 +69,7 @@ struct BenchmarkOptions: Sendable {
                 let text = try value(of: argument)
                 let stores = text.split(separator: ",").map { StoreKind(rawValue: String($0)) }
                 guard !stores.isEmpty, stores.allSatisfy({ $0 != nil }) else {
-                    throw UsageError(description: "--store takes file, memory or both separated by a comma; not '\(text)'")
+                    throw UsageError(description: "--store takes file, memory or postgres, several separated by commas; not '\(text)'")
                 }
                 self.stores = stores.compactMap { $0 }
             case "--workload":

@@ -32,6 +32,7 @@ struct BenchmarkRunner {
             let benchmarkCase = BenchmarkCase(n: n, store: store, directory: directory)
             let sample = try await workload.measure(benchmarkCase)
             try await benchmarkCase.settle()  // before the next run's clocks start
+            if store == .postgres { try PostgresServer.dropDatabases() }
             if run >= options.warmup { samples.append(sample) }
         }
         var metricKeys: [String] = []

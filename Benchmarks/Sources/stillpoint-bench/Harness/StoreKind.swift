@@ -1,5 +1,7 @@
 import Foundation
 import StillpointCore
+import StillpointPostgres
+import StillpointSQLite
 
 /// The kind of store a workload runs against.
 enum StoreKind: String, Sendable, CaseIterable {
@@ -7,12 +9,23 @@ enum StoreKind: String, Sendable, CaseIterable {
     case file
     /// A private in-memory SQLite database.
     case memory
+    /// A fresh database on the benchmark's PostgreSQL server (see ``PostgresServer``).
+    case postgres
 
-    /// The Stillpoint store location for a measurement in `directory`.
-    func location(in directory: TemporaryDirectory) -> StoreLocation {
+    /// The Stillpoint store location for a measurement in `directory`; for `postgres`, a new empty database.
+    func location(in directory: TemporaryDirectory) throws -> StoreLocation {
         switch self {
         case .file: return .file(directory.url.appendingPathComponent("stillpoint.sqlite"))
         case .memory: return .inMemory
+        case .postgres: return .postgres(try PostgresServer.makeDatabase("stillpoint"))
+        }
+    }
+
+    /// A container over a fresh store of this kind for a measurement in `directory`.
+    func container(schema: Schema, in directory: TemporaryDirectory) throws -> PersistentContainer {
+        switch try location(in: directory) {
+        case .postgres(let uri): return try PersistentContainer(schema: schema, postgres: uri)
+        case let location: return try PersistentContainer(schema: schema, location: location)
         }
     }
 
@@ -21,6 +34,15 @@ enum StoreKind: String, Sendable, CaseIterable {
         switch self {
         case .file: return "SQLite file store (WAL)"
         case .memory: return "In-memory store"
+        case .postgres: return "PostgreSQL store"
+        }
+    }
+
+    /// How tables name the baseline the store is compared with.
+    var baselineTitle: String {
+        switch self {
+        case .file, .memory: return "raw SQLite C API"
+        case .postgres: return "libpq"
         }
     }
 }

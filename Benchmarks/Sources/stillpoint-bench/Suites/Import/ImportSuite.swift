@@ -11,9 +11,12 @@ import Synchronization
 /// Each side runs in a fresh child process of this binary (see ``SessionBench/ChildProcess``), one after the
 /// other (which goes first alternates), so that `peak_rss_mb` is the import's own high-water mark (`VmHWM` of a process that did nothing else)
 /// and neither side inherits the other's heap or page-cache state of the database it wrote.
+///
+/// On the `postgres` store the baseline is `COPY ... FROM STDIN` through libpq (``copyBaseline(_:)``), and both
+/// children use the parent's server; `peak_rss_mb` is the client process's, not the server's.
 struct ImportSuite: BenchmarkSuite {
     let name = "import"
-    let summary = "N session records through ImportOperation vs a prepared INSERT ... ON CONFLICT DO NOTHING"
+    let summary = "N session records through ImportOperation vs a prepared INSERT ... ON CONFLICT DO NOTHING (COPY on postgres)"
     let sizes = [1_000_000]
     let stores: [StoreKind] = [.file]
 
@@ -30,11 +33,12 @@ struct ImportSuite: BenchmarkSuite {
     }
 
     static func measure(_ benchmarkCase: BenchmarkCase) async throws -> Sample {
-        guard benchmarkCase.store == .file else {
-            throw SessionBench.Failure("the import suite measures a SQLite file store only (--store file)")
+        guard benchmarkCase.store == .file || benchmarkCase.store == .postgres else {
+            throw SessionBench.Failure("the import suite measures a SQLite file store or PostgreSQL (--store file,postgres)")
         }
         switch SessionBench.ChildProcess.side {
         case "stillpoint"?: return try await stillpoint(benchmarkCase)
+        case "baseline"? where benchmarkCase.store == .postgres: return try copyBaseline(benchmarkCase)
         case "baseline"?: return try baseline(benchmarkCase)
         case let other?: throw SessionBench.Failure("unknown \(SessionBench.ChildProcess.variable) '\(other)'; use stillpoint or baseline")
         case nil: break
@@ -59,6 +63,9 @@ struct ImportSuite: BenchmarkSuite {
         metrics["baseline_peak_rss_mb"] = baseline["peak_rss_mb"]
         metrics["cpu_ms"] = stillpoint["cpu_ms"]
         metrics["baseline_cpu_ms"] = baseline["cpu_ms"]
+        if let single = baseline["single_copy_ms"] { metrics["single_copy_ms"] = single }
+        if let server = stillpoint["server_cpu_ms"] { metrics["server_cpu_ms"] = server }
+        if let server = baseline["server_cpu_ms"] { metrics["baseline_server_cpu_ms"] = server }
         return Sample(seconds: stillpoint["seconds"] ?? .nan, baselineSeconds: baseline["seconds"], metrics: metrics)
     }
 
@@ -68,14 +75,14 @@ struct ImportSuite: BenchmarkSuite {
     /// its result. Opening the store is not timed.
     private static func stillpoint(_ benchmarkCase: BenchmarkCase) async throws -> Sample {
         let n = benchmarkCase.n
-        let container = try PersistentContainer(schema: SessionBench.Record.schema,
-                                                location: benchmarkCase.store.location(in: benchmarkCase.directory))
+        let container = try benchmarkCase.store.container(schema: SessionBench.Record.schema, in: benchmarkCase.directory)
         let queue = ContextOperationQueue(container: container, name: "import")
         let operation = ImportOperation(entity: SessionBench.Record.entity, key: ["key"], batchSize: batchSize,
                                         identifier: "import") {
             SessionBench.GeneratedSource(0..<n)
         }
         var summary = ImportSummary()
+        let server = benchmarkCase.store == .postgres ? PostgresServer.backendCPU() : [:]
         let cpu = ResourceUsage.processCPUSeconds()
         let seconds = try await Stopwatch.seconds {
             queue.addOperation(operation)
@@ -83,6 +90,7 @@ struct ImportSuite: BenchmarkSuite {
         }
         let cpuSeconds = ResourceUsage.processCPUSeconds() - cpu
         let peak = ResourceUsage.peakResidentMegabytes()
+        let serverSeconds = PostgresServer.serverCPUSeconds(since: server)
 
         guard summary.recordsRead == n, summary.inserted == n, summary.skipped == 0 else {
             throw SessionBench.Failure("the import read \(summary.recordsRead), inserted \(summary.inserted) and skipped "
@@ -93,9 +101,9 @@ struct ImportSuite: BenchmarkSuite {
         }
         guard count == n else { throw SessionBench.Failure("the import left \(count) rows, not \(n)") }
         try container.close()
-        return Sample(seconds: seconds, metrics: [
-            "peak_rss_mb": peak ?? .nan, "cpu_ms": cpuSeconds * 1_000, "batches": Double(summary.batchesSaved),
-        ])
+        var metrics = ["peak_rss_mb": peak ?? .nan, "cpu_ms": cpuSeconds * 1_000, "batches": Double(summary.batchesSaved)]
+        if benchmarkCase.store == .postgres { metrics["server_cpu_ms"] = serverSeconds * 1_000 }
+        return Sample(seconds: seconds, metrics: metrics)
     }
 
     // MARK: Baseline
@@ -135,14 +143,20 @@ struct ImportSuite: BenchmarkSuite {
         var text = ResultTable.generic(
             measurements,
             title: "\(name): \(summary); median of \(options.runs) runs, each side in a fresh process, batches of \(Self.batchSize)")
+        if measurements.contains(where: { $0.store == .postgres }) {
+            text += "\n\npostgres: the baseline is COPY FROM STDIN through libpq, one COPY and transaction per batch; "
+                + "single_copy_ms is one COPY of all N rows. Server: \(PostgresServer.settingsSummary())."
+        }
         var verdicts: [String] = []
+        let stores = Set(measurements.map(\.store))
         for measurement in measurements where measurement.n == 1_000_000 {
+            let store = stores.count > 1 ? " (\(measurement.store.rawValue))" : ""
             if let ratio = measurement.ratio {
-                verdicts.append("- time: \(ResultTable.ratio(ratio)) of the baseline (target within \(ResultTable.ratio(Self.maxRatio))): "
+                verdicts.append("- time\(store): \(ResultTable.ratio(ratio)) of the baseline (target within \(ResultTable.ratio(Self.maxRatio))): "
                                 + (ratio <= Self.maxRatio ? "met" : "MISSED"))
             }
             if let peak = measurement.metric("peak_rss_mb") {
-                verdicts.append("- peak resident memory: \(String(format: "%.1f", peak)) MB (target under \(Int(Self.maxPeakMegabytes)) MB): "
+                verdicts.append("- peak resident memory\(store): \(String(format: "%.1f", peak)) MB (target under \(Int(Self.maxPeakMegabytes)) MB): "
                                 + (peak < Self.maxPeakMegabytes ? "met" : "MISSED"))
             }
         }

@@ -9,7 +9,7 @@ import StillpointSQLite
 ///
 /// The table holds twice as many rows as are deleted, so that the condition decides which rows go: a `DELETE`
 /// with no condition lets SQLite drop whole pages and would be no fair baseline. `uid` has no index on either
-/// side, so both scan the table.
+/// side, so both scan the table. On the `postgres` store the baseline is the same DELETE through libpq.
 extension Seed004Suite {
     static func batchDelete(_ benchmarkCase: BenchmarkCase) async throws -> Sample {
         let n = Int32(benchmarkCase.n)
@@ -18,7 +18,20 @@ extension Seed004Suite {
         let baseline: Double
         var baselineCPU = 0.0
         var rawVariants: [String: Double] = [:]
-        do {
+        if benchmarkCase.store == .postgres {
+            let raw = try PostgresBaseline.open()
+            try PostgresBaseline.insert(stored, into: raw)
+            let cpu = ResourceUsage.processCPUSeconds()
+            baseline = try Stopwatch.seconds { try PostgresBaseline.delete(below: n, in: raw) }
+            baselineCPU = ResourceUsage.processCPUSeconds() - cpu
+            try PostgresBaseline.expect(raw, rows: stored - n, after: "the libpq batch delete")
+            if Phases.reported {
+                // Stillpoint's batch delete on PostgreSQL reads the deleted ids back with RETURNING.
+                try raw.execute(#"TRUNCATE "Item""#)
+                try PostgresBaseline.insert(stored, into: raw)
+                rawVariants["raw_returning_ms"] = try Stopwatch.seconds { try PostgresBaseline.deleteReturning(below: n, in: raw) } * 1_000
+            }
+        } else {
             let raw = try RawSQLite(benchmarkCase.store, in: benchmarkCase.directory)
             try raw.createItemTable()
             try Seed004Suite.rawInsert(stored, into: raw)
@@ -37,7 +50,7 @@ extension Seed004Suite {
             }
         }
 
-        let container = try PersistentContainer(schema: Item.schema, location: benchmarkCase.store.location(in: benchmarkCase.directory))
+        let container = try benchmarkCase.store.container(schema: Item.schema, in: benchmarkCase.directory)
         try await Seed004Suite.storeItems(stored, in: container)
         try await benchmarkCase.settle()
         // Parsed before the clock starts, as an app parses a predicate once.
@@ -57,6 +70,7 @@ extension Seed004Suite {
         guard left == Int(stored - n) else {
             throw WrongRowCount(description: "the batch delete left \(left) rows, not \(stored - n)")
         }
+        if benchmarkCase.store == .postgres { try container.close() }
         return Sample(seconds: seconds, baselineSeconds: baseline, metrics: phases.metrics.merging(rawVariants) { $1 })
     }
 }

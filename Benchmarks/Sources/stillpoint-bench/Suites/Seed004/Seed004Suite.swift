@@ -4,10 +4,11 @@ import StillpointCore
 import StillpointSQLite
 
 /// Seed 004's write / delete benchmark: N `Item`s written in a background context and saved once, then fetched
-/// and deleted one by one through a context, against the raw SQLite C API doing the same work in the same run.
+/// and deleted one by one through a context, against the raw SQLite C API doing the same work in the same run
+/// (on the `postgres` store, against libpq: see ``PostgresBaseline``).
 struct Seed004Suite: BenchmarkSuite {
     let name = "seed004"
-    let summary = "write, fetch-delete and batch-delete of N Items vs the raw SQLite C API (seed 004)"
+    let summary = "write, fetch-delete and batch-delete of N Items vs the raw SQLite C API, or libpq on postgres (seed 004)"
     let sizes = [500, 5_000, 50_000]
     let stores: [StoreKind] = [.file, .memory]
 
@@ -28,7 +29,18 @@ struct Seed004Suite: BenchmarkSuite {
 
         let baseline: Double
         var baselineCPU = 0.0
-        do {
+        var rawVariants: [String: Double] = [:]
+        var baselineServerCPU = 0.0
+        if benchmarkCase.store == .postgres {
+            let raw = try PostgresBaseline.open()
+            let server = PostgresServer.backendCPU()
+            let cpu = ResourceUsage.processCPUSeconds()
+            baseline = try Stopwatch.seconds { try PostgresBaseline.insert(n, into: raw) }
+            baselineCPU = ResourceUsage.processCPUSeconds() - cpu
+            baselineServerCPU = PostgresServer.serverCPUSeconds(since: server)
+            try PostgresBaseline.expect(raw, rows: n, after: "the libpq write")
+            if Phases.reported { rawVariants = try PostgresBaseline.writeVariants(n, into: raw) }
+        } else {
             let raw = try RawSQLite(benchmarkCase.store, in: benchmarkCase.directory)
             try raw.createItemTable()
             let cpu = ResourceUsage.processCPUSeconds()
@@ -37,8 +49,9 @@ struct Seed004Suite: BenchmarkSuite {
             try expect(raw, rows: n, after: "the raw write")
         }
 
-        let container = try PersistentContainer(schema: Item.schema, location: benchmarkCase.store.location(in: benchmarkCase.directory))
+        let container = try benchmarkCase.store.container(schema: Item.schema, in: benchmarkCase.directory)
         var phases = Phases()
+        let server = benchmarkCase.store == .postgres ? PostgresServer.backendCPU() : [:]
         let cpu = ResourceUsage.processCPUSeconds()
         let seconds = try await Stopwatch.seconds {
             phases = try await container.performBackgroundTask { context in
@@ -57,8 +70,12 @@ struct Seed004Suite: BenchmarkSuite {
             }
         }
         phases.cpu(stillpoint: ResourceUsage.processCPUSeconds() - cpu, baseline: baselineCPU)
+        if benchmarkCase.store == .postgres {
+            phases.serverCPU(stillpoint: PostgresServer.serverCPUSeconds(since: server), baseline: baselineServerCPU)
+        }
         try await expect(container, rows: n, after: "the write")
-        return Sample(seconds: seconds, baselineSeconds: baseline, metrics: phases.metrics)
+        if benchmarkCase.store == .postgres { try container.close() }
+        return Sample(seconds: seconds, baselineSeconds: baseline, metrics: phases.metrics.merging(rawVariants) { $1 })
     }
 
     // MARK: fetch-delete
@@ -71,7 +88,14 @@ struct Seed004Suite: BenchmarkSuite {
 
         let baseline: Double
         var baselineCPU = 0.0
-        do {
+        if benchmarkCase.store == .postgres {
+            let raw = try PostgresBaseline.open()
+            try PostgresBaseline.insert(n, into: raw)
+            let cpu = ResourceUsage.processCPUSeconds()
+            baseline = try Stopwatch.seconds { try PostgresBaseline.fetchDelete(raw) }
+            baselineCPU = ResourceUsage.processCPUSeconds() - cpu
+            try PostgresBaseline.expect(raw, rows: 0, after: "the libpq fetch-delete")
+        } else {
             let raw = try RawSQLite(benchmarkCase.store, in: benchmarkCase.directory)
             try raw.createItemTable()
             try rawInsert(n, into: raw)
@@ -81,7 +105,7 @@ struct Seed004Suite: BenchmarkSuite {
             try expect(raw, rows: 0, after: "the raw fetch-delete")
         }
 
-        let container = try PersistentContainer(schema: Item.schema, location: benchmarkCase.store.location(in: benchmarkCase.directory))
+        let container = try benchmarkCase.store.container(schema: Item.schema, in: benchmarkCase.directory)
         try await storeItems(n, in: container)
         try await expect(container, rows: n, after: "storing the items to delete")
         try await benchmarkCase.settle()
@@ -104,6 +128,7 @@ struct Seed004Suite: BenchmarkSuite {
         }
         phases.cpu(stillpoint: ResourceUsage.processCPUSeconds() - cpu, baseline: baselineCPU)
         try await expect(container, rows: 0, after: "the fetch-delete")
+        if benchmarkCase.store == .postgres { try container.close() }
         return Sample(seconds: seconds, baselineSeconds: baseline, metrics: phases.metrics)
     }
 
@@ -131,6 +156,12 @@ struct Seed004Suite: BenchmarkSuite {
         mutating func cpu(stillpoint: Double, baseline: Double) {
             milliseconds["cpu_ms"] = stillpoint * 1_000
             milliseconds["baseline_cpu_ms"] = baseline * 1_000
+        }
+
+        /// The CPU time of the PostgreSQL server's processes for both sides, which `cpu_ms` leaves out.
+        mutating func serverCPU(stillpoint: Double, baseline: Double) {
+            milliseconds["server_cpu_ms"] = stillpoint * 1_000
+            milliseconds["baseline_server_cpu_ms"] = baseline * 1_000
         }
     }
 
@@ -224,15 +255,18 @@ struct Seed004Suite: BenchmarkSuite {
             let header = [""] + row.map { "\(workloadTitles[$0.workload] ?? $0.workload) \($0.n)" }
             let rows = [
                 ["Stillpoint"] + row.map { ResultTable.seconds($0.seconds) },
-                ["raw SQLite C API"] + row.map { $0.baselineSeconds.map(ResultTable.seconds) ?? "-" },
+                [store.baselineTitle] + row.map { $0.baselineSeconds.map(ResultTable.seconds) ?? "-" },
                 ["ratio"] + row.map { $0.ratio.map(ResultTable.ratio) ?? "-" },
             ]
-            sections.append("**\(store.title)**\n\n" + ResultTable.render(header: header, rows: rows))
+            let server = store == .postgres ? " (\(PostgresServer.settingsSummary()))" : ""
+            sections.append("**\(store.title)**\(server)\n\n" + ResultTable.render(header: header, rows: rows))
         }
         var targets: [String] = []
         for workload in workloads {
             guard let target = workload.target else { continue }
             for measurement in measurements where measurement.workload == workload.name && measurement.n == target.n {
+                // PostgreSQL has a target for the write only; the others are SQLite's.
+                guard measurement.store != .postgres || workload.name == "write" else { continue }
                 guard let ratio = measurement.ratio else { continue }
                 let verdict = ratio <= target.maxRatio ? "met" : "MISSED"
                 targets.append("- \(workload.name) \(target.n), \(measurement.store.rawValue): \(ResultTable.ratio(ratio)) "

@@ -26,6 +26,8 @@ extension SessionBench {
             let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
             var environment = ProcessInfo.processInfo.environment
             environment[variable] = side
+            // Both sides on the parent's server, rather than each child starting its own.
+            if store == .postgres { environment[PostgresServer.variable] = try PostgresServer.maintenanceURI() }
             let run = try await ChildRun(URL(fileURLWithPath: executable),
                                          [suite, "--workload", workload, "--n", String(n), "--store", store.rawValue,
                                           "--runs", "1", "--warmup", "0", "--json"],
