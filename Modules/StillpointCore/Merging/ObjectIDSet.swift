@@ -31,7 +31,17 @@ public struct ObjectIDSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
     }
 
     /// The IDs of an entity's rows, in any order, duplicates allowed.
+    package init(entityName: String, rowIDs: [Int64]) {
+        // Concrete, so that the store modules' calls (a batch of 50,000 rows) run the specialized loop: a generic
+        // initializer called from another module runs unspecialized.
+        self.init(entityName: entityName, collecting: rowIDs)
+    }
+
     package init(entityName: String, rowIDs: some Collection<Int64>) {
+        self.init(entityName: entityName, collecting: rowIDs)
+    }
+
+    private init(entityName: String, collecting rowIDs: some Collection<Int64>) {
         let runs = Self.runs(of: rowIDs)
         guard !runs.isEmpty else { return }
         runsByEntity[entityName] = runs

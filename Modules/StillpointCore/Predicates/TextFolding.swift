@@ -18,6 +18,12 @@ package enum TextFolding {
         if caseInsensitive { options.insert(.caseInsensitive) }
         if diacriticInsensitive { options.insert(.diacriticInsensitive) }
         guard !options.isEmpty else { return text }
+        // ASCII has no diacritics and folds case to lower case: no need of Foundation's folding, which goes through
+        // NSString (imports fold several copies of every text they write).
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            guard caseInsensitive, text.utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return text }
+            return String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
         return text.folding(options: options, locale: nil)
     }
 

@@ -22,6 +22,8 @@ package final class PostgresStore: StoreDriver {
     package var dialect: SQLDialect { .postgreSQL }
 
     private let uri: String
+    /// ``location``'s display path, made once: messages name the store without its password.
+    private let path: String
     private let idleReaders = LockedState<[PostgresConnection]>([])
     /// The one writing connection, held for the whole of each write transaction.
     private let writer: LockedState<PostgresConnection?>
@@ -42,6 +44,7 @@ package final class PostgresStore: StoreDriver {
         self.schema = schema
         self.access = access
         let path = location.displayPath
+        self.path = path
         let connection = try Self.connect(uri, path: path)
         try Self.translating(path: path) {
             let layout = PostgresSchema(schema)
@@ -71,10 +74,10 @@ package final class PostgresStore: StoreDriver {
     }
 
     package func writing<T>(interruptedBy flag: InterruptFlag?, _ body: (any StoreWriter) throws -> T) throws -> T {
-        guard access == .readWrite else { throw StoreError.readOnly(path: location.displayPath) }
+        guard access == .readWrite else { throw StoreError.readOnly(path: path) }
         return try writer.withLock { writer in
             guard let connection = writer else {
-                throw StoreError.server(path: location.displayPath, code: nil, message: "the store was closed")
+                throw StoreError.server(path: path, code: nil, message: "the store was closed")
             }
             do {
                 return try watching(connection, flag) {
@@ -82,7 +85,7 @@ package final class PostgresStore: StoreDriver {
                 }
             } catch {
                 // A connection the server dropped is replaced by the next write.
-                if !connection.isHealthy { writer = try? Self.connect(uri, path: location.displayPath) }
+                if !connection.isHealthy { writer = try? Self.connect(uri, path: path) }
                 throw error
             }
         }
@@ -100,9 +103,9 @@ package final class PostgresStore: StoreDriver {
     /// Runs `body` with `flag` cancelling its statement on the server, and the server's errors as ``StoreError``.
     private func watching<T>(_ connection: PostgresConnection, _ flag: InterruptFlag?, _ body: () throws -> T) throws -> T {
         guard !isClosed.withLock({ $0 }) else {
-            throw StoreError.server(path: location.displayPath, code: nil, message: "the store was closed")
+            throw StoreError.server(path: path, code: nil, message: "the store was closed")
         }
-        return try Self.translating(path: location.displayPath) {
+        return try Self.translating(path: path) {
             guard let flag else { return try body() }
             let token = connection.cancelToken
             return try flag.whileWatched(cancelling: { token.cancel() }, body)
@@ -113,7 +116,7 @@ package final class PostgresStore: StoreDriver {
 
     private func checkOutReader() throws -> PostgresConnection {
         if let idle = idleReaders.withLock({ $0.popLast() }) { return idle }
-        return try Self.connect(uri, path: location.displayPath)
+        return try Self.connect(uri, path: path)
     }
 
     private func checkIn(_ connection: PostgresConnection) {
@@ -166,6 +169,6 @@ package final class PostgresStore: StoreDriver {
     private func withReaderConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         let connection = try checkOutReader()
         defer { checkIn(connection) }
-        return try Self.translating(path: location.displayPath) { try body(connection) }
+        return try Self.translating(path: path) { try body(connection) }
     }
 }

@@ -2,9 +2,9 @@ import StillpointCore
 
 /// New rows of one entity in bulk, as one `INSERT` per row would write them: ids drawn from the table's sequence
 /// up front, ascending in the rows' order, then a few rows in one `INSERT ... VALUES ... ON CONFLICT DO NOTHING
-/// RETURNING "_id"`, and many with `COPY` (text format): straight into the table when no unique index can refuse
-/// one, otherwise into a temporary table and on with one `INSERT ... SELECT ... ORDER BY "_id" ON CONFLICT DO
-/// NOTHING RETURNING "_id"`. Either way the rows go in in their order, so that a row whose key is taken (by a
+/// RETURNING "_id"`, and many with `COPY` (text format): straight into the table (under a savepoint when a unique
+/// index could refuse a row), and when a key was taken, into a temporary table and on with one `INSERT ... SELECT
+/// ... ORDER BY "_id" ON CONFLICT DO NOTHING RETURNING "_id"`. Either way the rows go in in their order, so that a row whose key is taken (by a
 /// stored row or an earlier row) is left out, as it would be alone.
 ///
 /// ```swift
@@ -52,6 +52,9 @@ struct PostgresBulkInsert {
             try connection.copy("COPY \(table) (\(columnList)) FROM STDIN", rows: copied)
             return ids
         }
+        // Keys are mostly new (an import has looked up the ones it had): straight into the table, under a savepoint
+        // that a taken key rolls back, to go through the staging table instead.
+        if try copyUnlessAKeyIsTaken("COPY \(table) (\(columnList)) FROM STDIN", rows: copied) { return ids }
         let staging = dialect.quote(Self.stagingTable)
         let types = ["bigint"] + entity.attributes.map { PostgresSchema.columnType($0.type) }
             + Array(repeating: "text COLLATE \"C\"", count: columns.count - entity.attributes.count)
@@ -63,6 +66,20 @@ struct PostgresBulkInsert {
                                             + "ORDER BY \"_id\" ON CONFLICT DO NOTHING RETURNING \"_id\"")
         try connection.execute("DROP TABLE \(staging)")
         return Self.written(ids, result)
+    }
+
+    /// Runs a `COPY` under a savepoint: false, with nothing written, when a unique key was taken.
+    private func copyUnlessAKeyIsTaken(_ sql: String, rows: some Sequence<[String?]>) throws -> Bool {
+        try connection.execute("SAVEPOINT stillpoint_bulk_copy")
+        do {
+            try connection.copy(sql, rows: rows)
+        } catch {
+            guard error.isUniqueViolation else { throw error }
+            try connection.execute("ROLLBACK TO SAVEPOINT stillpoint_bulk_copy")
+            return false
+        }
+        try connection.execute("RELEASE SAVEPOINT stillpoint_bulk_copy")
+        return true
     }
 
     /// Each of `ids` that came back in `result`, `nil` for the others.
