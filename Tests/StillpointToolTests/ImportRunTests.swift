@@ -35,6 +35,28 @@ struct ImportRunTests {
         #expect(listed.standardOutput.contains("3 sessions now"))
     }
 
+    /// Two processes importing the same file at the same moment: neither takes the other's sessions away, and
+    /// every session of the file is there once both end; a later import of it replaces both runs.
+    @Test func twoImportsOfTheSameFileAtOnceLoseNothing() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let store = tool.path("s.sqlite")
+        let file = tool.path("many.csv")
+        try StoreFaultTests.writeCSV(rows: 20_000, to: file)
+        let created = try tool.run(["demo", "--sessions", "0", "--store", store])
+        #expect(created.status == 0, "\(created.standardError)")
+        let imports = try (0..<2).map { _ in try RunningTool(["import", file, "--format", "csv", "--store", store], in: tool) }
+        for running in imports {
+            #expect(running.waitForExit(within: .seconds(180)) == 0, "\(running.standardError)")
+        }
+        #expect(try ImportCommandTests().count(store, in: tool) == 20_000)
+        let again = try tool.run(["import", file, "--format", "csv", "--store", store])
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(try ImportCommandTests().count(store, in: tool) == 20_000)
+        let listed = try tool.run(["imports", "--store", store])
+        #expect(listed.standardOutput.split(separator: "\n").count == 1, "\(listed.standardOutput)")
+    }
+
     /// A run whose every row was skipped (a wrong column) must not take away what the earlier run wrote.
     @Test func aRunThatKeptNothingReplacesNothing() throws {
         let tool = try ToolRunner()

@@ -27,9 +27,11 @@ public enum ImportRun: Entity {
     public static let skipped = Attribute<Int>("skipped", default: 0)
     /// Whether the import read the whole file; an import that stopped part-way keeps what it saved.
     public static let isComplete = Attribute<Bool>("isComplete", default: false)
+    /// When the import ended (complete or not); `nil` while it runs, or when it was killed.
+    public static let finishedAt = Attribute<Date?>("finishedAt")
 
     public static let entity = EntityDescription(
         "ImportRun",
-        attributes: [file, contentHash, format, options, startedAt, inserted, updated, unchanged, skipped, isComplete],
+        attributes: [file, contentHash, format, options, startedAt, inserted, updated, unchanged, skipped, isComplete, finishedAt],
         indexes: [IndexDescription([contentHash])])
 }

@@ -24,6 +24,8 @@ public enum ImportRuns {
         public var unchanged: Int
         public var skipped: Int
         public var isComplete: Bool
+        /// When the run ended; `nil` while it runs, or when it was killed.
+        public var finishedAt: Date?
         /// The sessions that name this run now (a later import of another file may have taken some over).
         public var sessions: Int
     }
@@ -53,6 +55,7 @@ public enum ImportRuns {
             object[ImportRun.unchanged] = summary.unchanged
             object[ImportRun.skipped] = summary.skipped
             object[ImportRun.isComplete] = complete
+            object[ImportRun.finishedAt] = Date()
             try await context.save()
         }
     }
@@ -61,10 +64,18 @@ public enum ImportRuns {
     /// none) with `run`: the sessions they wrote
     /// that `run` did not write again are removed (one batch delete, merged into live reports like any other
     /// change), and so are the runs. Returns the runs replaced and how many sessions were removed.
+    ///
+    /// Only runs that had ended before `run` began are replaced: a run of the same file that overlapped it (another
+    /// process importing it at the same moment, or one killed part-way, which never ended) may have written or
+    /// re-marked sessions that `run` counts as its own, and removing them would lose sessions. Those runs stay,
+    /// listed, until a later import or `imports remove` takes them out.
     public static func replaceEarlier(than run: Int64, in container: PersistentContainer) async throws -> (runs: [Listing], removed: Int) {
         let runs = try await list(in: container)
         guard let current = runs.first(where: { $0.id == run }), !current.contentHash.isEmpty else { return ([], 0) }
-        let earlier = runs.filter { $0.id != run && $0.contentHash == current.contentHash }
+        let earlier = runs.filter { listing in
+            guard listing.id != run, listing.contentHash == current.contentHash, let finished = listing.finishedAt else { return false }
+            return finished <= current.startedAt
+        }
         guard !earlier.isEmpty else { return ([], 0) }
         var removed = 0
         for listing in earlier { removed += try await remove(listing.id, from: container) ?? 0 }
@@ -92,7 +103,7 @@ public enum ImportRuns {
                                format: run[ImportRun.format], options: run[ImportRun.options], startedAt: run[ImportRun.startedAt],
                                inserted: run[ImportRun.inserted], updated: run[ImportRun.updated],
                                unchanged: run[ImportRun.unchanged], skipped: run[ImportRun.skipped],
-                               isComplete: run[ImportRun.isComplete], sessions: counts[id] ?? 0)
+                               isComplete: run[ImportRun.isComplete], finishedAt: run[ImportRun.finishedAt], sessions: counts[id] ?? 0)
             }
         }
     }
