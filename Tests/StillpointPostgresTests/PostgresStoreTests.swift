@@ -91,5 +91,15 @@ struct PostgresStoreTests {
         #expect(StoreLocation.postgres("host=db.example password='a b' dbname=practice").displayPath
                 == "host=db.example password=*** dbname=practice")
         #expect(StoreLocation.postgres("postgresql://db.example:5432/practice").displayPath == "postgresql://db.example:5432/practice")
+        // URIs libpq cannot parse come back quoted in its messages.
+        for uri in ["postgresql://me:secret@[::1/practice", "postgresql://me:s%zzsecret@127.0.0.1:1/practice",
+                    "postgresql://127.0.0.1/practice?password=s%zzsecret", "host=[ password='sec ret' dbname=x"] {
+            #expect {
+                try PostgresStore(uri: uri, schema: try Schema([Practice.self]))
+            } throws: { error in
+                let text = "\(error)"
+                return !text.contains("secret") && !text.contains("sec ret") && !text.contains("zz")
+            }
+        }
     }
 }

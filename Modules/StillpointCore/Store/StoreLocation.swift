@@ -41,4 +41,26 @@ public enum StoreLocation: Sendable, Hashable {
             "\(match.output.1)password=***"
         }
     }
+
+    /// `text` (a message that may quote `uri` or parts of it) with every password `uri` holds replaced by `***`.
+    package static func redacting(_ text: String, passwordsOf uri: String) -> String {
+        var secrets: [String] = []
+        if let scheme = uri.range(of: "://") {
+            let authorityEnd = uri[scheme.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" }) ?? uri.endIndex
+            if let at = uri[scheme.upperBound..<authorityEnd].lastIndex(of: "@"),
+               let colon = uri[scheme.upperBound..<at].firstIndex(of: ":") {
+                secrets.append(String(uri[uri.index(after: colon)..<at]))
+            }
+        }
+        for match in uri.matches(of: /(?:^|[?&\s])password\s*=\s*('(?:[^'\\]|\\.)*'|[^&\s]*)/) {
+            let value = String(match.output.1)
+            secrets.append(value)
+            if value.hasPrefix("'"), value.count > 1 { secrets.append(String(value.dropFirst().dropLast())) }
+        }
+        var redacted = text.replacingOccurrences(of: uri, with: redactingPassword(uri))
+        for secret in secrets.filter({ !$0.isEmpty }).sorted(by: { $0.count > $1.count }) {
+            redacted = redacted.replacingOccurrences(of: secret, with: "***")
+        }
+        return redacted
+    }
 }

@@ -128,7 +128,8 @@ package final class PostgresStore: StoreDriver {
         do {
             return try PostgresConnection(uri: uri)
         } catch {
-            throw StoreError.serverUnreachable(path: path, detail: error.message)
+            // libpq quotes a URI it cannot parse, password and all.
+            throw StoreError.serverUnreachable(path: path, detail: StoreLocation.redacting(error.message, passwordsOf: uri))
         }
     }
 
