@@ -57,6 +57,17 @@ struct ImportRunTests {
         #expect(listed.standardOutput.split(separator: "\n").count == 1, "\(listed.standardOutput)")
     }
 
+    /// Removing a run changes a store; it never makes one.
+    @Test func removingARunFromAStoreThatDoesNotExistMakesNone() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let store = tool.path("none.sqlite")
+        let result = try tool.run(["imports", "remove", "1", "--store", store])
+        #expect(result.status == 66, "\(result.standardError)")
+        #expect(result.standardError.contains("there is no store at"), "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
     /// A run whose every row was skipped (a wrong column) must not take away what the earlier run wrote.
     @Test func aRunThatKeptNothingReplacesNothing() throws {
         let tool = try ToolRunner()

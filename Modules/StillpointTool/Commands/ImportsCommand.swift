@@ -58,7 +58,7 @@ struct ImportsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let logger = global.bootstrapLogging()
-            let container = try await storeOption.open(for: .writing, logger: logger)
+            let container = try await storeOption.open(for: .changing, logger: logger)
             guard let removed = try await ImportRuns.remove(run, from: container) else {
                 throw ToolFailure("there is no import run \(run) in this store; `stillpoint imports` lists them", status: .usage)
             }

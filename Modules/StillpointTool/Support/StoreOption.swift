@@ -24,6 +24,8 @@ struct StoreOption: ParsableArguments {
         case reading
         /// Writes sessions (import, demo): the store is created or upgraded as needed.
         case writing
+        /// Changes a store that must exist already (`imports remove`): never makes one.
+        case changing
     }
 
     /// Opens the named store or the default one, read-only unless the command writes.
@@ -38,6 +40,10 @@ struct StoreOption: ParsableArguments {
     }
 
     private func openContainer(fallback: String?, for use: Use, logger: Logger) async throws -> PersistentContainer {
+        if use == .changing {
+            try await openContainer(fallback: fallback, for: .reading, logger: logger).close()
+            return try await openContainer(fallback: fallback, for: .writing, logger: logger)
+        }
         if let uri = store ?? fallback, Self.isServerURI(uri) {
             let location = StoreLocation.postgres(uri)
             logger.debug("opening the PostgreSQL store \(location.displayPath) \(use == .reading ? "read-only" : "for writing")")
@@ -53,7 +59,7 @@ struct StoreOption: ParsableArguments {
             let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
             logger.debug("opening the store \(url.path) \(use == .reading ? "read-only" : "for writing")")
             switch use {
-            case .writing:
+            case .writing, .changing:
                 return try PersistentContainer(schema: Session.schema, location: .file(url))
             case .reading:
                 do {
