@@ -52,6 +52,7 @@ public final class PostgresTestServer: Sendable {
     static let template = "stillpoint_template"
 
     private init() throws {
+        Self.stopServersOfDeadProcesses()
         directory = URL(fileURLWithPath: Self.parentFolder).appendingPathComponent("stillpoint-pg-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if getuid() == 0 {
@@ -82,6 +83,20 @@ public final class PostgresTestServer: Sendable {
     /// Where the server's folder goes: memory (`/dev/shm`) where there is such a folder, else `/tmp`. The tests
     /// make thousands of files (each database and table is several), and a disk's file system spends most of the
     /// server's time finding room for them.
+    /// Stops and removes the servers of test processes that were killed before they could stop theirs (a
+    /// killed process runs no `atexit`): their folders name their process, which no longer exists.
+    private static func stopServersOfDeadProcesses() {
+        for parent in Set([parentFolder, "/tmp"]) {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where name.hasPrefix("stillpoint-pg-") {
+                let parts = name.split(separator: "-")
+                guard parts.count >= 4, let pid = pid_t(parts[2]), pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
+                let folder = parent + "/" + name
+                try? run(binary("pg_ctl"), ["-D", folder + "/data", "-m", "immediate", "-w", "stop"])
+                try? FileManager.default.removeItem(atPath: folder)
+            }
+        }
+    }
+
     static var parentFolder: String {
         var isDirectory: ObjCBool = false
         let memory = "/dev/shm"
