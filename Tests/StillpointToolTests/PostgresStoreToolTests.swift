@@ -133,6 +133,15 @@ struct PostgresStoreToolTests {
         #expect(!result.standardError.contains("hunter2"), "\(result.standardError)")
     }
 
+    @Test func aURIThatCannotBeReadIsAMistakeOnTheCommandLine() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let result = try tool.run(["report", "--store", "postgresql://me:hunter2@[::1/practice"])
+        #expect(result.status == 64, "\(result.standardError)")
+        #expect(result.standardError.contains("is not a PostgreSQL connection URI"), "\(result.standardError)")
+        #expect(!result.standardError.contains("hunter2"), "\(result.standardError)")
+    }
+
     @Test func aDatabaseWithoutAStoreIsNotOneToReport() throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }

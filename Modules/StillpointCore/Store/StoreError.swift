@@ -34,6 +34,8 @@ public enum StoreError: Error, Sendable, Equatable {
     case serverUnreachable(path: String, detail: String)
     /// The database server reported an error (`code` is PostgreSQL's SQLSTATE, when it gave one).
     case server(path: String, code: String?, message: String)
+    /// The location cannot be read as a store's location (a PostgreSQL URI libpq cannot parse).
+    case invalidLocation(path: String, detail: String)
     /// The location needs a store module this program was not built with.
     case storeModuleMissing(path: String, module: String)
 }
@@ -80,6 +82,9 @@ extension StoreError: LocalizedError, CustomStringConvertible {
                 + "connections there, and the URI's host, port, database, user and password (or PGPASSWORD)"
         case .server(let path, let code, let message):
             return "\(path): PostgreSQL error" + (code.map { " \($0)" } ?? "") + ": \(message)"
+        case .invalidLocation(let path, let detail):
+            return "\(path) is not a PostgreSQL connection URI libpq can read (\(detail)); write it as "
+                + "postgresql://user@host:port/database?parameter=value"
         case .storeModuleMissing(let path, let module):
             return "\(path) is a PostgreSQL store, which this program opens only through \(module): import it and use "
                 + "PersistentContainer(schema:postgres:)"

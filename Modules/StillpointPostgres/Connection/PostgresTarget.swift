@@ -12,6 +12,17 @@ package struct PostgresTarget: Sendable, Equatable, CustomStringConvertible {
     package var database: String?
     package var user: String?
 
+    /// Why libpq cannot read `uri` as a URI or `key=value` pairs, or `nil` when it can.
+    package static func parseFailure(of uri: String) -> String? {
+        var failure: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(uri, &failure) else {
+            defer { PQfreemem(failure) }
+            return failure.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "it cannot be parsed"
+        }
+        PQconninfoFree(options)
+        return nil
+    }
+
     /// The parts libpq reads from `uri` (a URI or `key=value` pairs); empty where it cannot parse it.
     package init(uri: String) {
         var failure: UnsafeMutablePointer<CChar>?

@@ -45,6 +45,9 @@ package final class PostgresStore: StoreDriver {
         self.access = access
         let path = location.displayPath
         self.path = path
+        if let failure = PostgresTarget.parseFailure(of: uri) {
+            throw StoreError.invalidLocation(path: path, detail: StoreLocation.redacting(failure, passwordsOf: uri))
+        }
         let connection = try Self.connect(uri, path: path)
         try Self.translating(path: path) {
             let layout = PostgresSchema(schema)

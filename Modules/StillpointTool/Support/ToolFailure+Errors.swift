@@ -51,6 +51,7 @@ extension ToolFailure {
         case .sqlite, .diskFull, .server: .ioError
         case .serverUnreachable: .unavailable
         case .storeModuleMissing: .software
+        case .invalidLocation: .usage
         }
     }
 
