@@ -84,4 +84,27 @@ struct PostgresCommitListenerTests {
         #expect(history.map(\.inserted.count) == [1])
         #expect(try reader.history(after: history.token).isEmpty)
     }
+
+    /// The same when the save came before the watcher began to listen (its doorbell rang for no one): the first
+    /// read finds the entry held back, and the listener still rings once the earlier transaction ends.
+    @Test func anEntryHeldBackBeforeTheWatcherListenedIsReadOnceItEnds() async throws {
+        let uri = try PostgresTestServer.shared().makeDatabase("heldbefore")
+        let schema = try Schema([Practice.self])
+        let watcher = try PersistentContainer(schema: schema, postgres: uri)
+        let token = try watcher.currentHistoryToken()
+        let blocker = try PostgresConnection(uri: uri)
+        try blocker.execute("BEGIN")
+        try blocker.execute("SELECT pg_current_xact_id()")
+        let other = try PersistentContainer(schema: schema, postgres: uri)
+        try await insertPractice(uid: 8, into: other)
+
+        let received = Arrivals(watcher.changeSets)
+        let watch = watcher.observeOtherProcesses(every: .milliseconds(100))
+        defer { watch.cancel() }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(received.all.isEmpty, "held back while the earlier transaction runs")
+        try blocker.execute("COMMIT")
+        #expect(await received.wait(for: 1, within: .seconds(10)), "the held-back save never reached the watcher")
+        #expect(try watcher.history(after: token).map(\.inserted.count) == [1])
+    }
 }

@@ -35,26 +35,29 @@ enum PostgresCommitListener {
         /// The transaction ids a held-back entry waits for: rings again once every one below it has ended.
         var heldBackBelow: UInt64?
         var lastCheck = ContinuousClock.now
+        // What is running is looked at before each ring: an entry the reader then finds held back is by one of
+        // those, and the listener rings again once they have all ended.
+        func ringNoting(_ connection: PostgresConnection) throws {
+            heldBackBelow = try runningTransactions(on: connection)
+            lastCheck = .now
+            ring()
+        }
         while !stopped.withLock({ $0 }) {
             do {
                 guard let listening = connection else {
                     let fresh = try PostgresConnection(uri: uri)
                     try fresh.execute("LISTEN \(PostgresChangeLog.channel)")
                     connection = fresh
-                    ring()
+                    // What was committed before it listened is read now.
+                    try ringNoting(fresh)
                     continue
                 }
                 if try !listening.notifications(waitingUpTo: min(interval, stopCheck)).isEmpty {
-                    ring()
-                    heldBackBelow = try runningTransactions(on: listening)
-                    lastCheck = .now
+                    try ringNoting(listening)
                 } else if let horizon = heldBackBelow, ContinuousClock.now - lastCheck >= interval {
                     lastCheck = .now
                     let (oldestRunning, _) = try snapshot(on: listening)
-                    if oldestRunning >= horizon {
-                        ring()
-                        heldBackBelow = try runningTransactions(on: listening)
-                    }
+                    if oldestRunning >= horizon { try ringNoting(listening) }
                 }
             } catch {
                 connection = nil
