@@ -83,22 +83,11 @@ extension SaveTransaction {
                 continue
             }
             let delete = deletes[index]
-            guard let stored = try StoreRows.row(id: rowID, entity: delete.entity, in: db) else {
-                outcome.deletes.append(.removed)  // someone else deleted it already
-                continue
-            }
-            switch policy(delete.entity) {
-            case .error:
-                conflicts.append(Self.conflict(delete.id, delete.entity, read: delete.readValues, object: delete.readValues,
-                                               readVersion: delete.version, stored: (stored.0, stored.1)))
-                outcome.deletes.append(.unchanged)
-            case .rollback:
-                outcome.deletes.append(.written(Written(values: stored.0, version: stored.1)))
-            case .mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump, .overwrite:
+            let stored = try StoreRows.row(id: rowID, entity: delete.entity, in: db)
+            outcome.deletes.append(try settleStaleDelete(delete, stored: stored.map { ($0.0, $0.1) }, conflicts: &conflicts) {
                 try db.run(try statements.statement(.deleteAnyVersion, for: delete.entityRef), values: [], rowID: rowID)
                 deleted.append(delete.id)
-                outcome.deletes.append(.removed)
-            }
+            })
         }
 
         if !conflicts.isEmpty { throw SaveError.conflicts(conflicts) }

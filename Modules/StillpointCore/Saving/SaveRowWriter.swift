@@ -124,22 +124,11 @@ extension SaveTransaction {
                 outcome.deletes.append(.removed)
                 continue
             }
-            guard let stored = try rows.storedRow(id: rowID, of: delete.entity) else {
-                outcome.deletes.append(.removed)  // someone else deleted it already
-                continue
-            }
-            switch policy(delete.entity) {
-            case .error:
-                conflicts.append(Self.conflict(delete.id, delete.entity, read: delete.readValues, object: delete.readValues,
-                                               readVersion: delete.version, stored: stored))
-                outcome.deletes.append(.unchanged)
-            case .rollback:
-                outcome.deletes.append(.written(Written(values: stored.0, version: stored.1)))
-            case .mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump, .overwrite:
+            outcome.deletes.append(try settleStaleDelete(delete, stored: try rows.storedRow(id: rowID, of: delete.entity),
+                                                         conflicts: &conflicts) {
                 _ = try rows.deleteRow(of: delete.entity, rowID: rowID, version: nil)
                 deleted.append(delete.id)
-                outcome.deletes.append(.removed)
-            }
+            })
         }
 
         if !conflicts.isEmpty { throw SaveError.conflicts(conflicts) }

@@ -38,4 +38,24 @@ extension SaveTransaction {
         return (merged.indices.filter { merged[$0] != stored[$0] }.map { entity.attributes[$0].name },
                 .written(Written(values: merged, version: storeVersion + 1)))
     }
+
+    /// Settles a delete whose version check failed, under its entity's merge policy, the same way on every store:
+    /// `stored` is the row as the store holds it now (`nil`: someone else deleted it already), `deleteAnyVersion`
+    /// deletes it whatever its version. Returns what the object should become; a conflict under `.error` goes to
+    /// `conflicts`.
+    package func settleStaleDelete(_ delete: Delete, stored: (values: ContiguousArray<AttributeValue>, version: Int64)?,
+                                   conflicts: inout [MergeConflict], deleteAnyVersion: () throws -> Void) throws -> Result {
+        guard let stored else { return .removed }
+        switch policy(delete.entity) {
+        case .error:
+            conflicts.append(Self.conflict(delete.id, delete.entity, read: delete.readValues, object: delete.readValues,
+                                           readVersion: delete.version, stored: (stored.values, stored.version)))
+            return .unchanged
+        case .rollback:
+            return .written(Written(values: stored.values, version: stored.version))
+        case .mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump, .overwrite:
+            try deleteAnyVersion()
+            return .removed
+        }
+    }
 }
