@@ -28,7 +28,7 @@ extension BatchStatement {
             var values = ContiguousArray<AttributeValue>()
             for row in rows {
                 values.removeAll(keepingCapacity: true)
-                for attribute in entity.attributes { values.append(row[attribute.name] ?? attribute.initialValue) }
+                for attribute in entity.storedAttributes { values.append(row[attribute.name] ?? attribute.initialValue) }
                 do {
                     try db.run(sql, values)
                     inserted.append(db.lastInsertedRowID)
@@ -43,7 +43,7 @@ extension BatchStatement {
                         continue  // the stored row stays as it is
                     case .mergeByPropertyObjectTrump, .overwrite:
                         // Object-trump writes the attributes the row names; overwrite the whole row, defaults included.
-                        let names = entity.attributes.map(\.name).filter { policy == .overwrite || row[$0] != nil }
+                        let names = entity.storedAttributes.map(\.name).filter { policy == .overwrite || row[$0] != nil }
                         do {
                             try db.run("UPDATE \(table) SET \(Self.assignments(names)) WHERE \"_id\" = ?",
                                        names.map { values[entity.attributePositions[$0]!] } + [.integer(clash.id)])  // swiftlint:disable:this force_unwrapping: names from the schema

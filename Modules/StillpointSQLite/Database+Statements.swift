@@ -9,6 +9,17 @@ struct SQLiteFailure: Error {
     let message: String
 
     var isUniquenessViolation: Bool { code == 2067 /* SQLITE_CONSTRAINT_UNIQUE */ || code == 1555 /* PRIMARYKEY */ }
+
+    /// Runs `body`, turning a foreign key SQLite refused into the save error that says what happened.
+    static func mappingBrokenReferences<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let failure as SQLiteFailure where failure.code == 787 /* SQLITE_CONSTRAINT_FOREIGNKEY */ {
+            throw SaveError.brokenReference(failure.message)
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
+            throw SaveError.brokenReference(error.message ?? "FOREIGN KEY constraint failed")
+        }
+    }
 }
 
 extension Database {

@@ -67,7 +67,7 @@ extension ImportBatch {
                     var provenanceChanged = false
                     for (position, value) in row.values where existing.values[position] != value {
                         existing.values[position] = value
-                        changedNames.insert(entity.attributes[position].name)
+                        changedNames.insert(entity.storedAttributes[position].name)
                         if position == plan.provenancePosition { provenanceChanged = true } else { changed = true }
                     }
                     guard changed || provenanceChanged else {

@@ -101,14 +101,14 @@ struct SQLiteStoreConnection: StoreWriter {
     }
 
     func save(_ transaction: SaveTransaction, hub: ChangeSetHub) throws -> SaveTransaction.Outcome {
-        try transaction.run(in: db, hub: hub)
+        try SQLiteFailure.mappingBrokenReferences { try transaction.run(in: db, hub: hub) }
     }
 
     func run(_ batch: BatchStatement, author: String, origin: StoreOrigin, policy: MergePolicy, hub: ChangeSetHub) throws -> BatchResult {
-        try batch.run(in: db, author: author, origin: origin, policy: policy, hub: hub)
+        try SQLiteFailure.mappingBrokenReferences { try batch.run(in: db, author: author, origin: origin, policy: policy, hub: hub) }
     }
 
     func write(_ batch: ImportBatch, hub: ChangeSetHub) throws -> ImportBatch.Result {
-        try batch.run(in: db, hub: hub)
+        try SQLiteFailure.mappingBrokenReferences { try batch.run(in: db, hub: hub) }
     }
 }

@@ -19,20 +19,28 @@ extension SaveTransaction {
         outcome.updates.reserveCapacity(updates.count)
         outcome.deletes.reserveCapacity(deletes.count)
 
+        // References to objects this save inserts become row ids as their rows are written (inserts come after
+        // what they refer to).
+        let resolvesReferences = refersToUnsavedObjects
+        var rowIDs: [UInt64: Int64] = [:]
         // The loops read rows in place (`inserts[index].values`) rather than copying each row out: a copy retains
         // and releases every field, the entity description's included, which a large save feels.
         for index in inserts.indices {
+            let resolved = resolvesReferences ? Self.resolving(inserts[index].values, of: inserts[index].entity, rowIDs: rowIDs) : nil
             do {
                 let entityRef = inserts[index].entityRef
-                try db.run(try statements.statement(.insert, for: entityRef), values: inserts[index].values)
+                try db.run(try statements.statement(.insert, for: entityRef), values: resolved ?? inserts[index].values)
                 let id = ObjectID(entityName: entityRef.entity.name, rowID: db.lastInsertedRowIDUnchecked)
-                outcome.inserts.append(InsertResult(id: id, merged: nil))
+                if let number = inserts[index].id.temporaryNumber, resolvesReferences { rowIDs[number] = db.lastInsertedRowIDUnchecked }
+                outcome.inserts.append(InsertResult(id: id, merged: resolved.map { Written(values: $0, version: 1) }))
                 inserted.append(id)
             } catch let failure as SQLiteFailure where failure.isUniquenessViolation {
-                let insert = inserts[index]
+                var insert = inserts[index]
+                if let resolved { insert = Insert(id: insert.id, entityRef: insert.entityRef, values: resolved) }
                 guard let clash = try UniqueKeyClash(values: insert.values, entity: insert.entity, in: db) else { throw failure }
                 let (existingID, stored) = (clash.id, Written(values: clash.values, version: clash.version))
                 let existing = ObjectID(entityName: insert.entity.name, rowID: existingID)
+                if let number = insert.id.temporaryNumber, resolvesReferences { rowIDs[number] = existingID }
                 switch policy(insert.entity) {
                 case .error:
                     failures.append(clash.failure(of: insert.id))
@@ -50,14 +58,14 @@ extension SaveTransaction {
                     }
                     outcome.inserts.append(InsertResult(id: existing, merged: Written(values: insert.values, version: stored.version + 1)))
                     updated.append(existing)
-                    changedAttributes[insert.entity.name, default: []].formUnion(insert.entity.attributes.map(\.name))
+                    changedAttributes[insert.entity.name, default: []].formUnion(insert.entity.storedAttributes.map(\.name))
                 case .mergeByPropertyStoreTrump, .rollback:
                     outcome.inserts.append(InsertResult(id: existing, merged: stored))
                 }
             }
         }
 
-        for update in updates {
+        for update in resolvesReferences ? resolvingUpdates(rowIDs).updates : updates {
             guard let rowID = update.id.rowID else {
                 outcome.updates.append(.unchanged)
                 continue
@@ -108,7 +116,7 @@ extension SaveTransaction {
     private func writeUpdate(_ update: Update, rowID: Int64, in db: Database, statements: inout SaveStatements,
                              conflicts: inout [MergeConflict], failures: inout [ValidationFailure]) throws -> ([String], Result) {
         let entity = update.entity
-        let changedNames = update.values.indices.filter { update.values[$0] != update.readValues[$0] }.map { entity.attributes[$0].name }
+        let changedNames = update.values.indices.filter { update.values[$0] != update.readValues[$0] }.map { entity.storedAttributes[$0].name }
         let statement = try statements.statement(.update, for: update.entityRef)
         func write(_ values: ContiguousArray<AttributeValue>, over version: Int64) throws -> Bool {
             do {
@@ -127,14 +135,14 @@ extension SaveTransaction {
     }
 
     static func insertSQL(_ entity: EntityDescription) -> String {
-        let columns = entity.attributes.map { Store.quote($0.name) }.joined(separator: ", ")
-        let placeholders = Array(repeating: "?", count: entity.attributes.count).joined(separator: ", ")
-        guard !entity.attributes.isEmpty else { return "INSERT INTO \(Store.quote(entity.name)) DEFAULT VALUES" }
+        let columns = entity.storedAttributes.map { Store.quote($0.name) }.joined(separator: ", ")
+        let placeholders = Array(repeating: "?", count: entity.storedAttributes.count).joined(separator: ", ")
+        guard !entity.storedAttributes.isEmpty else { return "INSERT INTO \(Store.quote(entity.name)) DEFAULT VALUES" }
         return "INSERT INTO \(Store.quote(entity.name)) (\(columns)) VALUES (\(placeholders))"
     }
 
     static func updateSQL(_ entity: EntityDescription) -> String {
-        let assignments = entity.attributes.map { "\(Store.quote($0.name)) = ?" }.joined(separator: ", ")
+        let assignments = entity.storedAttributes.map { "\(Store.quote($0.name)) = ?" }.joined(separator: ", ")
         return "UPDATE \(Store.quote(entity.name)) SET \(assignments), \"_version\" = \"_version\" + 1 WHERE \"_id\" = ? AND \"_version\" = ?"
     }
 

@@ -91,7 +91,7 @@ struct SchemaMigrator {
         let declaredIndexes = Dictionary(entity.indexes.map { ($0.name(in: entity.name), $0) }, uniquingKeysWith: { first, _ in first })
         if columns.isEmpty {
             let definitions = ["\"_id\" INTEGER PRIMARY KEY", "\"_version\" INTEGER NOT NULL DEFAULT 1"]
-                + entity.attributes.map(columnDefinition)
+                + entity.storedAttributes.map(columnDefinition)
             add("CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))")
             for (name, index) in declaredIndexes.sorted(by: { $0.key < $1.key }) {
                 add(createIndex(index, named: name, on: table))
@@ -102,7 +102,7 @@ struct SchemaMigrator {
             throw incompatible(entity, "the table exists but was not made by Stillpoint (no _id and _version columns)")
         }
         var converted: [AttributeDescription] = []
-        for attribute in entity.attributes {
+        for attribute in entity.storedAttributes {
             var position = columns.firstIndex { $0.name == attribute.name }
             if position == nil, let previous = attribute.renamedFrom, let found = columns.firstIndex(where: { $0.name == previous }) {
                 add("ALTER TABLE \(table) RENAME COLUMN \(Store.quote(previous)) TO \(Store.quote(attribute.name))")
@@ -136,7 +136,7 @@ struct SchemaMigrator {
             }
         }
         // A column of an attribute no longer declared, NOT NULL without a default, would fail every insert.
-        let attributeNames = Set(entity.attributes.map(\.name))
+        let attributeNames = Set(entity.storedAttributes.map(\.name))
         let constraining = columns.filter { column in
             !attributeNames.contains(column.name) && column.name != "_id" && column.name != "_version"
                 && column.isNotNull && column.defaultSQL == nil
@@ -254,6 +254,7 @@ struct SchemaMigrator {
     private func columnDefinition(_ attribute: AttributeDescription) -> String {
         var definition = "\(Store.quote(attribute.name)) \(attribute.type.sqlType)"
         if !attribute.isOptional { definition += " NOT NULL" }
+        if let destination = attribute.references { definition += " REFERENCES \(Store.quote(destination)) (\"_id\")" }
         if let defaultValue = attribute.defaultValue, !defaultValue.isNull {
             definition += " DEFAULT \(Self.literal(defaultValue))"
         }

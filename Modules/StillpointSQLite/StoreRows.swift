@@ -6,14 +6,14 @@ import StillpointCore
 enum StoreRows {
     /// `"_id", "_version", "a", "b"`: the columns every object read selects, in attribute order.
     static func objectColumns(of entity: EntityDescription) -> String {
-        (["\"_id\"", "\"_version\""] + entity.attributes.map { Store.quote($0.name) }).joined(separator: ", ")
+        (["\"_id\"", "\"_version\""] + entity.storedAttributes.map { Store.quote($0.name) }).joined(separator: ", ")
     }
 
     /// Reads the attribute values of the current row, starting at column `first`.
     static func values(of entity: EntityDescription, from statement: OpaquePointer, first: Int32 = 2) -> ContiguousArray<AttributeValue> {
         var values = ContiguousArray<AttributeValue>()
-        values.reserveCapacity(entity.attributes.count)
-        for (offset, attribute) in entity.attributes.enumerated() {
+        values.reserveCapacity(entity.storedAttributes.count)
+        for (offset, attribute) in entity.storedAttributes.enumerated() {
             values.append(AttributeValue(column: first + Int32(offset), of: statement, as: attribute.type))
         }
         return values

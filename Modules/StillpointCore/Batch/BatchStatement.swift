@@ -24,7 +24,7 @@ package enum BatchStatement: Sendable {
         case .insert(let entity, let rows):
             for row in rows {
                 for (name, value) in row { try Self.check(value, for: name, in: entity) }
-                for attribute in entity.attributes where !attribute.isOptional && (row[attribute.name] ?? attribute.initialValue).isNull {
+                for attribute in entity.storedAttributes where !attribute.isOptional && (row[attribute.name] ?? attribute.initialValue).isNull {
                     throw SaveError.validation([ValidationFailure(objectID: .temporary(entityName: entity.name),
                                                                   reason: .missingValue(attribute: attribute.name))])
                 }

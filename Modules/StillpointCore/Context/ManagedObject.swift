@@ -72,7 +72,7 @@ public final class ManagedObject {
     /// Sets the attribute named `name`, which must exist, to a value of its type: the typed subscript's setter.
     @usableFromInline
     func setStoredValue(_ value: AttributeValue, named name: String) {
-        setValue(value, at: position(of: name))
+        setStoredValue(value, at: position(of: name))
     }
 
     /// The value of an attribute by name, for code that works with any entity (exports, dictionaries).
@@ -83,11 +83,11 @@ public final class ManagedObject {
     /// Sets an attribute by name, checking the value's type against the attribute's.
     public func setValue(_ value: AttributeValue, forKey key: String) throws(SchemaError) {
         let position = try entity.position(of: key)
-        let attribute = entity.attributes[position]
+        let attribute = entity.storedAttributes[position]
         guard value.isNull ? attribute.isOptional : value.fits(attribute.type) else {
             throw SchemaError.invalidDeclaration("\(entity.name).\(key) is \(attribute.isOptional ? "an optional " : "")\(attribute.type.rawValue); \(value) does not fit")
         }
-        setValue(value, at: position)
+        setStoredValue(value, at: position)
     }
 
     /// Whether the object is inserted, deleted or changed and not saved yet.
@@ -102,7 +102,7 @@ public final class ManagedObject {
     public var changedValues: [String: AttributeValue] {
         var changes: [String: AttributeValue] = [:]
         for position in changedPositions {
-            changes[entity.attributes[position].name] = values[position]
+            changes[entity.storedAttributes[position].name] = values[position]
         }
         return changes
     }
@@ -112,7 +112,7 @@ public final class ManagedObject {
         guard let committedValues else { return [:] }
         var old: [String: AttributeValue] = [:]
         for position in changedPositions {
-            old[entity.attributes[position].name] = committedValues[position]
+            old[entity.storedAttributes[position].name] = committedValues[position]
         }
         return old
     }
@@ -130,12 +130,12 @@ public final class ManagedObject {
 
     /// All attribute values by name, for dictionaries and exports.
     public var dictionary: [String: AttributeValue] {
-        Dictionary(uniqueKeysWithValues: zip(entity.attributes.map(\.name), values))
+        Dictionary(uniqueKeysWithValues: zip(entity.storedAttributes.map(\.name), values))
     }
 
     private func position(of name: String) -> Int {
         // Entities are small: comparing a few names costs less than hashing one, on every typed access.
-        let attributes = entity.attributes
+        let attributes = entity.storedAttributes
         if attributes.count <= 8 {
             for position in attributes.indices where attributes[position].name == name { return position }
         } else if let position = entity.attributePositions[name] {
@@ -144,7 +144,7 @@ public final class ManagedObject {
         preconditionFailure("\(name) is not an attribute of \(entity.name)")
     }
 
-    private func setValue(_ value: AttributeValue, at position: Int) {
+    func setStoredValue(_ value: AttributeValue, at position: Int) {
         guard values[position] != value else { return }
         values[position] = value
         graph.didChange(self)

@@ -65,17 +65,21 @@ final class ObjectGraph {
 
     /// Marks an object deleted. Only an object this context holds can be: not another context's, nor one it
     /// forgot (its deletion saved, its row gone, or the context reset), whose row id may belong to a new row now.
-    func delete(_ object: ManagedObject) throws(ContextError) {
+    /// With `applyingRules`, the cascade and nullify rules of its relationships are applied at once.
+    func delete(_ object: ManagedObject, applyingRules: Bool = true) throws {
         guard object.graph === self else { throw ContextError.foreignObject(object.objectID) }
         if inserted.remove(object) {
             object.isDeleted = true
-            return
+        } else {
+            // Fetched objects sit in the identity map's runs: this look-up hashes nothing for them.
+            guard registered[object.objectID] === object else { throw ContextError.foreignObject(object.objectID) }
+            updated.remove(object)
+            deleted.insert(object)
+            object.isDeleted = true
         }
-        // Fetched objects sit in the identity map's runs: this look-up hashes nothing for them.
-        guard registered[object.objectID] === object else { throw ContextError.foreignObject(object.objectID) }
-        updated.remove(object)
-        deleted.insert(object)
-        object.isDeleted = true
+        if applyingRules, !object.entity.relationships.isEmpty || !store.schema.unpairedReferences(to: object.entity.name).isEmpty {
+            try applyDeleteRules(of: object)
+        }
     }
 
     /// Called by an object when one of its values changes.

@@ -44,6 +44,17 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
         ObjectID(entityName: entityName, storage: .temporary(TemporaryIDCounter.next()))
     }
 
+    /// The temporary ID numbered `number`, as a reference to an unsaved object holds it.
+    package static func temporary(entityName: String, number: UInt64) -> ObjectID {
+        ObjectID(entityName: entityName, storage: .temporary(number))
+    }
+
+    /// The number of a temporary ID.
+    package var temporaryNumber: UInt64? {
+        if case .temporary(let number) = storage { return number }
+        return nil
+    }
+
     private init(entityName: String, storage: Storage) {
         self.entityName = entityName
         self.storage = storage

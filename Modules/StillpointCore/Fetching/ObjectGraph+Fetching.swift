@@ -122,6 +122,6 @@ extension ObjectGraph {
 extension EntityDescription {
     /// The attribute named `name`, or an error that names the entity, the attribute and the nearest name.
     package func attribute(position name: String) throws(SchemaError) -> AttributeDescription {
-        attributes[try position(of: name)]
+        storedAttributes[try position(of: name)]
     }
 }

@@ -79,6 +79,7 @@ extension ObjectGraph {
                 snapshot.objects.removeValue(forKey: id)
                 snapshot.deleted.remove(id)
             }
+            resolveReferences(permanentIDs)
         }
         parentSnapshot = snapshot
     }

@@ -78,6 +78,6 @@ public final class ExportOperation: ContextOperation<Int>, @unchecked Sendable {
         let entity = request.entity
         let columns = self.columns ?? entity.attributes.map(\.name)
         for key in request.sortKeys { _ = try entity.position(of: key.attribute) }
-        return (columns, ContiguousArray(try columns.map { entity.attributes[try entity.position(of: $0)].type }))
+        return (columns, ContiguousArray(try columns.map { entity.storedAttributes[try entity.position(of: $0)].type }))
     }
 }

@@ -116,7 +116,7 @@ extension ImportBatch {
         var provenanceChanged = false
         for (position, value) in row.values where existing[position] != value {
             existing[position] = value
-            changedNames.insert(entity.attributes[position].name)
+            changedNames.insert(entity.storedAttributes[position].name)
             if position == plan.provenancePosition { provenanceChanged = true } else { changed = true }
         }
         return (changed, provenanceChanged)
@@ -196,7 +196,7 @@ extension ImportBatch {
             return SaveError.validation([.uniquenessViolation(
                 of: rowID.map { ObjectID(entityName: entityName, rowID: $0) } ?? .temporary(entityName: entityName),
                 attributes: constraint,
-                values: constraint.compactMap { name in entity.attributes.firstIndex { $0.name == name }.map { clash?.values[$0] ?? .null } })])
+                values: constraint.compactMap { name in entity.storedAttributes.firstIndex { $0.name == name }.map { clash?.values[$0] ?? .null } })])
         }
         for index in later {
             let row = rows[index]

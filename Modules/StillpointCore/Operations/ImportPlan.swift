@@ -32,11 +32,11 @@ package struct ImportPlan: Sendable {
         self.key = key
         self.keyPositions = try key.map { try entity.position(of: $0) }
         self.provenancePosition = try provenance.map { try entity.position(of: $0) }
-        self.requiredPositions = entity.attributes.indices.filter { position in
-            let attribute = entity.attributes[position]
+        self.requiredPositions = entity.storedAttributes.indices.filter { position in
+            let attribute = entity.storedAttributes[position]
             return !attribute.isOptional && attribute.initialValue.isNull
         }
-        self.initialValues = ContiguousArray(entity.attributes.map(\.initialValue))
+        self.initialValues = ContiguousArray(entity.storedAttributes.map(\.initialValue))
     }
 
     /// The record as a row, or the issue that makes it skipped.
@@ -48,7 +48,7 @@ package struct ImportPlan: Sendable {
         values.reserveCapacity(record.values.count)
         for (name, value) in record.values {
             let position = try entity.position(of: name)
-            let attribute = entity.attributes[position]
+            let attribute = entity.storedAttributes[position]
             guard let stored = Self.storedForm(of: value, for: attribute) else {
                 let what = value.isNull ? "has no value for the required attribute '\(name)'"
                     : "has \(value) for '\(name)', which is \(attribute.isOptional ? "an optional " : "a ")\(attribute.type.rawValue) attribute"
@@ -71,7 +71,7 @@ package struct ImportPlan: Sendable {
     /// The issue that stops a row from being inserted: a required attribute without a value.
     package func insertIssue(for row: Row) -> ImportRecordIssue? {
         for position in requiredPositions where !row.values.contains(where: { $0.position == position }) {
-            return ImportRecordIssue(position: row.position, reason: "has no value for the required attribute '\(entity.attributes[position].name)'")
+            return ImportRecordIssue(position: row.position, reason: "has no value for the required attribute '\(entity.storedAttributes[position].name)'")
         }
         return nil
     }

@@ -22,6 +22,7 @@ extension ObjectContext {
             return nil
         }
         let (transaction, objects) = try graph.makeSaveTransaction()
+        let refersToUnsavedObjects = transaction.refersToUnsavedObjects
         let hub = self.hub
         let flag = interruptFlag
         let outcome: SaveTransaction.Outcome
@@ -32,6 +33,12 @@ extension ObjectContext {
             outcome = try store.writing(interruptedBy: flag) { writer in try writer.save(transaction, hub: hub) }
         }
         graph.apply(outcome, of: transaction, to: objects)
+        if refersToUnsavedObjects {
+            // Objects changed while the save ran may refer to what it inserted.
+            var permanentIDs: [ObjectID: ObjectID] = [:]
+            for (insert, result) in zip(transaction.inserts, outcome.inserts) { permanentIDs[insert.id] = result?.id }
+            graph.resolveReferences(permanentIDs)
+        }
         if childEvents.hasSubscribers {
             childEvents.publish(ParentEvent(saved: outcome, of: transaction))
         }

@@ -35,10 +35,36 @@ extension ObjectGraph {
             transaction.deletes.append(.init(id: object.objectID, entityRef: entityRef(of: object), version: object.version,
                                              readValues: object.committedValues ?? object.values))
         }
+        if !deleted.isEmpty { failures += try deniedDeletes() }
         if !failures.isEmpty { throw SaveError.validation(failures) }
+        try Self.orderByReferences(&transaction.inserts, &objects.inserts)
         Self.putInRowOrder(&transaction.updates, &objects.updates, id: \.id)
         Self.putInRowOrder(&transaction.deletes, &objects.deletes, id: \.id)
+        putReferringRowsFirst(&transaction.deletes, &objects.deletes)
         return (transaction, objects)
+    }
+
+    /// Puts the deletes of entities that refer to others before those others', so that no row is deleted while a
+    /// row the save also deletes still refers to it (the store's foreign keys would refuse it).
+    private func putReferringRowsFirst(_ deletes: inout [SaveTransaction.Delete], _ objects: inout [ManagedObject]) {
+        guard deletes.contains(where: { !$0.entity.referencePositions.isEmpty }) else { return }
+        let names = Set(deletes.map(\.entity.name))
+        guard names.count > 1 else { return }
+        // An entity's rank: how far it is from the entities nothing else in the save refers to.
+        var rank: [String: Int] = [:]
+        func rankOf(_ name: String, _ visiting: Set<String>) -> Int {
+            if let known = rank[name] { return known }
+            let referrers = store.schema.entities.filter { entity in
+                entity.name != name && names.contains(entity.name) && !visiting.contains(entity.name)
+                    && entity.relationships.contains { !$0.isToMany && $0.destination == name }
+            }
+            let value = referrers.map { rankOf($0.name, visiting.union([name])) + 1 }.max() ?? 0
+            rank[name] = value
+            return value
+        }
+        let order = deletes.indices.sorted { (rankOf(deletes[$0].entity.name, []), $0) < (rankOf(deletes[$1].entity.name, []), $1) }
+        deletes = order.map { deletes[$0] }
+        objects = order.map { objects[$0] }
     }
 
     /// Puts rows (and their objects alike) in the order of their row ids, so that SQLite walks its B-tree forward
@@ -190,7 +216,7 @@ extension ObjectGraph {
         }
         for id in changes.deleted {
             guard let object = try? existingObject(with: id) else { continue }
-            try delete(object)
+            try delete(object, applyingRules: false)  // the child applied them: what they reached comes deleted too
         }
     }
 
@@ -225,7 +251,7 @@ extension ObjectGraph {
 
     /// Adds a failure for each required attribute of `object` without a value; allocates nothing when none is missing.
     private func appendMissingValues(of object: ManagedObject, to failures: inout [ValidationFailure]) {
-        let attributes = object.entity.attributes
+        let attributes = object.entity.storedAttributes
         for position in attributes.indices where !attributes[position].isOptional && object.values[position].isNull {
             failures.append(ValidationFailure(objectID: object.objectID, reason: .missingValue(attribute: attributes[position].name)))
         }

@@ -6,6 +6,9 @@ public enum SaveError: Error, Sendable, Equatable {
     case conflicts([MergeConflict])
     /// Objects that break the schema's rules.
     case validation([ValidationFailure])
+    /// A relationship refers to a row that another context or process deleted meanwhile (the store's foreign key
+    /// refused the write); the store's message says which.
+    case brokenReference(String)
 }
 
 /// One object that breaks a rule of the schema.
@@ -15,6 +18,11 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
         case missingValue(attribute: String)
         /// The values of a uniqueness constraint are already taken by another row.
         case uniquenessViolation(attributes: [String], values: [AttributeValue])
+        /// The object is deleted, and its relationship's ``DeleteRule/deny`` rule refuses while objects are related.
+        case deleteDenied(relationship: String, related: Int)
+        /// The object refers through a relationship to a row that does not exist (deleted meanwhile, or kept by
+        /// the ``DeleteRule/noAction`` rule from being cleared).
+        case danglingReference(relationship: String)
     }
 
     public let objectID: ObjectID
@@ -31,6 +39,10 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
             return "\(objectID): the required attribute '\(attribute)' has no value"
         case .uniquenessViolation(let attributes, let values):
             return "\(objectID): another \(objectID.entityName) already has \(attributes.joined(separator: ", ")) = \(values.map(\.description).joined(separator: ", "))"
+        case .deleteDenied(let relationship, let related):
+            return "\(objectID) can't be deleted: its '\(relationship)' relationship denies it while \(related) object\(related == 1 ? " is" : "s are") related; delete or move them first"
+        case .danglingReference(let relationship):
+            return "\(objectID): its '\(relationship)' relationship refers to an object that no longer exists, or a deleted object still has objects referring to it"
         }
     }
 }
@@ -45,6 +57,8 @@ extension SaveError: LocalizedError, CustomStringConvertible {
                 + conflicts.map(\.description).joined(separator: "; ")
         case .validation(let failures):
             return "the save breaks the schema: " + failures.map(\.description).joined(separator: "; ")
+        case .brokenReference(let message):
+            return "a relationship refers to an object deleted elsewhere meanwhile (\(message)); refresh the objects and save again"
         }
     }
 }
@@ -55,11 +69,15 @@ public enum ContextError: Error, Sendable, Equatable, LocalizedError {
     case objectNotFound(ObjectID)
     /// The object belongs to another context.
     case foreignObject(ObjectID)
+    /// The object is not of the entity the relationship reaches.
+    case wrongDestination(relationship: String, expected: String, object: ObjectID)
 
     public var errorDescription: String? {
         switch self {
         case .objectNotFound(let id): return "no object \(id) in the store; it may have been deleted"
         case .foreignObject(let id): return "\(id) belongs to another context; pass its objectID instead"
+        case .wrongDestination(let relationship, let expected, let id):
+            return "'\(relationship)' reaches \(expected) objects; \(id) is not one"
         }
     }
 }

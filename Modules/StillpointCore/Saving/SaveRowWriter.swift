@@ -63,41 +63,75 @@ extension SaveTransaction {
         var inserted = ObjectIDSet.Builder(), updated = ObjectIDSet.Builder(), deleted = ObjectIDSet.Builder()
         var changedAttributes: [String: Set<String>] = [:]
 
-        let insertedInBulk = try insertInBulk(rows: rows)
-        for (index, insert) in inserts.enumerated() {
+        // References to objects this save inserts become row ids as their rows are written: the inserts referred
+        // to go first, one by one, so that the others, in bulk, refer to rows that exist.
+        let resolvesReferences = refersToUnsavedObjects
+        var rowIDs: [UInt64: Int64] = [:]
+        var results = [InsertResult?](repeating: nil, count: inserts.count)
+        func writeInsert(_ index: Int, bulkRowID: Int64?) throws {
+            var insert = inserts[index]
+            if resolvesReferences {
+                insert = Insert(id: insert.id, entityRef: insert.entityRef, values: Self.resolving(insert.values, of: insert.entity, rowIDs: rowIDs))
+            }
             let entity = insert.entity
-            if let rowID = try insertedInBulk[index] ?? rows.insertRow(insert.values, of: entity) {
+            let resolved = resolvesReferences ? Written(values: insert.values, version: 1) : nil
+            if let rowID = try bulkRowID ?? rows.insertRow(insert.values, of: entity) {
                 let id = ObjectID(entityName: entity.name, rowID: rowID)
-                outcome.inserts.append(InsertResult(id: id, merged: nil))
+                if let number = insert.id.temporaryNumber, resolvesReferences { rowIDs[number] = rowID }
+                results[index] = InsertResult(id: id, merged: resolved)
                 inserted.append(id)
-                continue
+                return
             }
             guard let clash = try rows.rowHolding(uniqueKeyOf: insert.values, entity: entity, excluding: nil) else {
                 throw SaveError.validation([ValidationFailure(objectID: insert.id, reason: .uniquenessViolation(attributes: [], values: []))])
             }
             let existing = ObjectID(entityName: entity.name, rowID: clash.id)
+            if let number = insert.id.temporaryNumber, resolvesReferences { rowIDs[number] = clash.id }
             switch policy(entity) {
             case .error:
                 failures.append(Self.failure(insert.id, entity, constraint: clash.constraint, values: clash.values))
-                outcome.inserts.append(nil)
             case .mergeByPropertyObjectTrump, .overwrite:
                 switch try rows.updateRow(insert.values, of: entity, rowID: clash.id, version: clash.version) {
                 case .written:
-                    outcome.inserts.append(InsertResult(id: existing, merged: Written(values: insert.values, version: clash.version + 1)))
+                    results[index] = InsertResult(id: existing, merged: Written(values: insert.values, version: clash.version + 1))
                     updated.append(existing)
-                    changedAttributes[entity.name, default: []].formUnion(entity.attributes.map(\.name))
+                    changedAttributes[entity.name, default: []].formUnion(entity.storedAttributes.map(\.name))
                 case .stale, .uniqueKeyTaken:
                     // Its values also repeat another row's key: two rows cannot become one.
                     let other = try rows.rowHolding(uniqueKeyOf: insert.values, entity: entity, excluding: clash.id)
                     failures.append(Self.failure(insert.id, entity, constraint: other?.constraint ?? clash.constraint,
                                                  values: other?.values ?? clash.values))
-                    outcome.inserts.append(nil)
                 }
             case .mergeByPropertyStoreTrump, .rollback:
-                outcome.inserts.append(InsertResult(id: existing, merged: Written(values: clash.values, version: clash.version)))
+                results[index] = InsertResult(id: existing, merged: Written(values: clash.values, version: clash.version))
             }
         }
+        var written = [Bool](repeating: false, count: inserts.count)
+        if resolvesReferences {
+            let referred = Set(inserts.flatMap { insert in
+                insert.entity.referencePositions.compactMap { RelationshipReference.objectID(in: insert.values[$0.position], entityName: "")?.temporaryNumber }
+            })
+            for index in inserts.indices where inserts[index].id.temporaryNumber.map(referred.contains) == true {
+                try writeInsert(index, bulkRowID: nil)
+                written[index] = true
+            }
+        }
+        let insertedInBulk = try insertInBulk(rows: rows, skipping: written, resolving: rowIDs)
+        for index in inserts.indices where !written[index] {
+            try writeInsert(index, bulkRowID: insertedInBulk[index])
+        }
+        outcome.inserts = results
+        let resolvedTransaction = resolvesReferences ? resolvingUpdates(rowIDs) : self
+        try resolvedTransaction.writeRest(rows: rows, into: &outcome, conflicts: &conflicts, failures: &failures,
+                                          inserted: &inserted, updated: &updated, deleted: &deleted, changedAttributes: &changedAttributes)
+        return try finish(outcome, rows: rows, hub: hub, conflicts: conflicts, failures: failures,
+                          inserted: inserted, updated: updated, deleted: deleted, changedAttributes: changedAttributes)
+    }
 
+    /// The updates and deletes of a save, after its inserts.
+    private func writeRest(rows: some SaveRowWriter, into outcome: inout Outcome, conflicts: inout [MergeConflict],
+                           failures: inout [ValidationFailure], inserted: inout ObjectIDSet.Builder, updated: inout ObjectIDSet.Builder,
+                           deleted: inout ObjectIDSet.Builder, changedAttributes: inout [String: Set<String>]) throws {
         let updatedInBulk = try updateInBulk(rows: rows)
         for (index, update) in updates.enumerated() {
             guard let rowID = update.id.rowID else {
@@ -130,7 +164,14 @@ extension SaveTransaction {
                 deleted.append(delete.id)
             })
         }
+    }
 
+    /// Checks the save went through, records its change-log entry and publishes its change set after the commit.
+    private func finish(_ outcome: Outcome, rows: some SaveRowWriter, hub: ChangeSetHub, conflicts: [MergeConflict],
+                        failures: [ValidationFailure], inserted: ObjectIDSet.Builder, updated: ObjectIDSet.Builder,
+                        deleted: ObjectIDSet.Builder, changedAttributes: [String: Set<String>]) throws -> Outcome {
+        var outcome = outcome
+        var (inserted, updated, deleted) = (inserted, updated, deleted)
         if !conflicts.isEmpty { throw SaveError.conflicts(conflicts) }
         if !failures.isEmpty { throw SaveError.validation(failures) }
         let (insertedIDs, updatedIDs, deletedIDs) = (inserted.build(), updated.build(), deleted.build())
@@ -172,12 +213,16 @@ extension SaveTransaction {
     /// The new rows of each entity with several, in one go: the id of each insert written so, `nil` for the others.
     /// An entity's rows go in all together or not at all: when a key is taken, they go one by one below, since how
     /// the policy settles a clash may change what the rows after it meet.
-    private func insertInBulk(rows: some SaveRowWriter) throws -> [Int64?] {
+    /// Inserts in `skipping` were written already; references in the others are resolved through `rowIDs`.
+    private func insertInBulk(rows: some SaveRowWriter, skipping: [Bool], resolving rowIDs: [UInt64: Int64]) throws -> [Int64?] {
         var ids = [Int64?](repeating: nil, count: inserts.count)
-        for group in Self.groups(inserts, entity: \.entity, where: { _ in true }) {
+        for group in Self.groups(Array(inserts.indices), entity: { inserts[$0].entity }, where: { !skipping[$0] }) {
             var written: [Int64?] = []
+            let values = group.map { index in
+                rowIDs.isEmpty ? inserts[index].values : Self.resolving(inserts[index].values, of: inserts[index].entity, rowIDs: rowIDs)
+            }
             guard try rows.undoingUnless({
-                written = try rows.insertRows(group.map { inserts[$0].values }, of: inserts[group[0]].entity)
+                written = try rows.insertRows(values, of: inserts[group[0]].entity)
                 return !written.contains(nil)
             }) else { continue }
             for (index, id) in zip(group, written) { ids[index] = id }
@@ -193,7 +238,7 @@ extension SaveTransaction {
         let eligible = { (update: Update) -> Bool in
             guard update.id.rowID != nil else { return false }
             let unique = Set(update.entity.uniquenessConstraints.joined())
-            return !update.values.indices.contains { update.values[$0] != update.readValues[$0] && unique.contains(update.entity.attributes[$0].name) }
+            return !update.values.indices.contains { update.values[$0] != update.readValues[$0] && unique.contains(update.entity.storedAttributes[$0].name) }
         }
         for group in Self.groups(updates, entity: \.entity, where: eligible) {
             let batch = group.compactMap { index in updates[index].id.rowID.map { (rowID: $0, version: updates[index].version, values: updates[index].values) } }
@@ -220,7 +265,7 @@ extension SaveTransaction {
     private func writeUpdate(_ update: Update, rowID: Int64, rows: some SaveRowWriter, written: Bool?,
                              conflicts: inout [MergeConflict], failures: inout [ValidationFailure]) throws -> ([String], Result) {
         let entity = update.entity
-        let changedNames = update.values.indices.filter { update.values[$0] != update.readValues[$0] }.map { entity.attributes[$0].name }
+        let changedNames = update.values.indices.filter { update.values[$0] != update.readValues[$0] }.map { entity.storedAttributes[$0].name }
         func write(_ values: ContiguousArray<AttributeValue>, over version: Int64) throws -> Bool {
             switch try rows.updateRow(values, of: entity, rowID: rowID, version: version) {
             case .written: return true

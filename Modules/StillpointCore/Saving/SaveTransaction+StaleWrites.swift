@@ -35,7 +35,7 @@ extension SaveTransaction {
             }
         }
         _ = try write(merged, storeVersion)
-        return (merged.indices.filter { merged[$0] != stored[$0] }.map { entity.attributes[$0].name },
+        return (merged.indices.filter { merged[$0] != stored[$0] }.map { entity.storedAttributes[$0].name },
                 .written(Written(values: merged, version: storeVersion + 1)))
     }
 

@@ -18,6 +18,12 @@ package struct SaveTransaction: Sendable {
         package let entityRef: EntityRef
         package let values: ContiguousArray<AttributeValue>
 
+        package init(id: ObjectID, entityRef: EntityRef, values: ContiguousArray<AttributeValue>) {
+            self.id = id
+            self.entityRef = entityRef
+            self.values = values
+        }
+
         package var entity: EntityDescription { entityRef.entity }
     }
 
@@ -107,10 +113,10 @@ package struct SaveTransaction: Sendable {
     package static func conflict(_ id: ObjectID, _ entity: EntityDescription, read: ContiguousArray<AttributeValue>,
                          object: ContiguousArray<AttributeValue>, readVersion: Int64,
                          stored: (ContiguousArray<AttributeValue>, Int64)?) -> MergeConflict {
-        let attributes = entity.attributes.indices.compactMap { position -> AttributeConflict? in
+        let attributes = entity.storedAttributes.indices.compactMap { position -> AttributeConflict? in
             let storeValue = stored?.0[position]
             guard object[position] != read[position] || storeValue != read[position] else { return nil }
-            return AttributeConflict(name: entity.attributes[position].name, readValue: read[position],
+            return AttributeConflict(name: entity.storedAttributes[position].name, readValue: read[position],
                                      objectValue: object[position], storeValue: storeValue)
         }
         return MergeConflict(objectID: id, readVersion: readVersion, storeVersion: stored?.1, attributes: attributes)

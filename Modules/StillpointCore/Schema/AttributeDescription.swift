@@ -9,6 +9,8 @@ public struct AttributeDescription: AttributeDeclaration, Hashable {
     public var renamedFrom: String?
     /// How values stored with another type are converted to ``type``, when the attribute's type changed.
     public var conversion: AttributeConversion?
+    /// The entity whose row ids the column holds, for the column of a to-one relationship: its foreign key.
+    package var references: String?
 
     public init(
         name: String, type: AttributeType, isOptional: Bool = false, defaultValue: AttributeValue? = nil,

@@ -10,4 +10,11 @@
 /// ```
 public protocol Entity {
     static var entity: EntityDescription { get }
+    /// The entity's name, as relationships that reach it name it: the type's name unless declared otherwise.
+    /// It is read without building ``entity``, so that two entities may each declare a relationship to the other.
+    static var entityName: String { get }
+}
+
+extension Entity {
+    public static var entityName: String { String(describing: Self.self) }
 }

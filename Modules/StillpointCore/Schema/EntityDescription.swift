@@ -1,6 +1,7 @@
-/// The description of an entity: its name, attributes, indexes and uniqueness constraints.
+/// The description of an entity: its name, attributes, relationships, indexes and uniqueness constraints.
 ///
-/// Each entity is stored in a table of its name, with a row id and a version column beside the attributes.
+/// Each entity is stored in a table of its name, with a row id and a version column beside the attributes, and
+/// a column for each to-one relationship.
 ///
 /// ```swift
 /// static let entity = EntityDescription(
@@ -11,33 +12,51 @@ public struct EntityDescription: Sendable, Hashable {
     private final class Storage: Sendable {
         let name: String
         let attributes: [AttributeDescription]
+        let relationships: [RelationshipDescription]
+        let storedAttributes: [AttributeDescription]
+        let referencePositions: [(name: String, position: Int)]
         let indexes: [IndexDescription]
         let renamedFrom: String?
         let attributePositions: [String: Int]
         let initialValues: ContiguousArray<AttributeValue>
 
-        init(name: String, attributes: [AttributeDescription], indexes: [IndexDescription], renamedFrom: String?) {
+        init(name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription],
+             indexes: [IndexDescription], renamedFrom: String?) {
             self.name = name
             self.attributes = attributes
-            self.indexes = indexes
+            self.relationships = relationships
+            let columns = relationships.filter { !$0.isToMany }.map(\.column)
+            self.storedAttributes = attributes + columns
+            self.referencePositions = columns.enumerated().map { ($1.name, attributes.count + $0) }
+            // Each relationship column is indexed: reading a to-many, and the delete rules, look rows up by it.
+            self.indexes = indexes + columns.map { IndexDescription(names: [$0.name]) }
             self.renamedFrom = renamedFrom
             var positions: [String: Int] = [:]
-            for (position, attribute) in attributes.enumerated() {
+            for (position, attribute) in storedAttributes.enumerated() {
                 positions[attribute.name] = position
             }
             self.attributePositions = positions
-            self.initialValues = ContiguousArray(attributes.map(\.initialValue))
+            self.initialValues = ContiguousArray(storedAttributes.map(\.initialValue))
         }
     }
 
     private let storage: Storage
 
     public var name: String { storage.name }
+    /// The declared attributes, in order.
     public var attributes: [AttributeDescription] { storage.attributes }
+    /// The declared relationships, in order.
+    public var relationships: [RelationshipDescription] { storage.relationships }
+    /// The stored columns besides the row id and version: the attributes, then a column per to-one relationship.
+    /// A managed object's values and a row's values are in this order.
+    package var storedAttributes: [AttributeDescription] { storage.storedAttributes }
+    /// The name and value position of each to-one relationship's column.
+    package var referencePositions: [(name: String, position: Int)] { storage.referencePositions }
+    /// The declared indexes, and one on each to-one relationship's column.
     public var indexes: [IndexDescription] { storage.indexes }
     /// The entity's previous name, when it was renamed: the store renames the table and keeps its rows.
     public var renamedFrom: String? { storage.renamedFrom }
-    /// The position of each attribute in ``attributes``, for constant-time access by name.
+    /// The position of each stored attribute in ``storedAttributes``, for constant-time access by name.
     package var attributePositions: [String: Int] { storage.attributePositions }
     /// The values of a new object: each attribute's default, or null.
     var initialValues: ContiguousArray<AttributeValue> { storage.initialValues }
@@ -47,16 +66,29 @@ public struct EntityDescription: Sendable, Hashable {
     /// ```swift
     /// static let entity = EntityDescription("Session", attributes: [start, duration], renamedFrom: "Sitting")
     /// ```
+    ///
+    /// `relationships` are its to-one and to-many relationships (see ``ToOne`` and ``ToMany``):
+    ///
+    /// ```swift
+    /// static let entity = EntityDescription("Session", attributes: [start, duration], relationships: [run])
+    /// ```
     public init(
-        _ name: String, attributes: [any AttributeDeclaration], indexes: [IndexDescription] = [], renamedFrom: String? = nil
+        _ name: String, attributes: [any AttributeDeclaration], relationships: [any RelationshipDeclaration] = [],
+        indexes: [IndexDescription] = [], renamedFrom: String? = nil
     ) {
         storage = Storage(
-            name: name, attributes: attributes.map(\.attributeDescription), indexes: indexes, renamedFrom: renamedFrom)
+            name: name, attributes: attributes.map(\.attributeDescription),
+            relationships: relationships.map(\.relationshipDescription), indexes: indexes, renamedFrom: renamedFrom)
     }
 
     /// The attribute named `name`, if the entity has one.
     public func attribute(named name: String) -> AttributeDescription? {
-        attributePositions[name].map { attributes[$0] }
+        attributePositions[name].flatMap { $0 < attributes.count ? attributes[$0] : nil }
+    }
+
+    /// The relationship named `name`, if the entity has one.
+    public func relationship(named name: String) -> RelationshipDescription? {
+        relationships.first { $0.name == name }
     }
 
     /// The attribute named `name`, or an error that names the entity, the attribute and the nearest name.
@@ -65,7 +97,7 @@ public struct EntityDescription: Sendable, Hashable {
     /// try Session.entity.checkedAttribute(named: "duraton")   // Session has no attribute 'duraton'; did you mean 'duration'?
     /// ```
     public func checkedAttribute(named name: String) throws(SchemaError) -> AttributeDescription {
-        attributes[try position(of: name)]
+        storedAttributes[try position(of: name)]
     }
 
     /// The uniqueness constraints: the attribute lists of the unique indexes.
@@ -77,14 +109,14 @@ public struct EntityDescription: Sendable, Hashable {
     package func position(of name: String) throws(SchemaError) -> Int {
         guard let position = attributePositions[name] else {
             throw SchemaError.unknownAttribute(
-                entity: self.name, attribute: name, suggestion: NameSuggestion.nearestName(to: name, in: attributes.map(\.name)))
+                entity: self.name, attribute: name, suggestion: NameSuggestion.nearestName(to: name, in: storedAttributes.map(\.name)))
         }
         return position
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.storage === rhs.storage || lhs.name == rhs.name && lhs.attributes == rhs.attributes && lhs.indexes == rhs.indexes
-            && lhs.renamedFrom == rhs.renamedFrom
+        lhs.storage === rhs.storage || lhs.name == rhs.name && lhs.attributes == rhs.attributes
+            && lhs.relationships == rhs.relationships && lhs.indexes == rhs.indexes && lhs.renamedFrom == rhs.renamedFrom
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -11,6 +11,8 @@ public struct Schema: Sendable, Hashable {
     /// The versions, oldest first; empty when the schema declares none.
     public let versions: [SchemaVersion]
     private let entitiesByName: [String: EntityDescription]
+    /// By entity name, the to-one relationships without an inverse that reach it, and the entities that hold them.
+    private let unpairedReferencesByTarget: [String: [(entity: EntityDescription, relationship: String)]]
 
     /// The number of the latest version, or `nil` when the schema declares no versions.
     public var latestVersion: Int? { versions.last?.number }
@@ -28,6 +30,9 @@ public struct Schema: Sendable, Hashable {
             }
         }
         for entity in entities {
+            for relationship in entity.relationships {
+                try Self.validate(relationship, of: entity, in: byName)
+            }
             if let previous = entity.renamedFrom, byName[previous] != nil {
                 throw SchemaError.invalidDeclaration("'\(entity.name)' is renamed from '\(previous)', which the schema still declares")
             }
@@ -42,6 +47,19 @@ public struct Schema: Sendable, Hashable {
         self.entities = entities
         self.versions = versions
         self.entitiesByName = byName
+        var unpaired: [String: [(entity: EntityDescription, relationship: String)]] = [:]
+        for entity in entities {
+            for relationship in entity.relationships where !relationship.isToMany && relationship.inverse == nil {
+                unpaired[relationship.destination, default: []].append((entity, relationship.name))
+            }
+        }
+        self.unpairedReferencesByTarget = unpaired
+    }
+
+    /// The to-one relationships without an inverse that reach `entityName`, with the entities that hold them:
+    /// deleting an object of it clears them, as nothing else would.
+    package func unpairedReferences(to entityName: String) -> [(entity: EntityDescription, relationship: String)] {
+        unpairedReferencesByTarget[entityName] ?? []
     }
 
     /// The entity named `name`, or an error with the nearest valid name.
@@ -57,12 +75,12 @@ public struct Schema: Sendable, Hashable {
             throw SchemaError.invalidDeclaration("'\(entity.name)' is not a valid entity name: use letters, digits and underscores, not starting with '_'")
         }
         var seen: Set<String> = []
-        for attribute in entity.attributes {
-            guard isIdentifier(attribute.name), !attribute.name.hasPrefix("_") else {
-                throw SchemaError.invalidDeclaration("'\(entity.name).\(attribute.name)' is not a valid attribute name: names starting with '_' are reserved")
+        for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
+            guard isIdentifier(name), !name.hasPrefix("_") else {
+                throw SchemaError.invalidDeclaration("'\(entity.name).\(name)' is not a valid attribute or relationship name: names starting with '_' are reserved")
             }
-            guard seen.insert(attribute.name).inserted else {
-                throw SchemaError.invalidDeclaration("'\(entity.name).\(attribute.name)' is declared twice")
+            guard seen.insert(name).inserted else {
+                throw SchemaError.invalidDeclaration("'\(entity.name).\(name)' is declared twice")
             }
         }
         for attribute in entity.attributes {
@@ -74,6 +92,39 @@ public struct Schema: Sendable, Hashable {
             for name in index.attributes where !seen.contains(name) {
                 throw SchemaError.unknownAttribute(entity: entity.name, attribute: name, suggestion: NameSuggestion.nearestName(to: name, in: Array(seen)))
             }
+        }
+    }
+
+    /// A relationship must reach a declared entity, and its inverse must point back: a to-many's inverse is the
+    /// to-one that stores it.
+    private static func validate(_ relationship: RelationshipDescription, of entity: EntityDescription,
+                                 in entities: [String: EntityDescription]) throws(SchemaError) {
+        let label = "'\(entity.name).\(relationship.name)'"
+        guard let destination = entities[relationship.destination] else {
+            throw SchemaError.invalidDeclaration(
+                "\(label) reaches '\(relationship.destination)', which the schema does not declare: add it to the schema, or declare `static let entityName` on its type if its entity has another name")
+        }
+        guard let inverseName = relationship.inverse else {
+            guard !relationship.isToMany else {
+                throw SchemaError.invalidDeclaration("\(label) is to-many and needs an inverse: a to-one relationship of '\(destination.name)' that points back")
+            }
+            return
+        }
+        guard let inverse = destination.relationship(named: inverseName) else {
+            throw SchemaError.invalidDeclaration(
+                "\(label) names '\(destination.name).\(inverseName)' as its inverse, which is not a relationship of '\(destination.name)'")
+        }
+        guard inverse.destination == entity.name, inverse.inverse == relationship.name else {
+            throw SchemaError.invalidDeclaration(
+                "\(label) and '\(destination.name).\(inverseName)' must name each other as inverses and reach each other's entity")
+        }
+        if relationship.isToMany && inverse.isToMany {
+            throw SchemaError.invalidDeclaration(
+                "\(label) and its inverse are both to-many, which Stillpoint does not store yet: model the link as an entity with a to-one relationship to each side")
+        }
+        if !relationship.isToMany && !inverse.isToMany {
+            throw SchemaError.invalidDeclaration(
+                "\(label) and its inverse are both to-one, which Stillpoint does not store yet: make one side to-many, or drop one side's inverse")
         }
     }
 

@@ -1,3 +1,5 @@
+import StillpointCore
+
 /// A failure of the PostgreSQL server or of the connection to it, in one line that names where, never with a
 /// password.
 ///
@@ -40,4 +42,13 @@ package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertibl
     package var isCancellation: Bool { sqlState == "57014" }
     /// A unique constraint was violated.
     package var isUniqueViolation: Bool { sqlState == "23505" }
+
+    /// Runs `body`, turning a foreign key the server refused into the save error that says what happened.
+    package static func mappingBrokenReferences<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PostgresError where error.sqlState == "23503" /* foreign_key_violation */ {
+            throw SaveError.brokenReference(error.message)
+        }
+    }
 }

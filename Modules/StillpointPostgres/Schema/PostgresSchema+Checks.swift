@@ -53,7 +53,7 @@ extension PostgresSchema {
             for column in Self.columnNames(of: entity) where columns[column] == nil {
                 missing.append("the column \(column) of \(entity.name) is missing")
             }
-            for attribute in entity.attributes {
+            for attribute in entity.storedAttributes {
                 if let type = columns[attribute.name], type != Self.storedTypeName(attribute.type) {
                     missing.append("the column \(attribute.name) of \(entity.name) is of type \(type), not yet converted")
                 }
@@ -92,7 +92,7 @@ extension PostgresSchema {
             guard columns["_id"] != nil, columns["_version"] != nil else {
                 throw incompatible("the table exists but was not made by Stillpoint (no _id and _version columns)")
             }
-            for attribute in entity.attributes {
+            for attribute in entity.storedAttributes {
                 guard let type = columns[attribute.name] else {
                     if !attribute.isOptional, attribute.defaultValue == nil {
                         throw incompatible("the new attribute '\(attribute.name)' is required and has no default value for the existing rows")
@@ -122,7 +122,7 @@ extension PostgresSchema {
 
     /// `_id`, `_version`, the attributes and their folded copies.
     static func columnNames(of entity: EntityDescription) -> [String] {
-        ["_id", "_version"] + entity.attributes.flatMap { attribute in
+        ["_id", "_version"] + entity.storedAttributes.flatMap { attribute in
             [attribute.name] + (hasFoldedCopies(attribute.type)
                 ? SQLDialect.foldFlags.map { SQLDialect.foldedColumnName(attribute.name, flags: $0) } : [])
         }

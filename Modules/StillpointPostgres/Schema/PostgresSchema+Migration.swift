@@ -15,7 +15,7 @@ extension PostgresSchema {
             }
             guard tables.contains(entity.name) else { continue }
             let columns = Set(try storedColumnFacts(of: entity.name, on: connection).map(\.name))
-            for attribute in entity.attributes {
+            for attribute in entity.storedAttributes {
                 guard !columns.contains(attribute.name), let previous = attribute.renamedFrom, columns.contains(previous) else { continue }
                 let table = dialect.quote(entity.name)
                 try connection.execute("ALTER TABLE \(table) RENAME COLUMN \(dialect.quote(previous)) TO \(dialect.quote(attribute.name))")
@@ -88,7 +88,7 @@ extension PostgresSchema {
         for entity in schema.entities {
             guard let columns = stored[entity.name] else { continue }
             let table = dialect.quote(entity.name)
-            for attribute in entity.attributes {
+            for attribute in entity.storedAttributes {
                 guard let conversion = attribute.conversion, let type = columns[attribute.name],
                       type != Self.storedTypeName(attribute.type), type == Self.storedTypeName(conversion.sourceType) else { continue }
                 let column = dialect.quote(attribute.name)

@@ -67,7 +67,7 @@ package struct PostgresSchema {
         var statements: [String] = []
         for entity in schema.entities {
             let table = dialect.quote(entity.name)
-            let columns = entity.attributes.flatMap(columnDefinitions)
+            let columns = entity.storedAttributes.flatMap(columnDefinitions)
             statements.append("CREATE TABLE IF NOT EXISTS \(table) ("
                 + (["\"_id\" bigserial PRIMARY KEY", "\"_version\" bigint NOT NULL DEFAULT 1"] + columns).joined(separator: ", ") + ")")
             for column in columns where existingTables.contains(entity.name) {
@@ -77,6 +77,20 @@ package struct PostgresSchema {
                 let name = index.name(in: entity.name)
                 statements.append("CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(dialect.quote(name)) ON \(table) ("
                     + index.attributes.map(dialect.quote).joined(separator: ", ") + ")")
+            }
+        }
+        // Foreign keys once every table exists, since relationships may reach each other both ways.
+        for entity in schema.entities {
+            for column in entity.storedAttributes {
+                guard let destination = column.references else { continue }
+                let name = Self.storedIdentifier("fk_\(entity.name)_\(column.name)")
+                statements.append("""
+                    DO $$ BEGIN
+                    IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = \(Self.literal(dialect.quote(entity.name)))::regclass AND conname = \(Self.literal(name))) THEN
+                    ALTER TABLE \(dialect.quote(entity.name)) ADD CONSTRAINT \(dialect.quote(name)) FOREIGN KEY (\(dialect.quote(column.name))) REFERENCES \(dialect.quote(destination)) ("_id");
+                    END IF;
+                    END $$
+                    """)
             }
         }
         return statements

@@ -51,7 +51,7 @@ struct PostgresBatch {
                 parameters + condition.arguments.map(PostgresValueText.text)))
             changedAttributes = Set(assigned.map(\.key))
         case .insert(let entity, let newRows):
-            let allValues = newRows.map { row in ContiguousArray(entity.attributes.map { row[$0.name] ?? $0.valueWhenUnset }) }
+            let allValues = newRows.map { row in ContiguousArray(entity.storedAttributes.map { row[$0.name] ?? $0.valueWhenUnset }) }
             // All in one go when no key is taken; otherwise one by one, since how the policy settles a clash may
             // change what the rows after it meet.
             var written: [Int64?] = []
@@ -82,13 +82,13 @@ struct PostgresBatch {
                 case .mergeByPropertyObjectTrump, .overwrite:
                     // Object-trump writes the attributes the row names; overwrite the whole row, defaults included.
                     var merged = clash.values
-                    for (position, attribute) in entity.attributes.enumerated() where policy == .overwrite || row[attribute.name] != nil {
+                    for (position, attribute) in entity.storedAttributes.enumerated() where policy == .overwrite || row[attribute.name] != nil {
                         merged[position] = values[position]
                     }
                     switch try rows.updateRow(merged, of: entity, rowID: clash.id, version: clash.version) {
                     case .written:
                         updated.append(clash.id)
-                        changedAttributes.formUnion(entity.attributes.map(\.name).filter { policy == .overwrite || row[$0] != nil })
+                        changedAttributes.formUnion(entity.storedAttributes.map(\.name).filter { policy == .overwrite || row[$0] != nil })
                     case .stale, .uniqueKeyTaken:
                         // The row's values also repeat another row's key: two rows cannot become one.
                         let other = try rows.rowHolding(uniqueKeyOf: merged, entity: entity, excluding: clash.id)
@@ -109,7 +109,7 @@ struct PostgresBatch {
     }
 
     private static func values(_ names: [String], of values: ContiguousArray<AttributeValue>, in entity: EntityDescription) -> [AttributeValue] {
-        names.compactMap { name in entity.attributes.firstIndex { $0.name == name }.map { values[$0] } }
+        names.compactMap { name in entity.storedAttributes.firstIndex { $0.name == name }.map { values[$0] } }
     }
 
     /// ` WHERE predicate`, or nothing, with parameters numbered from `firstParameter`.

@@ -56,8 +56,8 @@ struct PostgresBulkInsert {
         // that a taken key rolls back, to go through the staging table instead.
         if try copyUnlessAKeyIsTaken("COPY \(table) (\(columnList)) FROM STDIN", rows: copied) { return ids }
         let staging = dialect.quote(Self.stagingTable)
-        let types = ["bigint"] + entity.attributes.map { PostgresSchema.columnType($0.type) }
-            + Array(repeating: "text COLLATE \"C\"", count: columns.count - entity.attributes.count)
+        let types = ["bigint"] + entity.storedAttributes.map { PostgresSchema.columnType($0.type) }
+            + Array(repeating: "text COLLATE \"C\"", count: columns.count - entity.storedAttributes.count)
         let definitions = zip(["_id"] + columns, types).map { "\(dialect.quote($0)) \($1)" }.joined(separator: ", ")
         try connection.execute("DROP TABLE IF EXISTS pg_temp.\(staging); CREATE TEMPORARY TABLE \(staging) (\(definitions)) ON COMMIT DROP")
         try connection.copy("COPY \(staging) (\(columnList)) FROM STDIN", rows: copied)

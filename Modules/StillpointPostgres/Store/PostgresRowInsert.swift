@@ -15,7 +15,7 @@ package struct PostgresRowInsert {
 
     /// The columns written, attributes first, then each text attribute's folded copies.
     package var columns: [String] {
-        entity.attributes.map(\.name) + entity.attributes.filter { PostgresSchema.hasFoldedCopies($0.type) }.flatMap { attribute in
+        entity.storedAttributes.map(\.name) + entity.storedAttributes.filter { PostgresSchema.hasFoldedCopies($0.type) }.flatMap { attribute in
             SQLDialect.foldFlags.map { SQLDialect.foldedColumnName(attribute.name, flags: $0) }
         }
     }
@@ -23,9 +23,9 @@ package struct PostgresRowInsert {
     /// The parameters of one row: its values (in attribute order), then their folded copies. Text with a NUL
     /// character cannot be sent: it throws, naming the attribute.
     package func parameters(_ values: ContiguousArray<AttributeValue>) throws(PostgresNULTextError) -> [String?] {
-        try PostgresNULTextError.check(values, of: entity.attributes, entity: entity.name)
+        try PostgresNULTextError.check(values, of: entity.storedAttributes, entity: entity.name)
         var parameters = values.map(PostgresValueText.text)
-        for (attribute, value) in zip(entity.attributes, values) where PostgresSchema.hasFoldedCopies(attribute.type) {
+        for (attribute, value) in zip(entity.storedAttributes, values) where PostgresSchema.hasFoldedCopies(attribute.type) {
             for flags in SQLDialect.foldFlags {
                 parameters.append(PostgresValueText.text(dialect.foldedValue(value, flags: flags)))
             }

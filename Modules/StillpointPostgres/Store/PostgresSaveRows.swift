@@ -66,8 +66,8 @@ package struct PostgresSaveRows: SaveRowWriter {
                             of entity: EntityDescription) throws -> Set<Int64> {
         let insert = PostgresRowInsert(entity)
         let columns = insert.columns
-        let types = ["bigint", "bigint"] + entity.attributes.map { Self.castType($0.type) }
-            + Array(repeating: "text", count: columns.count - entity.attributes.count)
+        let types = ["bigint", "bigint"] + entity.storedAttributes.map { Self.castType($0.type) }
+            + Array(repeating: "text", count: columns.count - entity.storedAttributes.count)
         let width = types.count
         let names = (["_id", "_version"] + columns).map(dialect.quote).joined(separator: ", ")
         let assignments = columns.map { "\(dialect.quote($0)) = v.\(dialect.quote($0))" } + ["\"_version\" = t.\"_version\" + 1"]
@@ -128,7 +128,7 @@ package struct PostgresSaveRows: SaveRowWriter {
 
     package func rowHolding(uniqueKeyOf values: ContiguousArray<AttributeValue>, entity: EntityDescription, excluding excluded: Int64?)
         throws -> (id: Int64, values: ContiguousArray<AttributeValue>, version: Int64, constraint: [String])? {
-        let positions = Dictionary(uniqueKeysWithValues: entity.attributes.enumerated().map { ($1.name, $0) })
+        let positions = Dictionary(uniqueKeysWithValues: entity.storedAttributes.enumerated().map { ($1.name, $0) })
         for constraint in entity.uniquenessConstraints {
             let key = constraint.compactMap { positions[$0].map { values[$0] } }
             // A unique index holds any number of rows with a null in the key.

@@ -26,15 +26,21 @@ extension PostgresStoreConnection: StoreWriter {
     }
 
     package func save(_ transaction: SaveTransaction, hub: ChangeSetHub) throws -> SaveTransaction.Outcome {
-        try transaction.run(rows: PostgresSaveRows(connection, commitActions: commitActions), hub: hub)
+        try PostgresError.mappingBrokenReferences {
+            try transaction.run(rows: PostgresSaveRows(connection, commitActions: commitActions), hub: hub)
+        }
     }
 
     package func run(_ batch: BatchStatement, author: String, origin: StoreOrigin, policy: MergePolicy, hub: ChangeSetHub) throws -> BatchResult {
-        try PostgresBatch(PostgresSaveRows(connection, commitActions: commitActions)).run(batch, author: author, origin: origin, policy: policy, hub: hub)
+        try PostgresError.mappingBrokenReferences {
+            try PostgresBatch(PostgresSaveRows(connection, commitActions: commitActions)).run(batch, author: author, origin: origin, policy: policy, hub: hub)
+        }
     }
 
     package func write(_ batch: ImportBatch, hub: ChangeSetHub) throws -> ImportBatch.Result {
-        try batch.run(rows: PostgresSaveRows(connection, commitActions: commitActions), hub: hub)
+        try PostgresError.mappingBrokenReferences {
+            try batch.run(rows: PostgresSaveRows(connection, commitActions: commitActions), hub: hub)
+        }
     }
 
     /// Deletes the change log's entries of the transactions below the watermark `sequence` (the position

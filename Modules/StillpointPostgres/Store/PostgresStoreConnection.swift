@@ -47,13 +47,13 @@ package struct PostgresStoreConnection: StoreReader {
 
     /// `"_id", "_version", "a", "b"`: the columns every object read selects, in attribute order.
     static func objectColumns(of entity: EntityDescription) -> String {
-        (["\"_id\"", "\"_version\""] + entity.attributes.map { SQLDialect.postgreSQL.quote($0.name) }).joined(separator: ", ")
+        (["\"_id\"", "\"_version\""] + entity.storedAttributes.map { SQLDialect.postgreSQL.quote($0.name) }).joined(separator: ", ")
     }
 
     /// Calls `body` with the id, version and values of each row of a result of ``objectColumns(of:)``.
     static func forEachObjectRow(_ result: PostgresResult, of entity: EntityDescription,
                                          _ body: (Int64, Int64, ContiguousArray<AttributeValue>) throws -> Void) throws {
-        let types = entity.attributes.map(\.type)
+        let types = entity.storedAttributes.map(\.type)
         for row in 0..<result.rowCount {
             var values = ContiguousArray<AttributeValue>()
             values.reserveCapacity(types.count)

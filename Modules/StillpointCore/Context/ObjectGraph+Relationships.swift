@@ -1,0 +1,153 @@
+extension ObjectGraph {
+    /// The object `id` names, held or read from the store; `nil` when it no longer exists.
+    func relatedObject(with id: ObjectID) throws -> ManagedObject? {
+        if let object = object(for: id) { return object }
+        guard !id.isTemporary else { return nil }
+        do {
+            return try existingObject(with: id)
+        } catch ContextError.objectNotFound {
+            return nil
+        }
+    }
+
+    /// The objects of `destination` whose to-one relationship `inverse` reaches `object`, with unsaved changes.
+    func objects(reaching object: ManagedObject, through inverse: String, of destination: EntityDescription) throws -> [ManagedObject] {
+        let comparison = PredicateComparison(
+            lhs: .key(inverse), op: .equal, options: [], rhs: .value(RelationshipReference.value(for: object.objectID)))
+        return try fetchObjects(FetchRequest(destination, predicate: FetchPredicate(root: .comparison(comparison))))
+    }
+
+    /// The entity a relationship reaches.
+    func destination(of relationship: RelationshipDescription) throws -> EntityDescription {
+        try store.schema.entity(named: relationship.destination)
+    }
+
+    // MARK: Delete rules
+
+    /// Applies the cascade and nullify rules of a deleted object's relationships, at once, as far as they reach:
+    /// related objects are deleted, or let go of it. The deny rule is checked when the context saves.
+    func applyDeleteRules(of object: ManagedObject) throws {
+        var pending = [object]
+        while let deleted = pending.popLast() {
+            for relationship in deleted.entity.relationships where relationship.deleteRule == .cascade || relationship.deleteRule == .nullify {
+                for related in try objects(relatedTo: deleted, by: relationship) where !related.isDeleted {
+                    if relationship.deleteRule == .cascade {
+                        try delete(related, applyingRules: false)
+                        pending.append(related)
+                    } else if let inverse = relationship.inverse, let position = related.entity.attributePositions[inverse],
+                              RelationshipReference.objectID(in: related.values[position], entityName: deleted.entity.name) == deleted.objectID {
+                        related.setStoredValue(.null, at: position)
+                    }
+                }
+            }
+            // A to-one without an inverse that reaches it lets go: no rule of its own would.
+            for (entity, name) in store.schema.unpairedReferences(to: deleted.entity.name) {
+                guard let position = entity.attributePositions[name] else { continue }
+                for related in try objects(reaching: deleted, through: name, of: entity) where !related.isDeleted {
+                    related.setStoredValue(.null, at: position)
+                }
+            }
+        }
+    }
+
+    /// The objects `relationship` of `object` reaches that a delete rule concerns. A to-one nullified on the side
+    /// that stores it concerns nobody: the row that refers goes away.
+    private func objects(relatedTo object: ManagedObject, by relationship: RelationshipDescription) throws -> [ManagedObject] {
+        let destination = try destination(of: relationship)
+        if relationship.isToMany, let inverse = relationship.inverse {
+            return try objects(reaching: object, through: inverse, of: destination)
+        }
+        if relationship.deleteRule == .nullify {
+            guard let inverse = relationship.inverse, destination.relationship(named: inverse)?.isToMany == false else { return [] }
+        }
+        return try object.relatedObject(forKey: relationship.name).map { [$0] } ?? []
+    }
+
+    /// A failure for each deleted object whose deny rule finds related objects that are not deleted, or whose
+    /// noAction rule leaves objects referring to it (the store's foreign key would refuse the delete).
+    func deniedDeletes() throws -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        for object in deleted.objects {
+            for relationship in object.entity.relationships where relationship.deleteRule == .deny || relationship.deleteRule == .noAction {
+                var related = try objects(relatedTo: object, by: relationship).filter { !$0.isDeleted }
+                if relationship.deleteRule == .deny {
+                    if !related.isEmpty {
+                        failures.append(ValidationFailure(objectID: object.objectID, reason: .deleteDenied(relationship: relationship.name, related: related.count)))
+                    }
+                    continue
+                }
+                if let inverse = relationship.inverse {
+                    related = try related.filter { try $0.relatedObject(forKey: inverse) === object }
+                } else {
+                    related = []
+                }
+                if !related.isEmpty {
+                    failures.append(ValidationFailure(objectID: object.objectID, reason: .danglingReference(relationship: relationship.name)))
+                }
+            }
+        }
+        return failures
+    }
+
+    // MARK: References to unsaved objects
+
+    /// Puts inserts after the inserts they refer to, so that each refers to a row that exists when it is written.
+    /// Inserts come in the order they were made, which usually has every target first: then nothing moves.
+    static func orderByReferences(_ inserts: inout [SaveTransaction.Insert], _ objects: inout [ManagedObject?]) throws {
+        var positions: [UInt64: Int] = [:]
+        var needsOrder = false
+        for (index, insert) in inserts.enumerated() {
+            if let number = insert.id.temporaryNumber { positions[number] = index }
+        }
+        var dependencies = [[Int]](repeating: [], count: inserts.count)
+        var failures: [ValidationFailure] = []
+        for (index, insert) in inserts.enumerated() {
+            for (name, position) in insert.entity.referencePositions {
+                guard RelationshipReference.isTemporary(insert.values[position]),
+                      case .integer(let value) = insert.values[position] else { continue }
+                guard let target = positions[UInt64(value - Int64.min)] else {
+                    failures.append(ValidationFailure(objectID: insert.id, reason: .danglingReference(relationship: name)))
+                    continue
+                }
+                dependencies[index].append(target)
+                if target > index { needsOrder = true }
+            }
+        }
+        if !failures.isEmpty { throw SaveError.validation(failures) }
+        guard needsOrder else { return }
+        // Depth-first: each insert after what it refers to; a cycle of unsaved objects cannot be written in one go.
+        var order: [Int] = []
+        var state = [UInt8](repeating: 0, count: inserts.count)  // 0 new, 1 visiting, 2 done
+        func visit(_ index: Int) throws {
+            if state[index] == 2 { return }
+            guard state[index] == 0 else {
+                throw SaveError.validation([ValidationFailure(objectID: inserts[index].id, reason: .danglingReference(
+                    relationship: "a cycle of unsaved objects that refer to each other; save one of them first"))])
+            }
+            state[index] = 1
+            for target in dependencies[index] { try visit(target) }
+            state[index] = 2
+            order.append(index)
+        }
+        for index in inserts.indices { try visit(index) }
+        let (oldInserts, oldObjects) = (inserts, objects.compactMap { $0 })
+        inserts = order.map { oldInserts[$0] }
+        objects = order.map { oldObjects[$0] }
+    }
+
+    /// Turns references to objects a save made permanent into their row ids, in every object the context holds
+    /// with unsaved changes (what was saved got them from the store already).
+    func resolveReferences(_ permanentIDs: [ObjectID: ObjectID]) {
+        guard !permanentIDs.isEmpty else { return }
+        var rowIDs: [UInt64: Int64] = [:]
+        for (temporary, permanent) in permanentIDs {
+            if let number = temporary.temporaryNumber, let rowID = permanent.rowID { rowIDs[number] = rowID }
+        }
+        for object in inserted.objects + updated.objects + registered.objects where !object.entity.referencePositions.isEmpty {
+            object.values = SaveTransaction.resolving(object.values, of: object.entity, rowIDs: rowIDs)
+            if let committed = object.committedValues {
+                object.committedValues = SaveTransaction.resolving(committed, of: object.entity, rowIDs: rowIDs)
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+extension SaveTransaction {
+    /// Whether an insert or update refers to an object inserted by this save, whose row id the writer learns as it
+    /// writes: the writer then turns those references into row ids (``resolving(_:of:rowIDs:)``).
+    package var refersToUnsavedObjects: Bool {
+        inserts.contains { Self.refersToUnsaved($0.values, of: $0.entity) }
+            || updates.contains { Self.refersToUnsaved($0.values, of: $0.entity) }
+    }
+
+    private static func refersToUnsaved(_ values: ContiguousArray<AttributeValue>, of entity: EntityDescription) -> Bool {
+        entity.referencePositions.contains { RelationshipReference.isTemporary(values[$0.position]) }
+    }
+
+    /// `values` with each reference to an unsaved object in `rowIDs` (by temporary ID number) turned into its row id.
+    package static func resolving(_ values: ContiguousArray<AttributeValue>, of entity: EntityDescription,
+                                  rowIDs: [UInt64: Int64]) -> ContiguousArray<AttributeValue> {
+        var resolved = values
+        for (_, position) in entity.referencePositions {
+            guard RelationshipReference.isTemporary(values[position]), case .integer(let value) = values[position],
+                  let rowID = rowIDs[UInt64(value - Int64.min)] else { continue }
+            resolved[position] = .integer(rowID)
+        }
+        return resolved
+    }
+
+    /// The updates with references to unsaved objects turned into row ids, once the inserts are written.
+    package func resolvingUpdates(_ rowIDs: [UInt64: Int64]) -> SaveTransaction {
+        var resolved = self
+        resolved.updates = updates.map { update in
+            Update(id: update.id, entityRef: update.entityRef, values: Self.resolving(update.values, of: update.entity, rowIDs: rowIDs),
+                   readValues: update.readValues, version: update.version)
+        }
+        return resolved
+    }
+}

@@ -1,0 +1,40 @@
+/// The stored shape of one relationship: its name, destination entity, inverse, cardinality and delete rule.
+///
+/// A to-one relationship is stored as a column of the entity's table that holds the related row's id, with a
+/// foreign key and an index. A to-many relationship is not stored: it is the inverse of a to-one relationship of
+/// its destination, read through that column. So the two sides of a relationship are one value, and stay in step
+/// in every context and across merges.
+public struct RelationshipDescription: Sendable, Hashable {
+    public var name: String
+    /// The name of the entity the relationship reaches.
+    public var destination: String
+    /// The name of the destination's relationship that points back, if any. A to-many relationship must have a
+    /// to-one inverse, which holds the stored column.
+    public var inverse: String?
+    public var isToMany: Bool
+    public var deleteRule: DeleteRule
+
+    public init(name: String, destination: String, inverse: String?, isToMany: Bool, deleteRule: DeleteRule = .nullify) {
+        self.name = name
+        self.destination = destination
+        self.inverse = inverse
+        self.isToMany = isToMany
+        self.deleteRule = deleteRule
+    }
+
+    /// The column of a to-one relationship: the related row's id, or null.
+    package var column: AttributeDescription {
+        var column = AttributeDescription(name: name, type: .integer, isOptional: true)
+        column.references = destination
+        return column
+    }
+}
+
+/// Anything that declares a relationship: the typed ``ToOne`` and ``ToMany``, and plain descriptions.
+public protocol RelationshipDeclaration: Sendable {
+    var relationshipDescription: RelationshipDescription { get }
+}
+
+extension RelationshipDescription: RelationshipDeclaration {
+    public var relationshipDescription: RelationshipDescription { self }
+}
