@@ -78,9 +78,7 @@ extension BatchStatement {
     private static func whereClause(_ request: StillpointCore.FetchRequest) throws -> SQLFragment {
         guard let predicate = request.predicate else { return SQLFragment(sql: "") }
         let entity = request.entity
-        let fragment = try predicate.sqlFragment(in: .sqlite) { key in
-            PredicateKeyResolution(sql: Store.quote(key), type: try entity.attribute(position: key).type)
-        }
+        let fragment = try predicate.sqlFragment(in: .sqlite, entity: entity, resolvingKeysWith: SQLDialect.sqlite.attributeResolver(entity))
         return SQLFragment(sql: " WHERE \(fragment.sql)", arguments: fragment.arguments)
     }
 }

@@ -264,7 +264,8 @@ struct FetchPredicateTests {
         ("x ==[z] 'a'", "unknown comparison option 'z'; use [c], [d] or [cd]", "z"),
         ("x == %d", "unknown placeholder '%d'; use %@ for values and %K for keys", "%d"),
         ("x == $v", "variables like '$name' aren't supported; use %@ and pass the value", "$v"),
-        ("a.b == 1", "key paths like 'a.…' aren't supported; use an attribute name", ".b"),
+        ("a. == 1", "expected a name after '.' in the key path 'a.'", ". =="),
+        ("ANY 5 > a", "ANY needs a key path through a relationship on its left, like 'ANY sessions.duration > 600'", "5 >"),
         ("x == 12ab", "invalid number '12ab'", "12ab"),
         ("x == @", "unexpected character '@'", "@"),
         // Found by Fuzz/FuzzPredicate: the literal was read as infinity, described as 'inf', which does not parse.

@@ -49,17 +49,38 @@ extension ObjectContext {
         let author = name
         let origin = graph.origin
         let policy = graph.policy(for: statement.entity)
-        let result: BatchResult
-        if isViewContext {
-            result = try await store.writingAsync(interruptedBy: flag) { writer in
-                try writer.run(statement, author: author, origin: origin, policy: policy, hub: hub)
-            }
+        let rules: [BatchDeleteRules.Step]
+        if case .delete(let request) = statement {
+            rules = try BatchDeleteRules.steps(deleting: request, in: store.schema)
         } else {
-            result = try store.writing(interruptedBy: flag) { writer in
-                try writer.run(statement, author: author, origin: origin, policy: policy, hub: hub)
-            }
+            rules = []
         }
-        if let changeSet = result.changeSet { try graph.merge(changeSet) }
+        let run = { @Sendable (writer: any StoreWriter) throws -> [BatchResult] in
+            var results: [BatchResult] = []
+            for step in rules {
+                switch step {
+                case .statement(let ruleStatement):
+                    results.append(try writer.run(ruleStatement, author: author, origin: origin, policy: policy, hub: hub))
+                case .deny(let related, let relationship, let entity):
+                    let count = try writer.count(related)
+                    guard count == 0 else {
+                        throw SaveError.validation([ValidationFailure(objectID: .temporary(entityName: entity), reason: .deleteDenied(relationship: relationship, related: count))])
+                    }
+                }
+            }
+            results.append(try writer.run(statement, author: author, origin: origin, policy: policy, hub: hub))
+            return results
+        }
+        let results: [BatchResult]
+        if isViewContext {
+            results = try await store.writingAsync(interruptedBy: flag, run)
+        } else {
+            results = try store.writing(interruptedBy: flag, run)
+        }
+        for result in results {
+            if let changeSet = result.changeSet { try graph.merge(changeSet) }
+        }
+        guard let result = results.last else { throw CancellationError() }
         return result
     }
 }

@@ -51,7 +51,7 @@ extension ManagedObject {
         guard let relationship = entity.relationship(named: key), relationship.isToMany, let inverse = relationship.inverse else {
             throw SchemaError.invalidDeclaration("\(entity.name) has no to-many relationship '\(key)'")
         }
-        return try graph.objects(reaching: self, through: inverse, of: try graph.store.schema.entity(named: relationship.destination))
+        return try graph.objects(reaching: objectID, through: inverse, of: try graph.store.schema.entity(named: relationship.destination))
     }
 
     /// Makes the to-one relationship `key` reach `object`, or nothing.

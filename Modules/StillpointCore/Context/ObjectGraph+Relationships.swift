@@ -11,9 +11,9 @@ extension ObjectGraph {
     }
 
     /// The objects of `destination` whose to-one relationship `inverse` reaches `object`, with unsaved changes.
-    func objects(reaching object: ManagedObject, through inverse: String, of destination: EntityDescription) throws -> [ManagedObject] {
+    func objects(reaching id: ObjectID, through inverse: String, of destination: EntityDescription) throws -> [ManagedObject] {
         let comparison = PredicateComparison(
-            lhs: .key(inverse), op: .equal, options: [], rhs: .value(RelationshipReference.value(for: object.objectID)))
+            lhs: .key(inverse), op: .equal, options: [], rhs: .value(RelationshipReference.value(for: id)))
         return try fetchObjects(FetchRequest(destination, predicate: FetchPredicate(root: .comparison(comparison))))
     }
 
@@ -43,7 +43,7 @@ extension ObjectGraph {
             // A to-one without an inverse that reaches it lets go: no rule of its own would.
             for (entity, name) in store.schema.unpairedReferences(to: deleted.entity.name) {
                 guard let position = entity.attributePositions[name] else { continue }
-                for related in try objects(reaching: deleted, through: name, of: entity) where !related.isDeleted {
+                for related in try objects(reaching: deleted.objectID, through: name, of: entity) where !related.isDeleted {
                     related.setStoredValue(.null, at: position)
                 }
             }
@@ -55,7 +55,7 @@ extension ObjectGraph {
     private func objects(relatedTo object: ManagedObject, by relationship: RelationshipDescription) throws -> [ManagedObject] {
         let destination = try destination(of: relationship)
         if relationship.isToMany, let inverse = relationship.inverse {
-            return try objects(reaching: object, through: inverse, of: destination)
+            return try objects(reaching: object.objectID, through: inverse, of: destination)
         }
         if relationship.deleteRule == .nullify {
             guard let inverse = relationship.inverse, destination.relationship(named: inverse)?.isToMany == false else { return [] }

@@ -16,7 +16,7 @@ extension ObjectGraph {
             }
         }
         guard !affected.isEmpty else { return objects }
-        objects += affected.filter { !$0.isDeleted && matches($0, request.predicate) }
+        objects += try affected.filter { try !$0.isDeleted && matches($0, request.predicate) }
         if !request.sortKeys.isEmpty {
             objects.sort { Self.precedes($0, $1, by: request.sortKeys) }
         }
@@ -31,9 +31,9 @@ extension ObjectGraph {
         // from their values rather than made into objects (a child of a context holding 50,000 would make them all).
         let pending = request.includesPendingChanges ? pendingObjects(of: request.entity) : []
         var decided = Set(pending.map(\.objectID))
-        var matching = pending.filter { !$0.isDeleted && matches($0, request.predicate) }.count
+        var matching = try pending.filter { try !$0.isDeleted && matches($0, request.predicate) }.count
         for (id, entry) in parentSnapshot?.entries(of: request.entity) ?? [] where decided.insert(id).inserted {
-            if matches(entry.values, of: request.entity, request.predicate) { matching += 1 }
+            if try matches(entry.values, id: id, of: request.entity, request.predicate) { matching += 1 }
         }
         let deletedByParent = parentSnapshot?.deleted.compactMap(\.rowID) ?? []
         var unwindowed = request
@@ -96,13 +96,18 @@ extension ObjectGraph {
         return objects
     }
 
-    func matches(_ object: ManagedObject, _ predicate: FetchPredicate?) -> Bool {
-        matches(object.values, of: object.entity, predicate)
+    func matches(_ object: ManagedObject, _ predicate: FetchPredicate?) throws -> Bool {
+        try matches(object.values, id: object.objectID, of: object.entity, predicate)
     }
 
-    func matches(_ values: ContiguousArray<AttributeValue>, of entity: EntityDescription, _ predicate: FetchPredicate?) -> Bool {
+    /// Whether the values of the object `id` match; key paths and quantifiers read related objects through the
+    /// context, and a read that fails is thrown.
+    func matches(_ values: ContiguousArray<AttributeValue>, id: ObjectID, of entity: EntityDescription, _ predicate: FetchPredicate?) throws -> Bool {
         guard let predicate else { return true }
-        return predicate.evaluate { key in entity.attributePositions[key].map { values[$0] } ?? .null }
+        let subject = GraphPredicateSubject(graph: self, id: id, entity: entity, values: values, failure: .init())
+        let matched = PredicateEvaluator.evaluate(predicate.root, subject)
+        if let error = subject.failure.error { throw error }
+        return matched
     }
 
     /// Orders objects as the SQL `ORDER BY` does: by the keys, then by row id, unsaved objects last.

@@ -93,9 +93,12 @@ public struct FetchPredicate: Sendable, Hashable {
     /// ```swift
     /// let fragment = try predicate.sqlFragment(in: .sqlite) { .column($0, type: attributeTypes[$0]) }
     /// ```
-    package func sqlFragment(in dialect: SQLDialect, firstParameter: Int = 1,
+    ///
+    /// With `entity`, key paths through its relationships (`run.file`, `sessions.@count`) and `ANY`/`ALL`/`NONE`
+    /// compile to subqueries of the tables they reach.
+    package func sqlFragment(in dialect: SQLDialect, firstParameter: Int = 1, entity: EntityDescription? = nil,
                              resolvingKeysWith resolve: (String) throws -> PredicateKeyResolution) throws -> SQLFragment {
-        try PredicateSQLCompiler.compile(root, dialect: dialect, firstParameter: firstParameter, resolve: resolve)
+        try PredicateSQLCompiler.compile(root, dialect: dialect, firstParameter: firstParameter, entity: entity, resolve: resolve)
     }
 }
 

@@ -6,16 +6,28 @@ import Foundation
 /// text (strings, UUIDs) by code points, and NULL makes every comparison false except `== nil` / `!= value`.
 enum PredicateEvaluator {
     static func evaluate(_ node: PredicateNode, _ valueForKey: (String) -> AttributeValue) -> Bool {
+        withoutActuallyEscaping(valueForKey) { evaluate(node, KeyedValues(valueForKey: $0)) }
+    }
+
+    static func evaluate(_ node: PredicateNode, _ subject: some PredicateSubject) -> Bool {
         switch node {
         case .constant(let value): return value
-        case .comparison(let comparison): return evaluate(comparison, valueForKey)
-        case .not(let operand): return !evaluate(operand, valueForKey)
-        case .and(let operands): return operands.allSatisfy { evaluate($0, valueForKey) }
-        case .or(let operands): return operands.contains { evaluate($0, valueForKey) }
+        case .comparison(let comparison): return evaluate(comparison, subject)
+        case .not(let operand): return !evaluate(operand, subject)
+        case .and(let operands): return operands.allSatisfy { evaluate($0, subject) }
+        case .or(let operands): return operands.contains { evaluate($0, subject) }
+        case .quantified(let quantifier, let relationship, let inner):
+            let related = subject.related(through: relationship)
+            switch quantifier {
+            case .any: return related.contains { evaluate(inner, $0) }
+            case .all: return related.allSatisfy { evaluate(inner, $0) }
+            case .none: return !related.contains { evaluate(inner, $0) }
+            }
         }
     }
 
-    private static func evaluate(_ comparison: PredicateComparison, _ valueForKey: (String) -> AttributeValue) -> Bool {
+    private static func evaluate(_ comparison: PredicateComparison, _ subject: some PredicateSubject) -> Bool {
+        let valueForKey = subject.value(forKeyPath:)
         let options = comparison.options
         let lhs = Side(comparison.lhs, valueForKey)
         switch comparison.op {

@@ -13,6 +13,9 @@ package struct PredicateKeyResolution: Sendable, Hashable {
     package var sql: String
     /// The type of the expression's values; `nil` turns off type checks for this key.
     package var type: AttributeType?
+    /// The expression of its folded copy by folding flags, where the store keeps copies (PostgreSQL) and the
+    /// expression is not a plain column (a column of a related row), whose copy the dialect names by itself.
+    package var foldedSQL: [Int: String] = [:]
 
     package init(sql: String, type: AttributeType?) {
         self.sql = sql

@@ -93,6 +93,12 @@ struct PredicateLexer {
             let word = readIdentifier()
             return PredicateToken(kind: .word(word), offset: start, text: word)
         }
+        if character == "@", let next = self.character(at: position + 1), next.isLetter {
+            // A collection operator of a key path: `sessions.@count`, `sessions.@sum.duration`.
+            position += 1
+            let word = "@" + readIdentifier()
+            return PredicateToken(kind: .word(word), offset: start, text: word)
+        }
         if character == "#" {
             position += 1
             guard let next = self.character(at: position), next.isLetter || next == "_" else {

@@ -9,6 +9,8 @@ indirect enum PredicateNode: Sendable, Hashable {
     case and([PredicateNode])
     /// Two or more operands, none of them an `or`.
     case or([PredicateNode])
+    /// `ANY`, `ALL` or `NONE` of the objects a relationship reaches match `inner`, whose keys are the destination's.
+    case quantified(PredicateQuantifier, relationship: String, PredicateNode)
 
     /// Joins with AND, flattening nested ANDs and dropping or absorbing constants.
     static func allOf(_ operands: [PredicateNode]) -> PredicateNode {
@@ -68,6 +70,7 @@ indirect enum PredicateNode: Sendable, Hashable {
                 }
             case .not(let operand): visit(operand)
             case .and(let operands), .or(let operands): operands.forEach(visit)
+            case .quantified: break  // its keys are the destination's
             }
         }
         visit(self)
@@ -154,8 +157,37 @@ extension PredicateNode: CustomStringConvertible {
             }.joined(separator: " AND ")
         case .or(let operands):
             return operands.map(\.description).joined(separator: " OR ")
+        case .quantified(let quantifier, let relationship, let inner):
+            return quantifier.rawValue + " " + inner.prefixingKeys(with: relationship + ".").description
         }
     }
+
+    /// The same predicate with every key read through `prefix`.
+    private func prefixingKeys(with prefix: String) -> PredicateNode {
+        func prefixed(_ operand: PredicateOperand) -> PredicateOperand {
+            if case .key(let name) = operand { return .key(prefix + name) }
+            return operand
+        }
+        switch self {
+        case .constant: return self
+        case .comparison(var comparison):
+            comparison.lhs = prefixed(comparison.lhs)
+            comparison.rhs = prefixed(comparison.rhs)
+            return .comparison(comparison)
+        case .not(let operand): return .not(operand.prefixingKeys(with: prefix))
+        case .and(let operands): return .and(operands.map { $0.prefixingKeys(with: prefix) })
+        case .or(let operands): return .or(operands.map { $0.prefixingKeys(with: prefix) })
+        case .quantified(let quantifier, let relationship, let inner):
+            return .quantified(quantifier, relationship: prefix + relationship, inner)
+        }
+    }
+}
+
+/// How many of the objects a relationship reaches must match: `ANY` (or `SOME`), `ALL` or `NONE`.
+enum PredicateQuantifier: String, Sendable, Hashable {
+    case any = "ANY"
+    case all = "ALL"
+    case none = "NONE"
 }
 
 extension PredicateComparison: CustomStringConvertible {
@@ -174,6 +206,8 @@ extension PredicateOperand: CustomStringConvertible {
     }
 
     static func formatKey(_ name: String) -> String {
+        if name.contains(".") { return name.split(separator: ".").map { formatKey(String($0)) }.joined(separator: ".") }
+        if name.hasPrefix("@") { return name }
         let isIdentifier = name.first.map { $0.isLetter || $0 == "_" } == true
             && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
         // Names that aren't identifiers only come from %K; they can't be spelled in a format.

@@ -127,8 +127,23 @@ struct PredicateParser {
         switch current.keyword {
         case "TRUEPREDICATE": _ = advance(); return .constant(true)
         case "FALSEPREDICATE": _ = advance(); return .constant(false)
+        case "ANY", "SOME": return try parseQuantified(.any)
+        case "ALL": return try parseQuantified(.all)
+        case "NONE": return try parseQuantified(.none)
         default: return .comparison(try parseComparison())
         }
+    }
+
+    /// `ANY relationship.key op value`: the comparison holds for some, every or none of the related objects.
+    private mutating func parseQuantified(_ quantifier: PredicateQuantifier) throws(FetchPredicateError) -> PredicateNode {
+        let quantifierToken = advance()
+        let keyToken = current
+        var comparison = try parseComparison()
+        guard case .key(let path) = comparison.lhs, let dot = path.firstIndex(of: ".") else {
+            throw error("\(quantifierToken.text) needs a key path through a relationship on its left, like '\(quantifierToken.text) sessions.duration > 600'", at: keyToken)
+        }
+        comparison.lhs = .key(String(path[path.index(after: dot)...]))
+        return .quantified(quantifier, relationship: String(path[..<dot]), .comparison(comparison))
     }
 
     // MARK: Comparisons
@@ -137,9 +152,6 @@ struct PredicateParser {
         let lhsToken = current
         let missing = missingComparisonMessage()
         let lhs = try parseOperand(missing: missing)
-        if current.isSymbol("."), case .key(let name) = lhs {
-            throw error("key paths like '\(name).…' aren't supported; use an attribute name", at: current)
-        }
         let opToken = current
         let op = try parseOperator(after: tokens[index - 1])
         let options = try parseOptions()
@@ -180,7 +192,7 @@ struct PredicateParser {
             case "ENDSWITH": op = .endsWith
             case "CONTAINS": op = .contains
             case "LIKE": op = .like
-            case "MATCHES", "ANY", "ALL", "SOME", "NONE", "SUBQUERY", "FUNCTION":
+            case "MATCHES", "SUBQUERY", "FUNCTION":
                 throw error("'\(word)' isn't supported", at: token)
             default: op = nil
             }
@@ -232,11 +244,11 @@ struct PredicateParser {
             case "CAST": return .value(try parseCast())
             case let upper where PredicateLexer.reservedWords.contains(upper):
                 throw error(message, at: token)
-            default: _ = advance(); return .key(word)
+            default: _ = advance(); return .key(try parsePath(from: word))
             }
         case .escapedWord(let word):
             _ = advance()
-            return .key(word)
+            return .key(try parsePath(from: word))
         case .number(let value):
             _ = advance()
             return .value(value)
@@ -263,6 +275,22 @@ struct PredicateParser {
         default:
             throw error(message, at: token)
         }
+    }
+
+    /// The rest of a key path after its first name: `.name` parts, and collection operators (`.@count`).
+    private mutating func parsePath(from first: String) throws(FetchPredicateError) -> String {
+        var path = first
+        while current.isSymbol(".") {
+            let dot = advance()
+            switch current.kind {
+            case .word(let word), .escapedWord(let word):
+                _ = advance()
+                path += "." + word
+            default:
+                throw error("expected a name after '.' in the key path '\(path).'", at: dot)
+            }
+        }
+        return path
     }
 
     private mutating func takeArgument(for token: PredicateToken) throws(FetchPredicateError) -> PredicateArgument {

@@ -3,31 +3,41 @@
 /// The SQL agrees with ``PredicateEvaluator``: a NULL comparison counts as false, so NOT is written
 /// `(x) IS NOT 1` (true when x is false or NULL) rather than `NOT x` (NULL when x is NULL).
 struct PredicateSQLCompiler {
-    private let keys: [String: PredicateKeyResolution]
+    /// The entity whose relationships key paths and `ANY`/`ALL`/`NONE` follow, and its table as the SQL names it
+    /// (an alias inside a subquery).
+    struct Scope {
+        let entity: EntityDescription
+        let table: String
+        let depth: Int
+    }
+
+    private var keys: [String: PredicateKeyResolution] = [:]
     private let dialect: SQLDialect
     /// The position of the statement's first parameter that this expression writes.
     private let firstParameter: Int
     private var arguments: [AttributeValue] = []
+    private let scope: Scope?
 
-    /// Resolves every key once, in order of appearance, so the first unknown key is the one reported.
-    static func compile(_ node: PredicateNode, dialect: SQLDialect = .sqlite, firstParameter: Int = 1,
+    /// Resolves every key once, in order of appearance, so the first unknown key is the one reported. With
+    /// `entity`, key paths through its relationships and quantified conditions compile to subqueries.
+    static func compile(_ node: PredicateNode, dialect: SQLDialect = .sqlite, firstParameter: Int = 1, entity: EntityDescription? = nil,
                         resolve: (String) throws -> PredicateKeyResolution) throws -> SQLFragment {
-        var keys: [String: PredicateKeyResolution] = [:]
+        let scope = entity.map { Scope(entity: $0, table: dialect.quote($0.name), depth: 0) }
+        var compiler = PredicateSQLCompiler(dialect: dialect, firstParameter: firstParameter, scope: scope)
         for key in node.orderedKeys {
-            keys[key] = try resolve(key)
+            compiler.keys[key] = key.contains(".") ? try compiler.resolvePath(key) : try resolve(key)
         }
-        var compiler = PredicateSQLCompiler(keys: keys, dialect: dialect, firstParameter: firstParameter)
         let sql = try compiler.sql(for: node)
         return SQLFragment(sql: sql, arguments: compiler.arguments)
     }
 
-    private init(keys: [String: PredicateKeyResolution], dialect: SQLDialect, firstParameter: Int) {
-        self.keys = keys
+    private init(dialect: SQLDialect, firstParameter: Int, scope: Scope?) {
         self.dialect = dialect
         self.firstParameter = firstParameter
+        self.scope = scope
     }
 
-    private mutating func sql(for node: PredicateNode) throws(FetchPredicateError) -> String {
+    private mutating func sql(for node: PredicateNode) throws -> String {
         switch node {
         case .constant(let value):
             return dialect.literal(value)
@@ -39,10 +49,118 @@ struct PredicateSQLCompiler {
             return try join(operands, with: " AND ")
         case .or(let operands):
             return try join(operands, with: " OR ")
+        case .quantified(let quantifier, let name, let inner):
+            let step = try follow(name)
+            var nested = PredicateSQLCompiler(dialect: dialect, firstParameter: firstParameter + arguments.count, scope: step.scope)
+            for key in inner.orderedKeys {
+                nested.keys[key] = key.contains(".") ? try nested.resolvePath(key) : try nested.column(key)
+            }
+            let condition = try nested.sql(for: inner)
+            arguments += nested.arguments
+            let related = "SELECT 1 FROM \(step.from) WHERE \(step.link)"
+            switch quantifier {
+            case .any: return "EXISTS (\(related) AND \(condition))"
+            case .none: return "NOT EXISTS (\(related) AND \(condition))"
+            case .all: return "NOT EXISTS (\(related) AND \(dialect.isNotTrue(condition)))"
+            }
         }
     }
 
-    private mutating func join(_ operands: [PredicateNode], with separator: String) throws(FetchPredicateError) -> String {
+    // MARK: Relationships
+
+    /// One step through a relationship: the destination's scope, its table and alias, and the condition that
+    /// links its rows to the current row.
+    private struct Step {
+        let relationship: RelationshipDescription
+        let scope: Scope
+        let from: String
+        let link: String
+    }
+
+    private func follow(_ name: String) throws -> Step {
+        guard let scope else {
+            throw FetchPredicateError(.unknownAttribute, "'\(name)' is followed as a relationship, but keys here are attributes only")
+        }
+        guard let relationship = scope.entity.relationship(named: name) else {
+            throw FetchPredicateError.unknownAttribute(
+                name, entity: scope.entity.name, attributes: scope.entity.relationships.map(\.name))
+        }
+        guard let destination = relationship.destinationEntity?() else {
+            throw FetchPredicateError(.unknownAttribute, "'\(scope.entity.name).\(name)' was declared without its destination's type; declare it with ToOne or ToMany to follow it in a predicate")
+        }
+        let alias = dialect.quote("_r\(scope.depth + 1)")
+        let link: String
+        if relationship.isToMany {
+            link = "\(alias).\(dialect.quote(relationship.inverse ?? "")) = \(scope.table).\(dialect.quote("_id"))"
+        } else {
+            link = "\(alias).\(dialect.quote("_id")) = \(scope.table).\(dialect.quote(name))"
+        }
+        return Step(relationship: relationship, scope: Scope(entity: destination, table: alias, depth: scope.depth + 1),
+                    from: "\(dialect.quote(destination.name)) AS \(alias)", link: link)
+    }
+
+    /// An attribute of the scope's entity, qualified with its table inside a subquery.
+    private func column(_ name: String) throws -> PredicateKeyResolution {
+        guard let scope else { throw FetchPredicateError(.unknownAttribute, "'\(name)' can't be read here") }
+        guard let attribute = scope.entity.attribute(named: name) else {
+            throw FetchPredicateError.unknownAttribute(name, entity: scope.entity.name, attributes: scope.entity.attributes.map(\.name))
+        }
+        return qualified(name, in: scope, type: attribute.type)
+    }
+
+    private func qualified(_ name: String, in scope: Scope, type: AttributeType) -> PredicateKeyResolution {
+        var resolution = PredicateKeyResolution(sql: "\(scope.table).\(dialect.quote(name))", type: type)
+        if dialect.foldsValuesBeforeBinding, type == .string || type == .uuid {
+            for flags in SQLDialect.foldFlags {
+                resolution.foldedSQL[flags] = "\(scope.table).\(dialect.quote(SQLDialect.foldedColumnName(name, flags: flags)))"
+            }
+        }
+        return resolution
+    }
+
+    /// A key path as one value: through to-one relationships to an attribute (`run.file`), or a to-many's
+    /// collection operator (`sessions.@count`, `sessions.@sum.duration`), as a scalar subquery.
+    private func resolvePath(_ path: String) throws -> PredicateKeyResolution {
+        let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let step = try follow(parts[0])
+        let rest = parts.dropFirst()
+        let inner: PredicateKeyResolution
+        if step.relationship.isToMany {
+            guard let first = rest.first, let collection = CollectionOperator(rawValue: first) else {
+                throw FetchPredicateError(.invalidComparison, "'\(parts[0])' is to-many: compare its objects with ANY, ALL or NONE (ANY \(path) …), or one value of them with @count, @sum, @avg, @min or @max")
+            }
+            if collection == .count {
+                guard rest.count == 1 else { throw FetchPredicateError(.invalidComparison, "'\(path)': @count ends a key path") }
+                return PredicateKeyResolution(sql: "(SELECT COUNT(*) FROM \(step.from) WHERE \(step.link))", type: .integer)
+            }
+            guard rest.count == 2 else {
+                throw FetchPredicateError(.invalidComparison, "'\(path)': \(first) needs one attribute after it, like \(parts[0]).\(first).duration")
+            }
+            let attribute = try PredicateSQLCompiler(dialect: dialect, firstParameter: 1, scope: step.scope).column(rest.last ?? "")
+            let sql: String
+            switch collection {
+            case .sum: sql = "COALESCE(SUM(\(attribute.sql)), 0)"
+            case .average: sql = dialect.aggregate(.average, of: attribute.sql)
+            case .minimum: sql = "MIN(\(attribute.sql))"
+            default: sql = "MAX(\(attribute.sql))"
+            }
+            return PredicateKeyResolution(sql: "(SELECT \(sql) FROM \(step.from) WHERE \(step.link))",
+                                          type: collection == .average ? .double : attribute.type)
+        }
+        guard !rest.isEmpty else {
+            throw FetchPredicateError(.invalidComparison, "'\(path)' is a relationship: compare one of its destination's attributes, like \(path).name, or compare it with nil")
+        }
+        let nested = PredicateSQLCompiler(dialect: dialect, firstParameter: 1, scope: step.scope)
+        let remainder = rest.joined(separator: ".")
+        inner = remainder.contains(".") ? try nested.resolvePath(remainder) : try nested.column(remainder)
+        var resolution = PredicateKeyResolution(sql: "(SELECT \(inner.sql) FROM \(step.from) WHERE \(step.link))", type: inner.type)
+        for (flags, folded) in inner.foldedSQL {
+            resolution.foldedSQL[flags] = "(SELECT \(folded) FROM \(step.from) WHERE \(step.link))"
+        }
+        return resolution
+    }
+
+    private mutating func join(_ operands: [PredicateNode], with separator: String) throws -> String {
         var parts: [String] = []
         for operand in operands {
             parts.append(try sql(for: operand))
@@ -54,7 +172,7 @@ struct PredicateSQLCompiler {
 
     /// An operand ready to be written: a key's SQL expression, or a value to bind.
     private enum Term {
-        case expression(String, isUUID: Bool)
+        case expression(String, isUUID: Bool, folded: [Int: String])
         case parameter(AttributeValue)
 
         var isNull: Bool {
@@ -69,7 +187,7 @@ struct PredicateSQLCompiler {
 
         var isUUID: Bool {
             switch self {
-            case .expression(_, let isUUID): return isUUID
+            case .expression(_, let isUUID, _): return isUUID
             case .parameter(.uuid): return true
             case .parameter: return false
             }
@@ -80,7 +198,7 @@ struct PredicateSQLCompiler {
         switch operand {
         case .key(let name):
             let resolution = keys[name]!  // swiftlint:disable:this force_unwrapping: every key was resolved before compiling
-            return .expression(resolution.sql, isUUID: resolution.type == .uuid)
+            return .expression(resolution.sql, isUUID: resolution.type == .uuid, folded: resolution.foldedSQL)
         case .value(let value):
             return .parameter(value)
         case .list:
@@ -98,7 +216,8 @@ struct PredicateSQLCompiler {
     private mutating func write(_ term: Term, _ options: PredicateComparisonOptions) -> String {
         let sql: String
         switch term {
-        case .expression(let expression, _):
+        case .expression(let expression, _, let folded):
+            if let copy = folded[options.rawValue] { return copy }
             sql = expression
         case .parameter(let value):
             if !options.isEmpty, dialect.foldsValuesBeforeBinding {
@@ -117,7 +236,7 @@ struct PredicateSQLCompiler {
 
     // MARK: Comparisons
 
-    private mutating func sql(for comparison: PredicateComparison) throws(FetchPredicateError) -> String {
+    private mutating func sql(for comparison: PredicateComparison) throws -> String {
         try typeCheck(comparison)
         let options = comparison.options
         let rawLHS = term(comparison.lhs), rawRHS = term(comparison.rhs)

@@ -13,6 +13,9 @@ public struct RelationshipDescription: Sendable, Hashable {
     public var inverse: String?
     public var isToMany: Bool
     public var deleteRule: DeleteRule
+    /// The destination's description, read when a predicate follows the relationship (not when the entity is
+    /// made, so that two entities may reach each other); `nil` for a description made without its type.
+    package var destinationEntity: (@Sendable () -> EntityDescription)?
 
     public init(name: String, destination: String, inverse: String?, isToMany: Bool, deleteRule: DeleteRule = .nullify) {
         self.name = name
@@ -20,6 +23,16 @@ public struct RelationshipDescription: Sendable, Hashable {
         self.inverse = inverse
         self.isToMany = isToMany
         self.deleteRule = deleteRule
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.name == rhs.name && lhs.destination == rhs.destination && lhs.inverse == rhs.inverse && lhs.isToMany == rhs.isToMany
+            && lhs.deleteRule == rhs.deleteRule
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(destination)
     }
 
     /// The column of a to-one relationship: the related row's id, or null.

@@ -20,6 +20,9 @@ public struct ToMany<Destination: Entity>: RelationshipDeclaration {
     }
 
     public var relationshipDescription: RelationshipDescription {
-        RelationshipDescription(name: name, destination: Destination.entityName, inverse: inverse, isToMany: true, deleteRule: deleteRule)
+        var description = RelationshipDescription(
+            name: name, destination: Destination.entityName, inverse: inverse, isToMany: true, deleteRule: deleteRule)
+        description.destinationEntity = { Destination.entity }
+        return description
     }
 }

@@ -21,6 +21,9 @@ public struct ToOne<Destination: Entity>: RelationshipDeclaration {
     }
 
     public var relationshipDescription: RelationshipDescription {
-        RelationshipDescription(name: name, destination: Destination.entityName, inverse: inverse, isToMany: false, deleteRule: deleteRule)
+        var description = RelationshipDescription(
+            name: name, destination: Destination.entityName, inverse: inverse, isToMany: false, deleteRule: deleteRule)
+        description.destinationEntity = { Destination.entity }
+        return description
     }
 }

@@ -12,7 +12,7 @@ extension SQLDialect {
         var sql = "SELECT \(columns) FROM \(quote(entity.name))"
         var arguments: [AttributeValue] = []
         if let predicate = request.predicate {
-            let fragment = try predicate.sqlFragment(in: self, resolvingKeysWith: attributeResolver(entity))
+            let fragment = try predicate.sqlFragment(in: self, entity: entity, resolvingKeysWith: attributeResolver(entity))
             sql += " WHERE \(fragment.sql)"
             arguments = fragment.arguments
         }
@@ -58,7 +58,7 @@ extension SQLDialect {
         var sql = "SELECT \(expressions.joined(separator: ", ")) FROM \(quote(entity.name))"
         var arguments: [AttributeValue] = []
         if let predicate = request.predicate {
-            let fragment = try predicate.sqlFragment(in: self, resolvingKeysWith: attributeResolver(entity))
+            let fragment = try predicate.sqlFragment(in: self, entity: entity, resolvingKeysWith: attributeResolver(entity))
             sql += " WHERE \(fragment.sql)"
             arguments += fragment.arguments
         }

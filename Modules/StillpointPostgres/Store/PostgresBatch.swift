@@ -115,7 +115,7 @@ struct PostgresBatch {
     /// ` WHERE predicate`, or nothing, with parameters numbered from `firstParameter`.
     private func whereClause(_ request: FetchRequest, firstParameter: Int) throws -> SQLFragment {
         guard let predicate = request.predicate else { return SQLFragment(sql: "") }
-        let fragment = try predicate.sqlFragment(in: dialect, firstParameter: firstParameter,
+        let fragment = try predicate.sqlFragment(in: dialect, firstParameter: firstParameter, entity: request.entity,
                                                  resolvingKeysWith: dialect.attributeResolver(request.entity))
         return SQLFragment(sql: " WHERE \(fragment.sql)", arguments: fragment.arguments)
     }

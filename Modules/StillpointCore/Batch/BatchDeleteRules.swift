@@ -1,0 +1,50 @@
+/// What a batch delete's delete rules do in the store, before the delete itself and in its transaction: the
+/// rows a cascade reaches are deleted (and what their own rules reach), nullified references are cleared, and a
+/// deny rule refuses the batch while a row is related.
+///
+/// Each step is a batch statement of its own, with its own change set, so contexts that hold the rows it changes
+/// learn of them as they learn of the delete.
+struct BatchDeleteRules {
+    enum Step {
+        case statement(BatchStatement)
+        /// The batch fails when `request` matches a row: `relationship` of the deleted entity denies it.
+        case deny(FetchRequest, relationship: String, entity: String)
+    }
+
+    /// Cascades reach this many levels at most: a relationship that cascades to its own entity has no end in SQL.
+    static let maximumDepth = 8
+
+    /// The steps before deleting what `request` matches, deepest first.
+    static func steps(deleting request: FetchRequest, in schema: Schema, depth: Int = 0) throws -> [Step] {
+        let entity = request.entity
+        let matched = request.predicate?.root ?? .constant(true)
+        /// The rows of `destination` whose to-one `link` reaches a deleted row.
+        func reaching(_ destination: EntityDescription, through link: String) -> FetchRequest {
+            FetchRequest(destination, predicate: FetchPredicate(root: .quantified(.any, relationship: link, matched)))
+        }
+        var steps: [Step] = []
+        for relationship in entity.relationships where relationship.isToMany {
+            guard let inverse = relationship.inverse else { continue }
+            let destination = try schema.entity(named: relationship.destination)
+            let related = reaching(destination, through: inverse)
+            switch relationship.deleteRule {
+            case .cascade:
+                guard depth < maximumDepth else {
+                    throw SchemaError.invalidDeclaration("'\(entity.name).\(relationship.name)' cascades more than \(maximumDepth) levels deep in a batch delete; delete the deepest objects first")
+                }
+                steps += try Self.steps(deleting: related, in: schema, depth: depth + 1)
+                steps.append(.statement(.delete(related)))
+            case .nullify:
+                steps.append(.statement(.update(related, values: [inverse: .null])))
+            case .deny:
+                steps.append(.deny(related, relationship: relationship.name, entity: entity.name))
+            case .noAction:
+                break  // the store's foreign key refuses the delete while rows refer to it
+            }
+        }
+        for (referrer, name) in schema.unpairedReferences(to: entity.name) {
+            steps.append(.statement(.update(reaching(referrer, through: name), values: [name: .null])))
+        }
+        return steps
+    }
+}

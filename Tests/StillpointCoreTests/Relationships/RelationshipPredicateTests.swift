@@ -1,0 +1,109 @@
+import Foundation
+@testable import StillpointCore
+import Testing
+
+/// Key paths, ANY/ALL/NONE and collection operators, in the store's SQL and in the in-memory evaluator alike.
+@Suite("Predicates through relationships")
+struct RelationshipPredicateTests {
+    /// Batches "morning" (entries a 10, b 20, c 30), "evening" (d 5) and "empty"; entry e (40) has no batch.
+    /// Ana owns a and d.
+    private static func fixture(_ store: TestStore) async throws -> PersistentContainer {
+        let container = try await makeContainer(store, entities: relationshipEntities)
+        try await container.performBackgroundTask { context in
+            let ana = context.insert(Person.self)
+            ana[Person.name] = "Ana"
+            var batches: [String: ManagedObject] = [:]
+            for name in ["morning", "evening", "empty"] {
+                let batch = context.insert(Batch.self)
+                batch[Batch.name] = name
+                batches[name] = batch
+            }
+            for (title, minutes, batch) in [("a", 10, "morning"), ("b", 20, "morning"), ("c", 30, "morning"), ("d", 5, "evening"), ("e", 40, "")] {
+                let entry = context.insert(Entry.self)
+                entry[Entry.title] = title
+                entry[Entry.minutes] = minutes
+                try entry.set(Entry.batch, to: batches[batch])
+                if title == "a" || title == "d" { try entry.set(Entry.owner, to: ana) }
+            }
+            try await context.save()
+        }
+        return container
+    }
+
+    static let entryCases: [(String, [String])] = [
+        ("batch.name == 'morning'", ["a", "b", "c"]),
+        ("batch.name == nil", ["e"]),
+        ("batch.name !=[c] 'MORNING'", ["d", "e"]),
+        ("batch.name BEGINSWITH[c] 'EVE'", ["d"]),
+        ("owner.name == 'Ana'", ["a", "d"]),
+        ("ANY batch.name == 'evening'", ["d"]),
+        ("batch.entries.@count >= 3", ["a", "b", "c"]),
+        ("batch.entries.@sum.minutes < 10 OR batch == nil", ["d", "e"]),
+    ]
+
+    static let batchCases: [(String, [String])] = [
+        ("ANY entries.minutes > 25", ["morning"]),
+        ("ALL entries.minutes >= 10", ["empty", "morning"]),
+        ("NONE entries.minutes < 10", ["empty", "morning"]),
+        ("NOT (ANY entries.minutes > 25)", ["empty", "evening"]),
+        ("entries.@count == 0", ["empty"]),
+        ("entries.@sum.minutes > 50", ["morning"]),
+        ("entries.@sum.minutes == 0", ["empty"]),
+        ("entries.@avg.minutes < 10", ["evening"]),
+        ("entries.@max.minutes == 30", ["morning"]),
+        ("entries.@min.minutes == nil", ["empty"]),
+        ("ANY entries.owner.name == 'Ana'", ["evening", "morning"]),
+        ("ANY entries.title IN {'d', 'x'}", ["evening"]),
+        ("SOME entries.title ==[c] 'A' AND name BEGINSWITH 'm'", ["morning"]),
+    ]
+
+    @Test(arguments: TestStore.all, entryCases)
+    func entriesMatchInTheStoreAsInMemory(store: TestStore, testCase: (String, [String])) async throws {
+        try await check(store, Entry.entity, key: "title", testCase)
+    }
+
+    @Test(arguments: TestStore.all, batchCases)
+    func batchesMatchInTheStoreAsInMemory(store: TestStore, testCase: (String, [String])) async throws {
+        try await check(store, Batch.entity, key: "name", testCase)
+    }
+
+    private func check(_ store: TestStore, _ entity: EntityDescription, key: String, _ testCase: (String, [String])) async throws {
+        let (format, expected) = testCase
+        let container = try await Self.fixture(store)
+        let predicate = try FetchPredicate(format)
+        try await container.newBackgroundContext().perform { context throws in
+            let names = { (objects: [ManagedObject]) in try objects.map { try $0.value(forKey: key).description }.sorted() }
+            let fromStore = try context.fetch(FetchRequest(entity, predicate: predicate))
+            #expect(try names(fromStore) == expected.map { AttributeValue.string($0).description }, "SQL: \(format)")
+            let all = try context.fetch(FetchRequest(entity))
+            let inMemory = try all.filter { try context.graph.matches($0, predicate) }
+            #expect(try names(inMemory) == names(fromStore), "evaluator: \(format)")
+            #expect(try FetchPredicate(predicate.description).description == predicate.description)
+        }
+    }
+
+    @Test func quantifiedPredicatesDescribeThemselvesAsWritten() throws {
+        #expect(try FetchPredicate("ANY entries.minutes > 25").description == "ANY entries.minutes > 25")
+        #expect(try FetchPredicate("batch.entries.@sum.minutes >= 10").description == "batch.entries.@sum.minutes >= 10")
+    }
+
+    @Test(arguments: TestStore.all) func pathsThatCantBeFollowedSayWhatToWrite(store: TestStore) async throws {
+        let container = try await Self.fixture(store)
+        try await container.newBackgroundContext().perform { context throws in
+            for (format, entity, message) in [
+                ("entries.minutes > 5", Batch.entity, "ANY, ALL or NONE"),
+                ("batch.nme == 'x'", Entry.entity, "nme"),
+                ("bach.name == 'x'", Entry.entity, "batch"),
+                ("entries.@sum > 1", Batch.entity, "needs one attribute"),
+            ] {
+                do {
+                    _ = try context.fetch(FetchRequest(entity, predicate: try FetchPredicate(format)))
+                    Issue.record("\(format) was accepted")
+                } catch {
+                    #expect("\(error)".contains(message), "\(format): \(error)")
+                }
+            }
+        }
+        #expect(throws: FetchPredicateError.self) { try FetchPredicate("ANY minutes > 5") }
+    }
+}
