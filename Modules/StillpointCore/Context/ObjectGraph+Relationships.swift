@@ -17,6 +17,36 @@ extension ObjectGraph {
         return try fetchObjects(FetchRequest(destination, predicate: FetchPredicate(root: .comparison(comparison))))
     }
 
+    /// Loads the objects `keyPath` reaches from `objects`, one query per relationship it follows.
+    func prefetch(_ keyPath: String, of objects: [ManagedObject], entity: EntityDescription) throws {
+        let parts = keyPath.split(separator: ".", maxSplits: 1).map(String.init)
+        guard let name = parts.first, let relationship = entity.relationship(named: name) else {
+            throw SchemaError.unknownAttribute(entity: entity.name, attribute: keyPath,
+                                               suggestion: NameSuggestion.nearestName(to: keyPath, in: entity.relationships.map(\.name)))
+        }
+        let destination = try destination(of: relationship)
+        var reached: [ManagedObject] = []
+        if relationship.isToMany, let inverse = relationship.inverse {
+            let ids = objects.map { RelationshipReference.value(for: $0.objectID) }
+            for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+                let comparison = PredicateComparison(lhs: .key(inverse), op: .in, options: [], rhs: .list(chunk))
+                reached += try fetchObjects(FetchRequest(destination, predicate: FetchPredicate(root: .comparison(comparison))))
+            }
+        } else if let position = entity.attributePositions[name] {
+            let targets = objects.compactMap { RelationshipReference.objectID(in: $0.values[position], entityName: destination.name) }
+            let missing = Set(targets.filter { object(for: $0) == nil }.compactMap(\.rowID))
+            if !missing.isEmpty {
+                try withReader { reader in
+                    try reader.forEachObject(of: destination, rowIDs: Array(missing)) { rowID, version, values in
+                        _ = register(id: ObjectID(entityName: destination.name, rowID: rowID), entity: destination, values: values, version: version)
+                    }
+                }
+            }
+            reached = targets.compactMap(object(for:))
+        }
+        if parts.count > 1 { try prefetch(parts[1], of: reached, entity: destination) }
+    }
+
     /// The entity a relationship reaches.
     func destination(of relationship: RelationshipDescription) throws -> EntityDescription {
         try store.schema.entity(named: relationship.destination)

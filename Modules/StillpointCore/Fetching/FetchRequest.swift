@@ -28,6 +28,9 @@ public struct FetchRequest: Sendable {
     public var groupBy: [String]
     /// A predicate over the groups of a dictionary fetch; it may name aggregates by their alias.
     public var having: FetchPredicate?
+    /// Relationships whose objects an object fetch loads with the results, by key path (`"run"`,
+    /// `"run.source"`, `"sessions"`): one query per step, rather than one per object when each is first touched.
+    public var prefetchedRelationships: [String]
 
     public init(_ entity: EntityDescription, predicate: FetchPredicate? = nil, sortedBy sortKeys: [SortKey] = [],
                 limit: Int? = nil) {
@@ -41,6 +44,7 @@ public struct FetchRequest: Sendable {
         self.properties = []
         self.groupBy = []
         self.having = nil
+        self.prefetchedRelationships = []
     }
 
     public init<E: Entity>(_ entityType: E.Type, predicate: FetchPredicate? = nil, sortedBy sortKeys: [SortKey] = [],

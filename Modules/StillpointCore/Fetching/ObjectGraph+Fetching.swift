@@ -15,14 +15,19 @@ extension ObjectGraph {
                 objects.append(register(id: id, entity: entity, values: values, version: version))
             }
         }
-        guard !affected.isEmpty else { return objects }
-        objects += try affected.filter { try !$0.isDeleted && matches($0, request.predicate) }
-        if !request.sortKeys.isEmpty {
-            objects.sort { Self.precedes($0, $1, by: request.sortKeys) }
+        if !affected.isEmpty {
+            objects += try affected.filter { try !$0.isDeleted && matches($0, request.predicate) }
+            if !request.sortKeys.isEmpty {
+                objects.sort { Self.precedes($0, $1, by: request.sortKeys) }
+            }
+            let start = min(request.offset ?? 0, objects.count)
+            let end = request.limit.map { min(start + $0, objects.count) } ?? objects.count
+            objects = Array(objects[start..<end])
         }
-        let start = min(request.offset ?? 0, objects.count)
-        let end = request.limit.map { min(start + $0, objects.count) } ?? objects.count
-        return Array(objects[start..<end])
+        for keyPath in request.prefetchedRelationships {
+            try prefetch(keyPath, of: objects, entity: entity)
+        }
+        return objects
     }
 
     /// The number of objects a fetch would return, counted in SQL.
