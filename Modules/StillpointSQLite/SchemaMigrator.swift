@@ -47,7 +47,17 @@ struct SchemaMigrator {
         if try !db.tableExists(OpenWriters.table) {
             statements.append(Statement(entity: "", sql: OpenWriters.createTable))
         }
+        // New tables first: rebuilding an existing table renames it, which SQLite refuses while a foreign key of
+        // it names a table that does not exist yet.
+        var existing: [EntityDescription] = []
         for entity in schema.entities {
+            if try db.tableExists(entity.name) || (try entity.renamedFrom.map { try db.tableExists($0) } ?? false) {
+                existing.append(entity)
+            } else {
+                statements += try plan(for: entity, db)
+            }
+        }
+        for entity in existing {
             statements += try plan(for: entity, db)
         }
         if let versioning { statements.append(versioning) }
@@ -102,6 +112,7 @@ struct SchemaMigrator {
             throw incompatible(entity, "the table exists but was not made by Stillpoint (no _id and _version columns)")
         }
         var converted: [AttributeDescription] = []
+        let storedNames = Set(columns.map(\.name))
         for attribute in entity.storedAttributes {
             var position = columns.firstIndex { $0.name == attribute.name }
             if position == nil, let previous = attribute.renamedFrom, let found = columns.firstIndex(where: { $0.name == previous }) {
@@ -141,7 +152,18 @@ struct SchemaMigrator {
             !attributeNames.contains(column.name) && column.name != "_id" && column.name != "_version"
                 && column.isNotNull && column.defaultSQL == nil
         }
-        if !constraining.isEmpty || !converted.isEmpty {
+        // A relationship column without its foreign key (a column that held row ids before it was declared a
+        // relationship): references to rows that are gone are cleared, and the table is made anew with the key.
+        let keyed = Set(try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(Store.quote(storedName)))").compactMap { row in
+            String.fromDatabaseValue(row["from"])
+        })
+        let unkeyed = entity.storedAttributes.filter { $0.references != nil && !keyed.contains($0.name) && storedNames.contains($0.name) }
+        for column in unkeyed {
+            guard let destination = column.references else { continue }
+            let name = Store.quote(column.name)
+            add("UPDATE \(table) SET \(name) = NULL WHERE \(name) IS NOT NULL AND \(name) NOT IN (SELECT \"_id\" FROM \(Store.quote(destination)))")
+        }
+        if !constraining.isEmpty || !converted.isEmpty || !unkeyed.isEmpty {
             statements += rebuild(entity, columns: columns, converting: converted)
             existingIndexes = []
         }
@@ -160,8 +182,8 @@ struct SchemaMigrator {
         let scratch = Store.quote("_stillpoint_rebuild_" + entity.name)
         var definitions = ["\"_id\" INTEGER PRIMARY KEY", "\"_version\" INTEGER NOT NULL DEFAULT 1"]
         for column in columns where column.name != "_id" && column.name != "_version" {
-            if let attribute = entity.attribute(named: column.name) {
-                definitions.append(columnDefinition(attribute))
+            if let position = entity.attributePositions[column.name] {
+                definitions.append(columnDefinition(entity.storedAttributes[position]))
             } else {
                 var definition = "\(Store.quote(column.name)) \(column.type)"
                 if let defaultSQL = column.defaultSQL { definition += " DEFAULT \(defaultSQL)" }
@@ -217,6 +239,9 @@ struct SchemaMigrator {
 
     /// Applies the plan inside the caller's write transaction.
     func migrate(_ db: Database) throws {
+        // A rebuilt table is dropped and made again: its foreign keys, and those that refer to it, are checked
+        // when the migration commits, not while the table is briefly gone.
+        try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
         var savedIndexes: [String] = []
         for statement in try plan(db) {
             if statement.userIndexes == .save {

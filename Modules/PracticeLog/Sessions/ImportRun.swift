@@ -29,9 +29,12 @@ public enum ImportRun: Entity {
     public static let isComplete = Attribute<Bool>("isComplete", default: false)
     /// When the import ended (complete or not); `nil` while it runs, or when it was killed.
     public static let finishedAt = Attribute<Date?>("finishedAt")
+    /// The sessions the run wrote last: removing the run removes them.
+    public static let sessions = ToMany<Session>("sessions", inverse: "importRun", deleteRule: .cascade)
 
     public static let entity = EntityDescription(
         "ImportRun",
         attributes: [file, contentHash, format, options, startedAt, inserted, updated, unchanged, skipped, isComplete, finishedAt],
+        relationships: [sessions],
         indexes: [IndexDescription([contentHash])])
 }

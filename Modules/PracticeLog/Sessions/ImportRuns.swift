@@ -89,7 +89,7 @@ public enum ImportRuns {
             request.sortKeys = [.ascending("startedAt")]
             let runs = try context.fetch(request)
             var counts: [Int64: Int] = [:]
-            var sessions = FetchRequest(Session.self, predicate: Session.importRun != nil)
+            var sessions = FetchRequest(Session.self, predicate: try FetchPredicate("importRun != nil"))
             sessions.properties = [.attribute("importRun"), .aggregate(.count, of: "key", as: "sessions")]
             sessions.groupBy = ["importRun"]
             for row in try context.fetchDictionaries(sessions) {
@@ -114,7 +114,7 @@ public enum ImportRuns {
     public static func remove(_ run: Int64, from container: PersistentContainer) async throws -> Int? {
         try await container.newBackgroundContext(name: "import run removal").perform { context in
             guard let object = try? context.existingObject(with: ObjectID(entity: ImportRun.entity, rowID: run)) else { return nil }
-            let sessions = FetchRequest(Session.self, predicate: Session.importRun == run)
+            let sessions = FetchRequest(Session.self, predicate: try FetchPredicate("importRun == %@", run))
             let removed = try await context.batchDelete(sessions).count
             try context.delete(object)
             try await context.save()

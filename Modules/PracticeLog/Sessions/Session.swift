@@ -25,13 +25,15 @@ public enum Session: Entity {
     /// A key that makes re-imports idempotent: the same session imported twice has the same key.
     public static let key = Attribute<String>("key")
     /// The ``ImportRun`` that wrote the session last; `nil` for sessions no import wrote (the demo history).
-    public static let importRun = Attribute<Int64?>("importRun")
+    /// Its column holds the run's row id, which imports write directly.
+    public static let importRun = ToOne<ImportRun>("importRun", inverse: "sessions")
 
     public static let entity = EntityDescription(
         "Session",
-        attributes: [start, duration, kind, source, timeZone, note, key, importRun],
+        attributes: [start, duration, kind, source, timeZone, note, key],
+        relationships: [importRun],
         indexes: [IndexDescription([start]), IndexDescription([kind]), IndexDescription([duration]),
-                  IndexDescription([key], isUnique: true), IndexDescription([importRun])])
+                  IndexDescription([key], isUnique: true)])
 
     /// The schema of a practice log store: the sessions and the imports that wrote them.
     public static let schema: Schema = {

@@ -13,7 +13,7 @@ package struct DictionaryColumn: Sendable {
     /// attribute the entity does not have.
     package static func columns(of request: FetchRequest) throws -> [DictionaryColumn] {
         let entity = request.entity
-        let properties = request.properties.isEmpty ? entity.attributes.map { FetchProperty.attribute($0.name) } : request.properties
+        let properties = request.properties.isEmpty ? entity.storedAttributes.map { FetchProperty.attribute($0.name) } : request.properties
         var columns: [DictionaryColumn] = []
         for property in properties {
             switch property {

@@ -76,7 +76,7 @@ public final class ExportOperation: ContextOperation<Int>, @unchecked Sendable {
     /// The columns written and their types; throws for a column or sort key the entity does not have.
     private func selectedColumns() throws -> (columns: [String], types: ContiguousArray<AttributeType>) {
         let entity = request.entity
-        let columns = self.columns ?? entity.attributes.map(\.name)
+        let columns = self.columns ?? entity.storedAttributes.map(\.name)
         for key in request.sortKeys { _ = try entity.position(of: key.attribute) }
         return (columns, ContiguousArray(try columns.map { entity.storedAttributes[try entity.position(of: $0)].type }))
     }

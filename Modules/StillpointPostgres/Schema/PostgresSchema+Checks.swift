@@ -71,7 +71,13 @@ extension PostgresSchema {
             entity.indexes.map { Self.indexName($0, of: entity) }
         }
         // PostgreSQL keeps the first 63 bytes of a longer name.
-        return wanted.allSatisfy { stored.contains(Self.storedIdentifier($0)) }
+        guard wanted.allSatisfy({ stored.contains(Self.storedIdentifier($0)) }) else { return false }
+        let keys = try connection.execute(
+            "SELECT conname FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace")
+        let storedKeys = Set((0..<keys.rowCount).compactMap { keys.text(row: $0, column: 0) })
+        return schema.entities.allSatisfy { entity in
+            entity.storedAttributes.allSatisfy { $0.references == nil || storedKeys.contains(Self.foreignKeyName(entity, $0)) }
+        }
     }
 
     /// `unique_Item_uid`, `index_Thing_name`: the name of an entity's index.

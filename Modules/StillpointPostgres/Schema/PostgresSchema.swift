@@ -83,10 +83,11 @@ package struct PostgresSchema {
         for entity in schema.entities {
             for column in entity.storedAttributes {
                 guard let destination = column.references else { continue }
-                let name = Self.storedIdentifier("fk_\(entity.name)_\(column.name)")
+                let name = Self.foreignKeyName(entity, column)
                 statements.append("""
                     DO $$ BEGIN
                     IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = \(Self.literal(dialect.quote(entity.name)))::regclass AND conname = \(Self.literal(name))) THEN
+                    UPDATE \(dialect.quote(entity.name)) SET \(dialect.quote(column.name)) = NULL WHERE \(dialect.quote(column.name)) IS NOT NULL AND \(dialect.quote(column.name)) NOT IN (SELECT "_id" FROM \(dialect.quote(destination)));
                     ALTER TABLE \(dialect.quote(entity.name)) ADD CONSTRAINT \(dialect.quote(name)) FOREIGN KEY (\(dialect.quote(column.name))) REFERENCES \(dialect.quote(destination)) ("_id");
                     END IF;
                     END $$
@@ -94,6 +95,11 @@ package struct PostgresSchema {
             }
         }
         return statements
+    }
+
+    /// `fk_Session_importRun`: the name of a relationship column's foreign key, as PostgreSQL stores it.
+    static func foreignKeyName(_ entity: EntityDescription, _ column: AttributeDescription) -> String {
+        storedIdentifier("fk_\(entity.name)_\(column.name)")
     }
 
     /// The column type of an attribute.

@@ -52,7 +52,7 @@ public struct CustomStatistic: Statistic {
                      predicateError: FetchPredicateError? = nil) -> CustomStatisticError {
             CustomStatisticError(statistic: id, field: field, index: index, message: message, predicateError: predicateError)
         }
-        let names = entity.attributes.map(\.name)
+        let names = entity.storedAttributes.map(\.name)
         func unknown(_ name: String) -> String {
             "\(entity.name) has no attribute '\(name)'" + NameSuggestionHint.hint(name, names)
                 + " (its attributes: \(names.joined(separator: ", ")))"

@@ -1,0 +1,55 @@
+import Foundation
+@testable import StillpointCore
+import Testing
+
+/// A column that held row ids becomes a relationship: its foreign key is added, and references to rows that are
+/// gone are cleared on the way (a foreign key could not hold over them).
+@Suite("Relationships over existing stores")
+struct RelationshipMigrationTests {
+    enum NumberedBatch: Entity {
+        static let entityName = "Batch"
+        static let name = Attribute<String>("name")
+        static let entity = EntityDescription("Batch", attributes: [name])
+    }
+
+    enum NumberedEntry: Entity {
+        static let entityName = "Entry"
+        static let title = Attribute<String>("title")
+        static let minutes = Attribute<Int>("minutes", default: 0)
+        static let batch = Attribute<Int64?>("batch")
+        static let entity = EntityDescription("Entry", attributes: [title, minutes, batch], indexes: [IndexDescription([batch])])
+    }
+
+    @Test(arguments: TestStore.shareable) func aColumnOfRowIDsBecomesARelationshipWithItsForeignKey(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        let before = try openContainer(schema: try Schema([NumberedBatch.self, NumberedEntry.self]), location: location)
+        try await before.performBackgroundTask { context in
+            let batch = context.insert(NumberedBatch.self)
+            batch[NumberedBatch.name] = "kept"
+            try await context.save()
+            for (title, id) in [("linked", batch.objectID.rowID), ("orphan", 9_999)] {
+                let entry = context.insert(NumberedEntry.self)
+                entry[NumberedEntry.title] = title
+                entry[NumberedEntry.batch] = id
+            }
+            try await context.save()
+        }
+        try before.close()
+
+        let after = try openContainer(schema: try Schema(relationshipEntities), location: location)
+        try await after.performBackgroundTask { context in
+            let entries = Dictionary(uniqueKeysWithValues: try context.fetch(FetchRequest(Entry.self)).map { ($0[Entry.title], $0) })
+            #expect(try entries["linked"]?[Entry.batch]?[Batch.name] == "kept")
+            #expect(try entries["orphan"]?[Entry.batch] == nil)
+            try entries["orphan"]?.setValue(.integer(9_999), forKey: "batch")
+            await #expect(throws: SaveError.self) { try await context.save() }
+        }
+        try after.close()
+        // Opened again, the store is up to date: nothing left to do.
+        let again = try openContainer(schema: try Schema(relationshipEntities), location: location)
+        let linked = try await again.performBackgroundTask { context in
+            try context.count(for: FetchRequest(Entry.self, predicate: try FetchPredicate("batch.name == 'kept'")))
+        }
+        #expect(linked == 1)
+    }
+}
