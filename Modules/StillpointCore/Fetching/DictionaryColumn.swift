@@ -18,14 +18,20 @@ package struct DictionaryColumn: Sendable {
         for property in properties {
             switch property {
             case .attribute(let name):
-                columns.append(DictionaryColumn(key: name, property: property, type: try entity.attribute(position: name).type))
+                columns.append(DictionaryColumn(key: name, property: property, type: try Self.type(of: name, in: entity)))
             case .aggregate(let function, let name, let alias):
-                let type = try entity.attribute(position: name).type
-                columns.append(DictionaryColumn(key: alias, property: property, type: function.resultType(for: type)))
+                let type = try Self.type(of: name, in: entity)
+                columns.append(DictionaryColumn(key: alias, property: property, type: type.flatMap(function.resultType(for:))))
             case .count(let alias):
                 columns.append(DictionaryColumn(key: alias, property: property, type: .integer))
             }
         }
         return columns
+    }
+
+    /// The type of an attribute, or of a key path through relationships (`importRun.file`).
+    static func type(of name: String, in entity: EntityDescription) throws -> AttributeType? {
+        guard name.contains(".") else { return try entity.attribute(position: name).type }
+        return try PredicateSQLCompiler.keyPath(name, of: entity, in: .sqlite).type
     }
 }

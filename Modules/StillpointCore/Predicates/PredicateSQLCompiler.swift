@@ -31,6 +31,13 @@ struct PredicateSQLCompiler {
         return SQLFragment(sql: sql, arguments: compiler.arguments)
     }
 
+    /// A key path of `entity` (`importRun.file`, `sessions.@count`) as one SQL value, for the columns and
+    /// groups of a dictionary fetch.
+    static func keyPath(_ path: String, of entity: EntityDescription, in dialect: SQLDialect) throws -> PredicateKeyResolution {
+        try PredicateSQLCompiler(dialect: dialect, firstParameter: 1, scope: Scope(entity: entity, table: dialect.quote(entity.name), depth: 0))
+            .resolvePath(path)
+    }
+
     private init(dialect: SQLDialect, firstParameter: Int, scope: Scope?) {
         self.dialect = dialect
         self.firstParameter = firstParameter

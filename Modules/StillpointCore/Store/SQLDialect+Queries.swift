@@ -36,18 +36,23 @@ extension SQLDialect {
     }
 
     /// The SQL expression of a dictionary fetch's column.
-    func expression(of column: DictionaryColumn) -> String {
+    func expression(of column: DictionaryColumn, in entity: EntityDescription) throws -> String {
         switch column.property {
-        case .attribute(let name): return quote(name)
-        case .aggregate(let function, let name, _): return aggregate(function, of: quote(name))
+        case .attribute(let name): return try expression(of: name, in: entity)
+        case .aggregate(let function, let name, _): return aggregate(function, of: try expression(of: name, in: entity))
         case .count: return "COUNT(*)"
         }
+    }
+
+    /// An attribute's column, or a key path through relationships as a subquery of the row it reaches.
+    func expression(of name: String, in entity: EntityDescription) throws -> String {
+        name.contains(".") ? try PredicateSQLCompiler.keyPath(name, of: entity, in: self).sql : quote(name)
     }
 
     /// A dictionary fetch as one statement: its columns, predicate, grouping, group predicate, order and window.
     package func dictionarySelect(_ request: FetchRequest, columns: [DictionaryColumn]) throws -> SQLFragment {
         let entity = request.entity
-        let expressions = columns.map(expression(of:))
+        let expressions = try columns.map { try expression(of: $0, in: entity) }
         // Group predicates and sort keys may name an aggregate by its alias.
         let resolveKey: (String) throws -> PredicateKeyResolution = { key in
             if let index = columns.firstIndex(where: { $0.key == key }) {
@@ -63,8 +68,8 @@ extension SQLDialect {
             arguments += fragment.arguments
         }
         if !request.groupBy.isEmpty {
-            for name in request.groupBy { _ = try entity.attribute(position: name) }
-            sql += " GROUP BY " + request.groupBy.map(quote).joined(separator: ", ")
+            for name in request.groupBy where !name.contains(".") { _ = try entity.attribute(position: name) }
+            sql += " GROUP BY " + (try request.groupBy.map { try expression(of: $0, in: entity) }).joined(separator: ", ")
         }
         if let having = request.having {
             let fragment = try having.sqlFragment(in: self, firstParameter: arguments.count + 1, resolvingKeysWith: resolveKey)

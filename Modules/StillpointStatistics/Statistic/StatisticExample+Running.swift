@@ -17,6 +17,7 @@ extension StatisticExample {
     public static func store(holding sessions: [ExampleSession]) async throws -> PersistentContainer {
         let container = try PersistentContainer(schema: Session.schema, location: .inMemory)
         try await container.performBackgroundTask { context in
+            var runs: [String: ManagedObject] = [:]
             for (index, example) in sessions.enumerated() {
                 let session = context.insert(Session.self)
                 session[Session.start] = example.start
@@ -25,9 +26,24 @@ extension StatisticExample {
                 session[Session.source] = example.source
                 session[Session.timeZone] = example.timeZone
                 session[Session.key] = "example-\(index)"
+                if let file = example.importedFrom {
+                    let run = runs[file] ?? Self.importRun(of: file, in: context)
+                    runs[file] = run
+                    try session.set(Session.importRun, to: run)
+                }
             }
             try await context.save()
         }
         return container
+    }
+
+    private static func importRun(of file: String, in context: isolated ObjectContext) -> ManagedObject {
+        let run = context.insert(ImportRun.self)
+        run[ImportRun.file] = file
+        run[ImportRun.contentHash] = "example-\(file)"
+        run[ImportRun.format] = "csv"
+        run[ImportRun.startedAt] = Date(timeIntervalSince1970: 0)
+        run[ImportRun.isComplete] = true
+        return run
     }
 }

@@ -31,8 +31,11 @@ public struct ExampleSession: Sendable, Hashable {
     public var kind: String
     public var source: String
     public var timeZone: String?
+    /// The file of the import that wrote the session, if one did: its ``ImportRun``, one per file.
+    public var importedFrom: String?
 
-    public init(_ start: String, minutes: Double, kind: String = "meditation", source: String = "example", timeZone: String? = nil) {
+    public init(_ start: String, minutes: Double, kind: String = "meditation", source: String = "example", timeZone: String? = nil,
+                importedFrom: String? = nil) {
         guard let instant = try? Date(start, strategy: .iso8601) else {
             preconditionFailure("an example session starts at '\(start)', which is not ISO 8601 with an offset")
         }
@@ -41,5 +44,6 @@ public struct ExampleSession: Sendable, Hashable {
         self.kind = kind
         self.source = source
         self.timeZone = timeZone
+        self.importedFrom = importedFrom
     }
 }
