@@ -44,10 +44,13 @@ extension LiveResultsEngine {
         }
         for entry in after where steadyBefore[entry.rowID] == nil { inserted.append(entry.index) }
 
-        let oldValues = Set(oldSections.filter { $0.count > 0 }.map(\.value))
-        let newValues = Set(newSections.filter { $0.count > 0 }.map(\.value))
-        difference.deletedSections = oldSections.indices.filter { oldSections[$0].count > 0 && !newValues.contains(oldSections[$0].value) }
-        difference.insertedSections = newSections.indices.filter { newSections[$0].count > 0 && !oldValues.contains(newSections[$0].value) }
+        // Unsectioned results keep their one section, empty or not.
+        if sectionKeyPosition != nil {
+            let oldValues = Set(oldSections.map(\.value))
+            let newValues = Set(newSections.map(\.value))
+            difference.deletedSections = oldSections.indices.filter { !newValues.contains(oldSections[$0].value) }
+            difference.insertedSections = newSections.indices.filter { !oldValues.contains(newSections[$0].value) }
+        }
         difference.deleted = deleted.sorted().map { Self.position(of: $0, in: oldSections) }
         difference.inserted = inserted.sorted().map { Self.position(of: $0, in: newSections) }
         difference.moved = moved.sorted { $0.to < $1.to }.map {

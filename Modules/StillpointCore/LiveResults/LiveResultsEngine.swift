@@ -267,6 +267,9 @@ final class LiveResultsEngine {
         return sections
     }
 
+    /// The position of the section key among the attributes, or `nil` for unsectioned results.
+    var sectionKeyPosition: Int? { sectionPosition }
+
     private func removeFromSection(_ row: LiveRow) {
         let value = sectionValue(of: row)
         guard let index = sectionRuns.firstIndex(where: { $0.value == value }) else { return }

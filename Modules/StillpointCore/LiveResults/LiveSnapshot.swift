@@ -51,7 +51,7 @@ public struct LiveSnapshot: Sendable, Hashable {
     /// The same rows, delivered as a first snapshot: every section and row inserted.
     func asFirst() -> LiveSnapshot {
         var difference = LiveDifference()
-        difference.insertedSections = sections.indices.filter { sections[$0].count > 0 }
+        difference.insertedSections = Array(sections.indices)
         for (index, section) in sections.enumerated() {
             difference.inserted += (0..<section.count).map { LivePosition(section: index, item: $0) }
         }
