@@ -93,6 +93,9 @@ struct SessionsCommand: AsyncParsableCommand {
             let shown = text.count > 60 ? text.prefix(50) + "…" : text
             throw ToolFailure("--where \"\(shown)\": \(error.message)\(error.offset.map { " at column \($0 + 1)" } ?? "")",
                               status: .usage)
+        } catch let error as SchemaError {
+            // A name the sessions do not have is a mistake on the command line, not in the store.
+            throw ToolFailure("--where: \(error.localizedDescription)", status: .usage)
         }
     }
 }
