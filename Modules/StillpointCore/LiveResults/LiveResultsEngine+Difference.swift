@@ -1,9 +1,10 @@
 extension LiveResultsEngine {
-    /// The difference from the rows before a change to the rows now, when only `candidates` (rows of either)
+    /// The difference from the rows before a change to the rows now, when only the change's candidates (rows of either)
     /// can have come, gone, moved or changed: every other row is in both, in the same order. Costs a binary
     /// search per candidate, whatever the number of rows.
-    func difference(from oldRows: [LiveRow], oldSections: [LiveSection], oldMembers: [Int64: LiveRow],
-                    candidates: Set<Int64>) -> LiveDifference {
+    func difference(from oldRows: [LiveRow], oldSections: [LiveSection], change: Change) -> LiveDifference {
+        let oldMembers = change.old
+        let candidates = change.candidates
         let newSections = sections()
         // Each candidate's place before and after, in the flat order.
         var before: [(rowID: Int64, index: Int)] = []

@@ -101,15 +101,16 @@ final class LiveResultsEngine {
         }
         guard !leaving.isEmpty || !entering.isEmpty || needsRefill else { return }
 
+        // The rows before are the previous snapshot's (shared, not copied); of the members before, only the
+        // candidates' are kept, since copying them all would cost as much as the result is large.
         let oldRows = rows
         let oldSections = sections()
-        let oldMembers = members
-        var candidates = Set(leaving.keys).union(entering.map(\.rowID))
+        var change = Change(old: leaving, entering: Set(entering.map(\.rowID)))
         edit(removing: Array(leaving.values), inserting: entering)
         if let limit = request.limit {
-            rowsRead += settleWindow(limit: limit, oldRows: oldRows, candidates: &candidates, graph: graph)
+            rowsRead += settleWindow(limit: limit, oldRows: oldRows, change: &change, graph: graph)
         }
-        let difference = difference(from: oldRows, oldSections: oldSections, oldMembers: oldMembers, candidates: candidates)
+        let difference = difference(from: oldRows, oldSections: oldSections, change: change)
         guard !difference.isEmpty else { return }
         generation += 1
         broadcast.publish(LiveSnapshot(generation: generation, sequence: changeSet.sequence, rows: rows,
@@ -141,7 +142,7 @@ final class LiveResultsEngine {
 
     /// Keeps a window of `limit` rows exact: rows past it leave, and when rows left a full window the rows that
     /// follow (which only the store knows) come in by reading the window again. Returns the rows read.
-    private func settleWindow(limit: Int, oldRows: [LiveRow], candidates: inout Set<Int64>, graph: ObjectGraph) -> Int {
+    private func settleWindow(limit: Int, oldRows: [LiveRow], change: inout Change, graph: ObjectGraph) -> Int {
         // Rows outside a full window all come after its last row; while the window is not full, it holds every
         // matching row.
         var isSettled = !needsRefill
@@ -150,13 +151,13 @@ final class LiveResultsEngine {
             isSettled = known >= limit
         }
         if isSettled {
-            if rows.count > limit { drop(rows[limit...], candidates: &candidates) }
+            if rows.count > limit { drop(rows[limit...], change: &change) }
             return 0
         }
         do {
             let window = try Self.fetch(request, graph: graph)
-            candidates.formUnion(oldRows.map(\.rowID))
-            candidates.formUnion(window.map(\.rowID))
+            change.old = Dictionary(uniqueKeysWithValues: oldRows.map { ($0.rowID, $0) })
+            change.candidates = Set(change.old.keys).union(window.map(\.rowID))
             rows = window
             members = Dictionary(uniqueKeysWithValues: rows.map { ($0.rowID, $0) })
             sectionRuns = Self.runs(of: rows, sectionPosition: sectionPosition)
@@ -165,16 +166,18 @@ final class LiveResultsEngine {
         } catch {
             // Read again with the next change set; until then the window keeps the rows it knows.
             needsRefill = true
-            if rows.count > limit { drop(rows[limit...], candidates: &candidates) }
+            if rows.count > limit { drop(rows[limit...], change: &change) }
             return 0
         }
     }
 
-    private func drop(_ tail: ArraySlice<LiveRow>, candidates: inout Set<Int64>) {
+    private func drop(_ tail: ArraySlice<LiveRow>, change: inout Change) {
         for row in tail {
             members.removeValue(forKey: row.rowID)
             removeFromSection(row)
-            candidates.insert(row.rowID)
+            // A row that was there before and did not change is its own old self.
+            if change.old[row.rowID] == nil && !change.entering.contains(row.rowID) { change.old[row.rowID] = row }
+            change.candidates.insert(row.rowID)
         }
         rows.removeSubrange(tail.startIndex...)
     }
@@ -265,6 +268,20 @@ final class LiveResultsEngine {
         }
         if !isSectioned && sections.isEmpty { sections.append(LiveSection(value: .null, start: 0, count: 0)) }
         return sections
+    }
+
+    /// The rows one change set can have brought, taken, moved or changed, and the old values of those that were
+    /// there before.
+    struct Change {
+        var old: [Int64: LiveRow]
+        let entering: Set<Int64>
+        var candidates: Set<Int64>
+
+        init(old: [Int64: LiveRow], entering: Set<Int64>) {
+            self.old = old
+            self.entering = entering
+            candidates = entering.union(old.keys)
+        }
     }
 
     /// The position of the section key among the attributes, or `nil` for unsectioned results.
