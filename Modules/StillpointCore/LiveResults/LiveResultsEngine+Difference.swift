@@ -2,7 +2,7 @@ extension LiveResultsEngine {
     /// The difference from the rows before a change to the rows now, when only the change's candidates (rows of either)
     /// can have come, gone, moved or changed: every other row is in both, in the same order. Costs a binary
     /// search per candidate, whatever the number of rows.
-    func difference(from oldRows: [LiveRow], oldSections: [LiveSection], change: Change) -> LiveDifference {
+    func difference(from oldRows: LiveRows, oldSections: [LiveSection], change: Change) -> LiveDifference {
         let oldMembers = change.old
         let candidates = change.candidates
         let newSections = sections()

@@ -6,7 +6,7 @@ final class LiveResultsEngine {
     let broadcast: LiveResultsBroadcast
     private let sortPositions: [(position: Int, ascending: Bool)]
     private let sectionPosition: Int?
-    private(set) var rows: [LiveRow]
+    private(set) var rows: LiveRows
     /// The rows by row id, to find a changed row's old values (and so its place).
     private(set) var members: [Int64: LiveRow]
     private var sectionRuns: [(value: AttributeValue, count: Int)]
@@ -31,10 +31,10 @@ final class LiveResultsEngine {
         } else {
             sectionPosition = nil
         }
-        rows = []
+        rows = LiveRows()
         members = [:]
         sectionRuns = []
-        rows = try Self.fetch(request, graph: graph)
+        rows = LiveRows(try Self.fetch(request, graph: graph))
         members = Dictionary(uniqueKeysWithValues: rows.map { ($0.rowID, $0) })
         sectionRuns = Self.runs(of: rows, sectionPosition: sectionPosition)
         let sections = Self.sections(of: sectionRuns, isSectioned: sectionPosition != nil)
@@ -135,14 +135,13 @@ final class LiveResultsEngine {
             for row in entering { rows.insert(row, at: lowerBound(of: row, in: rows)) }
         } else {
             let removed = Set(leaving.map(\.rowID))
-            if !removed.isEmpty { rows.removeAll { removed.contains($0.rowID) } }
-            rows = merge(rows, entering.sorted(by: precedes))
+            rows = LiveRows(merge(rows.filter { !removed.contains($0.rowID) }, entering.sorted(by: precedes)))
         }
     }
 
     /// Keeps a window of `limit` rows exact: rows past it leave, and when rows left a full window the rows that
     /// follow (which only the store knows) come in by reading the window again. Returns the rows read.
-    private func settleWindow(limit: Int, oldRows: [LiveRow], change: inout Change, graph: ObjectGraph) -> Int {
+    private func settleWindow(limit: Int, oldRows: LiveRows, change: inout Change, graph: ObjectGraph) -> Int {
         // Rows outside a full window all come after its last row; while the window is not full, it holds every
         // matching row.
         var isSettled = !needsRefill
@@ -151,14 +150,14 @@ final class LiveResultsEngine {
             isSettled = known >= limit
         }
         if isSettled {
-            if rows.count > limit { drop(rows[limit...], change: &change) }
+            if rows.count > limit { drop(from: limit, change: &change) }
             return 0
         }
         do {
             let window = try Self.fetch(request, graph: graph)
             change.old = Dictionary(uniqueKeysWithValues: oldRows.map { ($0.rowID, $0) })
             change.candidates = Set(change.old.keys).union(window.map(\.rowID))
-            rows = window
+            rows = LiveRows(window)
             members = Dictionary(uniqueKeysWithValues: rows.map { ($0.rowID, $0) })
             sectionRuns = Self.runs(of: rows, sectionPosition: sectionPosition)
             needsRefill = false
@@ -166,20 +165,20 @@ final class LiveResultsEngine {
         } catch {
             // Read again with the next change set; until then the window keeps the rows it knows.
             needsRefill = true
-            if rows.count > limit { drop(rows[limit...], change: &change) }
+            if rows.count > limit { drop(from: limit, change: &change) }
             return 0
         }
     }
 
-    private func drop(_ tail: ArraySlice<LiveRow>, change: inout Change) {
-        for row in tail {
+    private func drop(from index: Int, change: inout Change) {
+        for row in rows[index...] {
             members.removeValue(forKey: row.rowID)
             removeFromSection(row)
             // A row that was there before and did not change is its own old self.
             if change.old[row.rowID] == nil && !change.entering.contains(row.rowID) { change.old[row.rowID] = row }
             change.candidates.insert(row.rowID)
         }
-        rows.removeSubrange(tail.startIndex...)
+        rows.truncate(to: index)
     }
 
     // MARK: Order
@@ -197,7 +196,7 @@ final class LiveResultsEngine {
     }
 
     /// The first index whose row does not precede `row`: its place, or where it goes.
-    func lowerBound(of row: LiveRow, in rows: [LiveRow]) -> Int {
+    func lowerBound(of row: LiveRow, in rows: LiveRows) -> Int {
         var low = 0, high = rows.count
         while low < high {
             let middle = (low + high) / 2
@@ -207,7 +206,7 @@ final class LiveResultsEngine {
     }
 
     /// The number of rows at or before `row`'s place.
-    private func upperBound(of row: LiveRow, in rows: [LiveRow]) -> Int {
+    private func upperBound(of row: LiveRow, in rows: LiveRows) -> Int {
         var low = 0, high = rows.count
         while low < high {
             let middle = (low + high) / 2
@@ -241,7 +240,7 @@ final class LiveResultsEngine {
         sectionPosition.map { row.values[$0] } ?? .null
     }
 
-    private static func runs(of rows: [LiveRow], sectionPosition: Int?) -> [(value: AttributeValue, count: Int)] {
+    private static func runs(of rows: some Collection<LiveRow>, sectionPosition: Int?) -> [(value: AttributeValue, count: Int)] {
         var runs: [(value: AttributeValue, count: Int)] = []
         for row in rows {
             let value = sectionPosition.map { row.values[$0] } ?? .null

@@ -13,7 +13,7 @@ public struct LiveSnapshot: Sendable, Hashable {
     /// The sequence number of the latest change set taken in, or 0 for the first fetch.
     public let sequence: Int64
     /// The rows, in the request's order (its sort keys, then row id), section after section.
-    public let rows: [LiveRow]
+    public let rows: LiveRows
     /// The sections, in order; results without a section key have one section, named `""`, with every row.
     public let sections: [LiveSection]
     /// What changed since the snapshot before; the first snapshot a sequence delivers has every row inserted.
@@ -22,7 +22,7 @@ public struct LiveSnapshot: Sendable, Hashable {
     /// a limit, the window when a row left it), never the whole result for a change of a few rows.
     public let rowsRead: Int
 
-    package init(generation: Int, sequence: Int64, rows: [LiveRow], sections: [LiveSection], difference: LiveDifference,
+    package init(generation: Int, sequence: Int64, rows: LiveRows, sections: [LiveSection], difference: LiveDifference,
                  rowsRead: Int) {
         self.generation = generation
         self.sequence = sequence
@@ -44,7 +44,7 @@ public struct LiveSnapshot: Sendable, Hashable {
     }
 
     /// The rows of one section.
-    public func rows(in section: LiveSection) -> ArraySlice<LiveRow> {
+    public func rows(in section: LiveSection) -> LiveRows.SubSequence {
         rows[section.range]
     }
 
