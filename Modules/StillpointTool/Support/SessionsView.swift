@@ -74,8 +74,7 @@ final class SessionsView {
 
     /// `m:ss`, or `h:mm:ss` from an hour on.
     static func duration(_ seconds: Double) -> String {
-        guard seconds.isFinite, seconds >= 0, seconds < 1e9 else { return "?" }
-        let total = Int(seconds.rounded())
+        guard let total = Int(exactly: seconds.rounded()), total >= 0, total < 1_000_000_000 else { return "?" }
         func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
         return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(rest))" : "\(minutes):\(twoDigits(rest))"
