@@ -2,7 +2,7 @@ import Foundation
 import StillpointCore
 import Testing
 
-// The examples of the Live Results article (StillpointCore.docc/LiveResults.md), compiled here against the public
+// The examples of the Live Fetched Results article (StillpointCore.docc/LiveFetchedResults.md), compiled here against the public
 // API; a test checks that every example of the article is in this file, line for line.
 
 enum Sitting: Entity {
@@ -67,7 +67,7 @@ struct LiveResultsArticleTests {
     }
 
     @Test func everyExampleOfTheArticleIsCompiledHere() throws {
-        let article = try String(contentsOf: Self.repository.appendingPathComponent("Modules/StillpointCore/StillpointCore.docc/LiveResults.md"), encoding: .utf8)
+        let article = try String(contentsOf: Self.repository.appendingPathComponent("Modules/StillpointCore/StillpointCore.docc/LiveFetchedResults.md"), encoding: .utf8)
         let source = Self.lines(try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8))
         let blocks = article.components(separatedBy: "```swift\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
         #expect(blocks.count >= 5)
@@ -78,7 +78,7 @@ struct LiveResultsArticleTests {
                 let window: [String] = Array(source[start..<(start + wanted.count)])
                 if window == wanted { found = true }
             }
-            #expect(found, "an example of LiveResults.md is not compiled in this file:\n\(block)")
+            #expect(found, "an example of LiveFetchedResults.md is not compiled in this file:\n\(block)")
         }
     }
 
