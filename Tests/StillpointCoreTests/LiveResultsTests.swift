@@ -287,17 +287,25 @@ struct LiveResultsTests {
         await #expect(throws: LiveResultsError.childContext("child")) { try await child.liveResults(for: FetchRequest(Item.self)) }
     }
 
-    @Test func stoppingEndsEverySequence() async throws {
+    @Test func stoppingEndsEverySequenceAndLeavesTheContextUnobserved() async throws {
         let container = try await makeContainer(.sqliteMemory)
         try await insertItems(1...3, in: container)
-        let results = try await container.newBackgroundContext().liveResults(for: FetchRequest(Item.self))
+        let context = container.newBackgroundContext()
+        let results = try await context.liveResults(for: FetchRequest(Item.self))
         let loop = Task {
             var count = 0
             for await _ in results.snapshots { count += 1 }
             return count
         }
+        #expect(await context.perform { !$0.graph.changeObservers.isEmpty })
         await results.stop()
         #expect(await loop.value == 1)
+        #expect(await context.perform { $0.graph.changeObservers.isEmpty })
+
+        // Results nobody holds any more stop by themselves.
+        _ = try await context.liveResults(for: FetchRequest(Item.self))
+        let unobserved = try await eventually { await context.perform { $0.graph.changeObservers.isEmpty } } until: { $0 }
+        #expect(unobserved)
     }
 }
 
