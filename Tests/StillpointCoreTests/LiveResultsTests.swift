@@ -274,6 +274,54 @@ struct LiveResultsTests {
         }
     }
 
+    @Test(arguments: TestStore.all) func aPredicateThroughARelationshipFollowsChangesToTheRelatedObjects(store: TestStore) async throws {
+        let container = try await makeContainer(store, entities: relationshipEntities)
+        try await container.performBackgroundTask { context in
+            var batches: [String: ManagedObject] = [:]
+            for name in ["morning", "evening"] {
+                let batch = context.insert(Batch.self)
+                batch[Batch.name] = name
+                batches[name] = batch
+            }
+            for (title, batch) in [("a", "morning"), ("b", "evening"), ("c", "morning"), ("d", "evening")] {
+                let entry = context.insert(Entry.self)
+                entry[Entry.title] = title
+                try entry.set(Entry.batch, to: batches[batch])
+            }
+            try await context.save()
+        }
+        let context = container.newBackgroundContext()
+        await context.setAutomaticallyMergesChangesFromParent(true)
+        let request = FetchRequest(Entry.self, predicate: try FetchPredicate("batch.name == 'morning'"), sortedBy: [.ascending(Entry.title)])
+        let results = try await context.liveResults(for: request)
+        #expect(results.latest.rows.map { $0[Entry.title] } == ["a", "c"])
+
+        // The related batch is renamed: the entries no change set names join the results.
+        let renamed = try await container.performBackgroundTask { context in
+            let evening = try #require(try context.fetch(FetchRequest(Batch.self, predicate: try FetchPredicate("name == 'evening'"))).first)
+            evening[Batch.name] = "morning"
+            return try #require(try await context.save())
+        }
+        await container.waitUntilMerged(renamed)
+        var previous = results.latest
+        #expect(previous.rows.map { $0[Entry.title] } == ["a", "b", "c", "d"])
+        try await expectFreshFetch(of: results, equals: previous)
+
+        // A change to an entry alone reads that entry alone.
+        let retitled = try await container.performBackgroundTask { context in
+            let entry = try #require(try context.fetch(FetchRequest(Entry.self, predicate: try FetchPredicate("title == 'a'"))).first)
+            entry[Entry.title] = "e"
+            return try #require(try await context.save())
+        }
+        await container.waitUntilMerged(retitled)
+        let next = results.latest
+        #expect(next.rows.map { $0[Entry.title] } == ["b", "c", "d", "e"])
+        #expect(next.rowsRead == 1)
+        #expect(replay(next.difference, on: previous, giving: next) == rowIDsBySection(next))
+        previous = next
+        try await expectFreshFetch(of: results, equals: next)
+    }
+
     @Test func requestsLiveResultsCannotFollowAreRefused() async throws {
         let container = try await makeContainer(.sqliteMemory)
         let context = container.newBackgroundContext()

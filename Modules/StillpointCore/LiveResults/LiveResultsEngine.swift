@@ -11,6 +11,8 @@ final class LiveResultsEngine {
     private(set) var members: [Int64: LiveRow]
     private var sectionRuns: [(value: AttributeValue, count: Int)]
     private var generation = 0
+    /// Whether the predicate reads related objects (key paths, `ANY`/`ALL`/`NONE`, `@count`...).
+    private let readsRelatedObjects: Bool
     /// Changed rows whose read failed (the context was interrupted), read again with the next change set.
     private var unread: Set<Int64> = []
     /// Whether a window must be read again: its refill failed.
@@ -31,6 +33,7 @@ final class LiveResultsEngine {
         } else {
             sectionPosition = nil
         }
+        readsRelatedObjects = request.predicate.map { Self.readsRelatedObjects($0.root) } ?? false
         rows = LiveRows()
         members = [:]
         sectionRuns = []
@@ -59,6 +62,11 @@ final class LiveResultsEngine {
     /// Brings the rows up to `changeSet` and publishes a snapshot, unless the results did not change.
     func take(_ changeSet: ChangeSet, graph: ObjectGraph) {
         let name = entity.name
+        // A predicate through relationships can change its answer for rows the change set does not name.
+        if readsRelatedObjects, changeSet.entityNames.contains(where: { $0 != name }) {
+            refetch(changeSet, graph: graph)
+            return
+        }
         var leaving: [Int64: LiveRow] = [:]
         for run in changeSet.deleted.runs(of: name) {
             // A large deletion of rows the results mostly do not hold: look the members up instead.
@@ -94,7 +102,16 @@ final class LiveResultsEngine {
         var entering: [LiveRow] = []
         for rowID in changed {
             let old = members[rowID]
-            let new = fresh[rowID].flatMap { graph.matches($0.values, of: entity, request.predicate) ? $0 : nil }
+            var new: LiveRow?
+            if let row = fresh[rowID] {
+                do {
+                    if try graph.matches(row.values, id: row.objectID, of: entity, request.predicate) { new = row }
+                } catch {
+                    // A related object could not be read: the row is decided with the next change set.
+                    unread.insert(rowID)
+                    continue
+                }
+            }
             if old == new { continue }
             if let old { leaving[rowID] = old }
             if let new { entering.append(new) }
@@ -115,6 +132,32 @@ final class LiveResultsEngine {
         generation += 1
         broadcast.publish(LiveSnapshot(generation: generation, sequence: changeSet.sequence, rows: rows,
                                        sections: sections(), difference: difference, rowsRead: rowsRead))
+    }
+
+    /// Reads the whole result again and publishes what changed: for a change to related objects, which a
+    /// predicate through relationships reads.
+    private func refetch(_ changeSet: ChangeSet, graph: ObjectGraph) {
+        let oldRows = rows
+        let oldSections = sections()
+        let window: [LiveRow]
+        do {
+            window = try Self.fetch(request, graph: graph)
+        } catch {
+            needsRefill = request.limit != nil
+            return
+        }
+        var change = Change(old: members, entering: Set(window.map(\.rowID)))
+        change.candidates.formUnion(change.old.keys)
+        rows = LiveRows(window)
+        members = Dictionary(uniqueKeysWithValues: window.map { ($0.rowID, $0) })
+        sectionRuns = Self.runs(of: window, sectionPosition: sectionPosition)
+        needsRefill = false
+        unread = []
+        let difference = difference(from: oldRows, oldSections: oldSections, change: change)
+        guard !difference.isEmpty else { return }
+        generation += 1
+        broadcast.publish(LiveSnapshot(generation: generation, sequence: changeSet.sequence, rows: rows,
+                                       sections: sections(), difference: difference, rowsRead: window.count))
     }
 
     /// Removes and inserts rows in place: one by one by binary search for a few, in one pass for many.
@@ -179,6 +222,20 @@ final class LiveResultsEngine {
             change.candidates.insert(row.rowID)
         }
         rows.truncate(to: index)
+    }
+
+    private static func readsRelatedObjects(_ node: PredicateNode) -> Bool {
+        switch node {
+        case .constant: return false
+        case .quantified: return true
+        case .not(let operand): return readsRelatedObjects(operand)
+        case .and(let operands), .or(let operands): return operands.contains(where: readsRelatedObjects)
+        case .comparison(let comparison):
+            return [comparison.lhs, comparison.rhs].contains { operand in
+                if case .key(let name) = operand { return name.contains(".") }
+                return false
+            }
+        }
     }
 
     // MARK: Order
