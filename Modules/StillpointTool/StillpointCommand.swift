@@ -23,7 +23,7 @@ struct StillpointCommand: AsyncParsableCommand {
             """,
         version: "stillpoint \(StillpointCommand.version)",
         subcommands: [
-            ReportCommand.self, ImportCommand.self, ImportsCommand.self, ExportCommand.self, StatisticsCommand.self,
+            ReportCommand.self, ImportCommand.self, ImportsCommand.self, SessionsCommand.self, ExportCommand.self, StatisticsCommand.self,
             ValidateCommand.self, DemoCommand.self, CheckCommand.self,
         ],
         defaultSubcommand: ReportCommand.self)

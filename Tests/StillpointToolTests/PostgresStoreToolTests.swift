@@ -5,8 +5,9 @@ import StillpointPostgres
 import StillpointPostgresTestSupport
 import Testing
 
-/// End to end on a PostgreSQL store named by its URI: demo, import, report, check and export, a watch woken
-/// by another process's import, and the errors of a server that cannot be reached or holds no store.
+/// End to end on a PostgreSQL store named by its URI: demo, import, report, check and export, a watch and a live
+/// list of sessions woken by another process's import, and the errors of a server that cannot be reached or
+/// holds no store.
 @Suite("stillpoint --store postgresql://", .serialized, .enabled(if: PostgresTestServer.isWanted))
 struct PostgresStoreToolTests {
     private func makeDatabase() throws -> String {
@@ -74,6 +75,27 @@ struct PostgresStoreToolTests {
         #expect(refreshed, "no refreshed report; stdout: \(watching.standardOutput)\nstderr: \(watching.standardError)")
         let (status, _) = watching.interruptAndWaitForExit(within: .seconds(20))
         #expect(status == 0, "\(watching.standardError)")
+    }
+
+    @Test func liveSessionsFollowAnImportInAnotherProcess() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let uri = try makeDatabase()
+        let demo = try tool.run(["demo", "--sessions", "300", "--years", "1", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
+        #expect(demo.status == 0, "\(demo.standardError)")
+        let following = try RunningTool(["sessions", "--live", "--limit", "3", "--store", uri], in: tool)
+        defer { following.kill() }
+        try #require(following.waitForOutput(within: .seconds(60)) { SessionsCommandTests.snapshots(in: $0).first?.count == 3 },
+                     "the live list did not start; stderr: \(following.standardError)")
+        let csv = try SessionsCommandTests.writeSessions(["2025-06-01T06:00:00Z,1200", "2025-06-02T06:00:00Z,600"], in: tool)
+        let imported = try tool.run(["import", csv, "--format", "csv", "--store", uri])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let caughtUp = following.waitForOutput(within: .seconds(60)) { output in
+            SessionsCommandTests.snapshots(in: output).last?.prefix(2).map { $0.dropFirst(2).prefix(16) } == ["2025-06-02 06:00", "2025-06-01 06:00"]
+        }
+        #expect(caughtUp, "stdout: \(following.standardOutput)\nstderr: \(following.standardError)")
+        let (status, _) = following.interruptAndWaitForExit(within: .seconds(20))
+        #expect(status == 0, "\(following.standardError)")
     }
 
     /// Two processes import at once while this one watches the store: every session either one saved reaches the

@@ -21,6 +21,8 @@ final class ObjectGraph {
     var deleted = PendingObjects(.deleted)
     /// The read transaction in progress, so that code run inside a streaming fetch reads the same state.
     var activeReader: (any StoreReader)?
+    /// The live results that follow the changes this context takes in.
+    var changeObservers = ChangeObservers()
 
     init(store: any StoreDriver, hub: ChangeSetHub, name: String, interruptFlag: InterruptFlag, parentSnapshot: ParentSnapshot?) {
         self.store = store

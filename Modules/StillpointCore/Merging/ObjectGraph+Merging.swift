@@ -5,6 +5,7 @@ extension ObjectGraph {
     /// unsaved changes kept on top, deleted ones are marked deleted and dropped. Objects it does not hold are
     /// not loaded, so the cost follows the objects held, not the size of the change set.
     func merge(_ changeSet: ChangeSet) throws {
+        defer { didTakeIn(changeSet) }
         var stale: [String: [ManagedObject]] = [:]
         for object in registered.objects {
             let id = object.objectID

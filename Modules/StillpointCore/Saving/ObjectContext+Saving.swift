@@ -43,6 +43,7 @@ extension ObjectContext {
             childEvents.publish(ParentEvent(saved: outcome, of: transaction))
         }
         if let changeSet = outcome.changeSet { lastSavedChangeSet = changeSet }
+        if let changeSet = outcome.changeSet { graph.didTakeIn(changeSet) }
         return outcome.changeSet
     }
 }

@@ -8,24 +8,31 @@ import StillpointCore
 /// Keep it the only SIGINT handling while it lives: on Linux the dispatch source takes the signal through a
 /// signalfd, and a `signal()` handler installed beside it races it for every Ctrl-C, each winning at times.
 final class InterruptHandler {
-    private let source: any DispatchSourceSignal
+    private let sources: [any DispatchSourceSignal]
+    private let signals: [Int32]
     private let interrupted = LockedState(false)
 
-    init(_ action: @escaping @Sendable () -> Void) {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { [interrupted] in
-            interrupted.withLock { $0 = true }
-            action()
+    /// Handles `signals` (Ctrl-C alone unless told; a long-running view adds `SIGTERM`).
+    init(signals: [Int32] = [SIGINT], _ action: @escaping @Sendable () -> Void) {
+        self.signals = signals
+        sources = signals.map { number in
+            signal(number, SIG_IGN)
+            return DispatchSource.makeSignalSource(signal: number, queue: .global())
         }
-        source.resume()
+        for source in sources {
+            source.setEventHandler { [interrupted] in
+                interrupted.withLock { $0 = true }
+                action()
+            }
+            source.resume()
+        }
     }
 
-    /// Whether Ctrl-C was pressed.
+    /// Whether Ctrl-C (or another of the signals) came.
     var wasInterrupted: Bool { interrupted.withLock { $0 } }
 
     deinit {
-        source.cancel()
-        signal(SIGINT, SIG_DFL)
+        for source in sources { source.cancel() }
+        for number in signals { signal(number, SIG_DFL) }
     }
 }

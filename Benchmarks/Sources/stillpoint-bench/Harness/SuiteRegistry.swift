@@ -4,6 +4,7 @@ enum SuiteRegistry {
         Seed004Suite(),
         TopologiesSuite(),
         MergeSuite(),
+        LiveSuite(),
         CancelSuite(),
         ImportSuite(),
         ExportSuite(),

@@ -1,0 +1,367 @@
+/// The state behind one ``LiveResults``: the rows in order, found by binary search, brought up to each change
+/// set the context takes in by re-reading only the changed rows. Used only on the context's executor.
+final class LiveResultsEngine {
+    let request: FetchRequest
+    let entity: EntityDescription
+    let broadcast: LiveResultsBroadcast
+    private let sortPositions: [(position: Int, ascending: Bool)]
+    private let sectionPosition: Int?
+    private(set) var rows: LiveRows
+    /// The rows by row id, to find a changed row's old values (and so its place).
+    private(set) var members: [Int64: LiveRow]
+    private var sectionRuns: [(value: AttributeValue, count: Int)]
+    private var generation = 0
+    /// Whether the predicate reads related objects (key paths, `ANY`/`ALL`/`NONE`, `@count`...).
+    private let readsRelatedObjects: Bool
+    /// Changed rows whose read failed (the context was interrupted), read again with the next change set.
+    private var unread: Set<Int64> = []
+    /// Whether a window must be read again: its refill failed.
+    private var needsRefill = false
+
+    /// Reads the first result and makes the engine; throws for a request live results cannot follow.
+    init(request: FetchRequest, sectionKey: String?, graph: ObjectGraph) throws {
+        guard request.offset == nil || request.offset == 0 else { throw LiveResultsError.offset }
+        let entity = request.entity
+        self.request = request
+        self.entity = entity
+        sortPositions = try request.sortKeys.map { (try entity.position(of: $0.attribute), $0.ascending) }
+        if let sectionKey {
+            guard request.sortKeys.first?.attribute == sectionKey else {
+                throw LiveResultsError.sectionKeyNotFirstSortKey(sectionKey: sectionKey)
+            }
+            sectionPosition = try entity.position(of: sectionKey)
+        } else {
+            sectionPosition = nil
+        }
+        readsRelatedObjects = request.predicate.map { Self.readsRelatedObjects($0.root) } ?? false
+        rows = LiveRows()
+        members = [:]
+        sectionRuns = []
+        rows = LiveRows(try Self.fetch(request, graph: graph))
+        members = Dictionary(uniqueKeysWithValues: rows.map { ($0.rowID, $0) })
+        sectionRuns = Self.runs(of: rows, sectionPosition: sectionPosition)
+        let sections = Self.sections(of: sectionRuns, isSectioned: sectionPosition != nil)
+        broadcast = LiveResultsBroadcast(LiveSnapshot(generation: 0, sequence: 0, rows: rows, sections: sections,
+                                                      difference: LiveDifference(), rowsRead: rows.count))
+    }
+
+    /// The rows of the request (its window, if it has a limit), read from the store.
+    private static func fetch(_ request: FetchRequest, graph: ObjectGraph) throws -> [LiveRow] {
+        var rows: [LiveRow] = []
+        let entity = request.entity
+        try graph.withReader { reader in
+            try reader.forEachObject(request, limit: request.limit, offset: nil, streaming: false) { rowID, version, values in
+                rows.append(LiveRow(rowID: rowID, version: version, values: values, entity: entity))
+            }
+        }
+        return rows
+    }
+
+    // MARK: Taking in a change set
+
+    /// Brings the rows up to `changeSet` and publishes a snapshot, unless the results did not change.
+    func take(_ changeSet: ChangeSet, graph: ObjectGraph) {
+        let name = entity.name
+        // A predicate through relationships can change its answer for rows the change set does not name.
+        if readsRelatedObjects, changeSet.entityNames.contains(where: { $0 != name }) {
+            refetch(changeSet, graph: graph)
+            return
+        }
+        var leaving: [Int64: LiveRow] = [:]
+        for run in changeSet.deleted.runs(of: name) {
+            // A large deletion of rows the results mostly do not hold: look the members up instead.
+            if run.count > members.count {
+                for (rowID, row) in members where run.contains(rowID) { leaving[rowID] = row }
+            } else {
+                for rowID in run { if let row = members[rowID] { leaving[rowID] = row } }
+            }
+        }
+        var changed = unread
+        for run in changeSet.inserted.runs(of: name) + changeSet.updated.runs(of: name) {
+            for rowID in run where leaving[rowID] == nil { changed.insert(rowID) }
+        }
+        guard !leaving.isEmpty || !changed.isEmpty || needsRefill else { return }
+
+        var fresh: [Int64: LiveRow] = [:]
+        var rowsRead = 0
+        if !changed.isEmpty {
+            do {
+                try graph.withReader { reader in
+                    try reader.forEachObject(of: entity, rowIDs: changed.sorted()) { rowID, version, values in
+                        fresh[rowID] = LiveRow(rowID: rowID, version: version, values: values, entity: entity)
+                    }
+                }
+                rowsRead = changed.count
+                unread = []
+            } catch {
+                // The context was interrupted: these rows are read with the next change set.
+                unread = changed
+                changed = []
+            }
+        }
+        var entering: [LiveRow] = []
+        for rowID in changed {
+            let old = members[rowID]
+            var new: LiveRow?
+            if let row = fresh[rowID] {
+                do {
+                    if try graph.matches(row.values, id: row.objectID, of: entity, request.predicate) { new = row }
+                } catch {
+                    // A related object could not be read: the row is decided with the next change set.
+                    unread.insert(rowID)
+                    continue
+                }
+            }
+            if old == new { continue }
+            if let old { leaving[rowID] = old }
+            if let new { entering.append(new) }
+        }
+        guard !leaving.isEmpty || !entering.isEmpty || needsRefill else { return }
+
+        // The rows before are the previous snapshot's (shared, not copied); of the members before, only the
+        // candidates' are kept, since copying them all would cost as much as the result is large.
+        let oldRows = rows
+        let oldSections = sections()
+        var change = Change(old: leaving, entering: Set(entering.map(\.rowID)))
+        edit(removing: Array(leaving.values), inserting: entering)
+        if let limit = request.limit {
+            rowsRead += settleWindow(limit: limit, oldRows: oldRows, change: &change, graph: graph)
+        }
+        let difference = difference(from: oldRows, oldSections: oldSections, change: change)
+        guard !difference.isEmpty else { return }
+        generation += 1
+        broadcast.publish(LiveSnapshot(generation: generation, sequence: changeSet.sequence, rows: rows,
+                                       sections: sections(), difference: difference, rowsRead: rowsRead))
+    }
+
+    /// Reads the whole result again and publishes what changed: for a change to related objects, which a
+    /// predicate through relationships reads.
+    private func refetch(_ changeSet: ChangeSet, graph: ObjectGraph) {
+        let oldRows = rows
+        let oldSections = sections()
+        let window: [LiveRow]
+        do {
+            window = try Self.fetch(request, graph: graph)
+        } catch {
+            needsRefill = request.limit != nil
+            return
+        }
+        var change = Change(old: members, entering: Set(window.map(\.rowID)))
+        change.candidates.formUnion(change.old.keys)
+        rows = LiveRows(window)
+        members = Dictionary(uniqueKeysWithValues: window.map { ($0.rowID, $0) })
+        sectionRuns = Self.runs(of: window, sectionPosition: sectionPosition)
+        needsRefill = false
+        unread = []
+        let difference = difference(from: oldRows, oldSections: oldSections, change: change)
+        guard !difference.isEmpty else { return }
+        generation += 1
+        broadcast.publish(LiveSnapshot(generation: generation, sequence: changeSet.sequence, rows: rows,
+                                       sections: sections(), difference: difference, rowsRead: window.count))
+    }
+
+    /// Removes and inserts rows in place: one by one by binary search for a few, in one pass for many.
+    private func edit(removing leaving: [LiveRow], inserting entering: [LiveRow]) {
+        for row in leaving {
+            members.removeValue(forKey: row.rowID)
+            removeFromSection(row)
+        }
+        for row in entering {
+            members[row.rowID] = row
+            addToSection(row)
+        }
+        if leaving.count + entering.count <= 64 {
+            for row in leaving {
+                let index = lowerBound(of: row, in: rows)
+                if index < rows.count, rows[index].rowID == row.rowID { rows.remove(at: index) }
+            }
+            for row in entering { rows.insert(row, at: lowerBound(of: row, in: rows)) }
+        } else {
+            let removed = Set(leaving.map(\.rowID))
+            rows = LiveRows(merge(rows.filter { !removed.contains($0.rowID) }, entering.sorted(by: precedes)))
+        }
+    }
+
+    /// Keeps a window of `limit` rows exact: rows past it leave, and when rows left a full window the rows that
+    /// follow (which only the store knows) come in by reading the window again. Returns the rows read.
+    private func settleWindow(limit: Int, oldRows: LiveRows, change: inout Change, graph: ObjectGraph) -> Int {
+        // Rows outside a full window all come after its last row; while the window is not full, it holds every
+        // matching row.
+        var isSettled = !needsRefill
+        if isSettled, oldRows.count >= limit, let oldLast = oldRows.last {
+            let known = upperBound(of: oldLast, in: rows)
+            isSettled = known >= limit
+        }
+        if isSettled {
+            if rows.count > limit { drop(from: limit, change: &change) }
+            return 0
+        }
+        do {
+            let window = try Self.fetch(request, graph: graph)
+            change.old = Dictionary(uniqueKeysWithValues: oldRows.map { ($0.rowID, $0) })
+            change.candidates = Set(change.old.keys).union(window.map(\.rowID))
+            rows = LiveRows(window)
+            members = Dictionary(uniqueKeysWithValues: rows.map { ($0.rowID, $0) })
+            sectionRuns = Self.runs(of: rows, sectionPosition: sectionPosition)
+            needsRefill = false
+            return window.count
+        } catch {
+            // Read again with the next change set; until then the window keeps the rows it knows.
+            needsRefill = true
+            if rows.count > limit { drop(from: limit, change: &change) }
+            return 0
+        }
+    }
+
+    private func drop(from index: Int, change: inout Change) {
+        for row in rows[index...] {
+            members.removeValue(forKey: row.rowID)
+            removeFromSection(row)
+            // A row that was there before and did not change is its own old self.
+            if change.old[row.rowID] == nil && !change.entering.contains(row.rowID) { change.old[row.rowID] = row }
+            change.candidates.insert(row.rowID)
+        }
+        rows.truncate(to: index)
+    }
+
+    private static func readsRelatedObjects(_ node: PredicateNode) -> Bool {
+        switch node {
+        case .constant: return false
+        case .quantified: return true
+        case .not(let operand): return readsRelatedObjects(operand)
+        case .and(let operands), .or(let operands): return operands.contains(where: readsRelatedObjects)
+        case .comparison(let comparison):
+            return [comparison.lhs, comparison.rhs].contains { operand in
+                if case .key(let name) = operand { return name.contains(".") }
+                return false
+            }
+        }
+    }
+
+    // MARK: Order
+
+    /// Orders rows as the store's `ORDER BY` does: by the sort keys, then by row id.
+    func precedes(_ lhs: LiveRow, _ rhs: LiveRow) -> Bool {
+        for (position, ascending) in sortPositions {
+            switch lhs.values[position].compare(to: rhs.values[position]) {
+            case .orderedAscending?: return ascending
+            case .orderedDescending?: return !ascending
+            default: continue
+            }
+        }
+        return lhs.rowID < rhs.rowID
+    }
+
+    /// The first index whose row does not precede `row`: its place, or where it goes.
+    func lowerBound(of row: LiveRow, in rows: LiveRows) -> Int {
+        var low = 0, high = rows.count
+        while low < high {
+            let middle = (low + high) / 2
+            if precedes(rows[middle], row) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The number of rows at or before `row`'s place.
+    private func upperBound(of row: LiveRow, in rows: LiveRows) -> Int {
+        var low = 0, high = rows.count
+        while low < high {
+            let middle = (low + high) / 2
+            if precedes(row, rows[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    private func merge(_ lhs: [LiveRow], _ rhs: [LiveRow]) -> [LiveRow] {
+        guard !rhs.isEmpty else { return lhs }
+        var merged: [LiveRow] = []
+        merged.reserveCapacity(lhs.count + rhs.count)
+        var left = lhs.startIndex, right = rhs.startIndex
+        while left < lhs.endIndex && right < rhs.endIndex {
+            if precedes(rhs[right], lhs[left]) {
+                merged.append(rhs[right])
+                right += 1
+            } else {
+                merged.append(lhs[left])
+                left += 1
+            }
+        }
+        merged += lhs[left...]
+        merged += rhs[right...]
+        return merged
+    }
+
+    // MARK: Sections
+
+    func sectionValue(of row: LiveRow) -> AttributeValue {
+        sectionPosition.map { row.values[$0] } ?? .null
+    }
+
+    private static func runs(of rows: some Collection<LiveRow>, sectionPosition: Int?) -> [(value: AttributeValue, count: Int)] {
+        var runs: [(value: AttributeValue, count: Int)] = []
+        for row in rows {
+            let value = sectionPosition.map { row.values[$0] } ?? .null
+            if let last = runs.last, last.value == value {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append((value, 1))
+            }
+        }
+        return runs
+    }
+
+    /// The sections now; results without a section key always have their one section.
+    func sections() -> [LiveSection] {
+        Self.sections(of: sectionRuns, isSectioned: sectionPosition != nil)
+    }
+
+    private static func sections(of sectionRuns: [(value: AttributeValue, count: Int)], isSectioned: Bool) -> [LiveSection] {
+        var sections: [LiveSection] = []
+        var start = 0
+        for run in sectionRuns {
+            sections.append(LiveSection(value: run.value, start: start, count: run.count))
+            start += run.count
+        }
+        if !isSectioned && sections.isEmpty { sections.append(LiveSection(value: .null, start: 0, count: 0)) }
+        return sections
+    }
+
+    /// The rows one change set can have brought, taken, moved or changed, and the old values of those that were
+    /// there before.
+    struct Change {
+        var old: [Int64: LiveRow]
+        let entering: Set<Int64>
+        var candidates: Set<Int64>
+
+        init(old: [Int64: LiveRow], entering: Set<Int64>) {
+            self.old = old
+            self.entering = entering
+            candidates = entering.union(old.keys)
+        }
+    }
+
+    /// The position of the section key among the attributes, or `nil` for unsectioned results.
+    var sectionKeyPosition: Int? { sectionPosition }
+
+    private func removeFromSection(_ row: LiveRow) {
+        let value = sectionValue(of: row)
+        guard let index = sectionRuns.firstIndex(where: { $0.value == value }) else { return }
+        sectionRuns[index].count -= 1
+        if sectionRuns[index].count == 0 { sectionRuns.remove(at: index) }
+    }
+
+    private func addToSection(_ row: LiveRow) {
+        let value = sectionValue(of: row)
+        if let index = sectionRuns.firstIndex(where: { $0.value == value }) {
+            sectionRuns[index].count += 1
+            return
+        }
+        // Sections follow the first sort key (the section key), in its direction.
+        let ascending = sortPositions.first?.ascending ?? true
+        let index = sectionRuns.firstIndex { run in
+            let order = value.compare(to: run.value)
+            return ascending ? order == .orderedAscending : order == .orderedDescending
+        } ?? sectionRuns.count
+        sectionRuns.insert((value, 1), at: index)
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import PracticeLog
+import StillpointCore
+import StillpointReport
+
+/// `stillpoint sessions`: the latest sessions of a store, once or kept current (`--live`) while another process
+/// imports: live results on the view context, fed by the store's change log.
+struct SessionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sessions",
+        abstract: "Show the latest sessions of a store, once or kept current as they change.",
+        discussion: """
+            Latest first. With --live the list stays open and follows every change to the store, including an \
+            import running in another process: on a terminal it is redrawn in place, with + before a new session, \
+            ~ before a changed one and > before one that moved; anywhere else each new state is printed after the \
+            one before, under a line that starts with "== snapshot". Ctrl-C (or SIGTERM) ends it. A change costs \
+            a read of the changed sessions, not of the list.
+
+            Examples:
+              stillpoint sessions --store my.sqlite
+              stillpoint sessions --live --limit 30 --where "kind == 'yoga'" --store my.sqlite
+            """)
+
+    @Option(help: ArgumentHelp("How many sessions to show, from 1 to 10,000.", valueName: "count"))
+    var limit = 20
+
+    @Option(name: .customLong("where"), help: ArgumentHelp("Show only sessions that match a predicate in Core Data's format, e.g. \"kind == 'yoga'\".", valueName: "predicate"))
+    var predicate: String?
+
+    @Flag(help: "Keep the list open and current as sessions are imported, changed or removed, by this or another process.")
+    var live = false
+
+    @Option(help: ArgumentHelp("With --live, stop after showing this many states of the list (the first included).", valueName: "count"))
+    var snapshots: Int?
+
+    @OptionGroup var storeOption: StoreOption
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        guard (1...10_000).contains(limit) else { throw ValidationError("--limit \(limit) is out of range; use 1 to 10,000") }
+        if let snapshots {
+            guard live else { throw ValidationError("--snapshots needs --live") }
+            guard snapshots >= 1 else { throw ValidationError("--snapshots \(snapshots) is out of range; use 1 or more") }
+        }
+    }
+
+    func run() async throws {
+        let logger = global.bootstrapLogging()
+        var request = FetchRequest(Session.self, sortedBy: [.descending(Session.start)], limit: limit)
+        request.predicate = try predicate.map { try Self.parse($0, for: Session.entity) }
+        let container = try await storeOption.open(logger: logger)
+        let context = container.viewContext
+        let view = SessionsView(output: .standardOutput())
+        guard live else {
+            let results = try await context.liveResults(for: request)
+            view.show(results.latest, live: false)
+            await results.stop()
+            return
+        }
+        // Merging is on, and other processes are watched, before the first read: nothing saved after it is missed.
+        await context.setAutomaticallyMergesChangesFromParent(true)
+        let watcher = container.observeOtherProcesses(every: .milliseconds(250))
+        defer { watcher.cancel() }
+        let results = try await context.liveResults(for: request)
+        let interrupt = InterruptHandler(signals: [SIGINT, SIGTERM]) {
+            Task { await results.stop() }
+        }
+        defer { withExtendedLifetime(interrupt) {} }
+        if !view.output.isTerminal {
+            Output.printError("following the store; Ctrl-C to stop")
+        }
+        var shown = 0
+        for await snapshot in results {
+            view.show(snapshot, live: true)
+            shown += 1
+            if let snapshots, shown >= snapshots { break }
+        }
+        await results.stop()
+        Output.printError(interrupt.wasInterrupted ? "stopped following the store" : "shown \(shown) \(shown == 1 ? "state" : "states") of the list")
+    }
+
+    /// The `--where` predicate, checked against the entity before the store is opened.
+    static func parse(_ text: String, for entity: EntityDescription) throws -> FetchPredicate {
+        do {
+            let predicate = try FetchPredicate(text)
+            _ = try predicate.sqlFragment(in: .sqlite) { key in
+                PredicateKeyResolution.column(key, type: try entity.checkedAttribute(named: key).type)
+            }
+            return predicate
+        } catch let error as FetchPredicateError {
+            // A long predicate is shown by its start, so that the message stays one readable line.
+            let shown = text.count > 60 ? text.prefix(50) + "…" : text
+            throw ToolFailure("--where \"\(shown)\": \(error.message)\(error.offset.map { " at column \($0 + 1)" } ?? "")",
+                              status: .usage)
+        } catch let error as SchemaError {
+            // A name the sessions do not have is a mistake on the command line, not in the store.
+            throw ToolFailure("--where: \(error.localizedDescription)", status: .usage)
+        }
+    }
+}
