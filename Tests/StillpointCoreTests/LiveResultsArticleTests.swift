@@ -59,27 +59,10 @@ private func followAnotherProcess(_ container: PersistentContainer) async throws
 
 @Suite("Live results article")
 struct LiveResultsArticleTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// The lines of `text` without their indentation, blank lines left out.
-    static func lines(_ text: some StringProtocol) -> [String] {
-        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
     @Test func everyExampleOfTheArticleIsCompiledHere() throws {
-        let article = try String(contentsOf: Self.repository.appendingPathComponent("Modules/StillpointCore/StillpointCore.docc/LiveFetchedResults.md"), encoding: .utf8)
-        let source = Self.lines(try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8))
-        let blocks = article.components(separatedBy: "```swift\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
+        let (blocks, missing) = try ArticleExamples.blocks(of: "LiveFetchedResults.md", missingFrom: #filePath)
         #expect(blocks.count >= 5)
-        for block in blocks {
-            let wanted = Self.lines(block)
-            var found = false
-            for start in source.indices where start + wanted.count <= source.count {
-                let window: [String] = Array(source[start..<(start + wanted.count)])
-                if window == wanted { found = true }
-            }
-            #expect(found, "an example of LiveFetchedResults.md is not compiled in this file:\n\(block)")
-        }
+        #expect(missing.isEmpty, "examples of LiveFetchedResults.md not compiled in this file:\n\(missing.joined(separator: "\n"))")
     }
 
     @Test(arguments: TestStore.all) func applyingEachDifferenceKeepsAListOfSectionsInStep(store: TestStore) async throws {
