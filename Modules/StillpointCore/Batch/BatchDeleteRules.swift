@@ -23,7 +23,7 @@ struct BatchDeleteRules {
             FetchRequest(destination, predicate: FetchPredicate(root: .quantified(.any, relationship: link, matched)))
         }
         var steps: [Step] = []
-        for relationship in entity.relationships where relationship.isToMany {
+        for relationship in entity.relationships where relationship.isReadThroughInverse {
             guard let inverse = relationship.inverse else { continue }
             let destination = try schema.entity(named: relationship.destination)
             let related = reaching(destination, through: inverse)

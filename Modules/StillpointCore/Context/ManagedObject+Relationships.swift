@@ -41,6 +41,9 @@ extension ManagedObject {
     /// The object the to-one relationship `key` reaches, or `nil`.
     public func relatedObject(forKey key: String) throws -> ManagedObject? {
         let relationship = try toOneRelationship(named: key)
+        if relationship.isReadThroughInverse, let inverse = relationship.inverse {
+            return try graph.objects(reaching: objectID, through: inverse, of: try graph.destination(of: relationship)).first
+        }
         guard let id = RelationshipReference.objectID(in: values[try entity.position(of: key)], entityName: relationship.destination)
         else { return nil }
         return try graph.relatedObject(with: id)
@@ -51,37 +54,36 @@ extension ManagedObject {
         guard let relationship = entity.relationship(named: key), relationship.isToMany, let inverse = relationship.inverse else {
             throw SchemaError.invalidDeclaration("\(entity.name) has no to-many relationship '\(key)'")
         }
-        return try graph.objects(reaching: objectID, through: inverse, of: try graph.store.schema.entity(named: relationship.destination))
+        return try graph.objects(reaching: objectID, through: inverse, of: try graph.destination(of: relationship))
     }
 
-    /// Makes the to-one relationship `key` reach `object`, or nothing.
+    /// Makes the to-one relationship `key` reach `object`, or nothing. In a one-to-one, the object each side
+    /// reached before lets go, so that each reaches one object at most.
     public func setRelatedObject(_ object: ManagedObject?, forKey key: String) throws {
         let relationship = try toOneRelationship(named: key)
-        let position = try entity.position(of: key)
         if let object {
             guard object.graph === graph else { throw ContextError.foreignObject(object.objectID) }
             guard object.entity.name == relationship.destination else {
                 throw ContextError.wrongDestination(relationship: "\(entity.name).\(key)", expected: relationship.destination, object: object.objectID)
             }
         }
-        // A one-to-one keeps a column on each side: the object reached before lets go of this one, and the new
-        // one's partner lets go of it.
-        let oneToOneInverse = relationship.inverse.flatMap { name in
-            graph.store.schema.entities.first { $0.name == relationship.destination }?.relationship(named: name)
-        }.flatMap { $0.isToMany ? nil : $0.name }
-        if let inverse = oneToOneInverse {
-            if let previous = try relatedObject(forKey: key), previous !== object,
-               try previous.relatedObject(forKey: inverse) === self {
-                previous.setStoredValue(.null, at: try previous.entity.position(of: inverse))
-            }
-            if let object, let partner = try object.relatedObject(forKey: inverse), partner !== self {
-                partner.setStoredValue(.null, at: position)
-            }
+        guard relationship.isStored else {
+            // Read through the object's column: the partner it had lets go, the new one points here.
+            guard let inverse = relationship.inverse else { return }
+            if let previous = try relatedObject(forKey: key), previous !== object { try previous.setColumn(inverse, to: nil) }
+            try object?.setColumn(inverse, to: self)
+            return
         }
-        setStoredValue(object.map { RelationshipReference.value(for: $0.objectID) } ?? .null, at: position)
-        if let inverse = oneToOneInverse, let object {
-            object.setStoredValue(RelationshipReference.value(for: objectID), at: try object.entity.position(of: inverse))
+        if let inverse = relationship.inverse, let object, try graph.destination(of: relationship).relationship(named: inverse)?.isToMany == false,
+           let partner = try object.relatedObject(forKey: inverse), partner !== self {
+            try partner.setColumn(key, to: nil)  // a one-to-one: the object's partner lets go of it
         }
+        try setColumn(key, to: object)
+    }
+
+    /// Sets the column of the to-one relationship `key` to `object`'s reference, or null.
+    private func setColumn(_ key: String, to object: ManagedObject?) throws {
+        setStoredValue(object.map { RelationshipReference.value(for: $0.objectID) } ?? .null, at: try entity.position(of: key))
     }
 
     private func toOneRelationship(named key: String) throws -> RelationshipDescription {

@@ -26,7 +26,7 @@ extension ObjectGraph {
         }
         let destination = try destination(of: relationship)
         var reached: [ManagedObject] = []
-        if relationship.isToMany, let inverse = relationship.inverse {
+        if relationship.isReadThroughInverse, let inverse = relationship.inverse {
             let ids = objects.map { RelationshipReference.value(for: $0.objectID) }
             for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
                 let comparison = PredicateComparison(lhs: .key(inverse), op: .in, options: [], rhs: .list(chunk))
@@ -81,15 +81,13 @@ extension ObjectGraph {
     }
 
     /// The objects `relationship` of `object` reaches that a delete rule concerns. A to-one nullified on the side
-    /// that stores it concerns nobody: the row that refers goes away.
+    /// that holds the column concerns nobody: the row that refers goes away.
     private func objects(relatedTo object: ManagedObject, by relationship: RelationshipDescription) throws -> [ManagedObject] {
         let destination = try destination(of: relationship)
-        if relationship.isToMany, let inverse = relationship.inverse {
+        if relationship.isReadThroughInverse, let inverse = relationship.inverse {
             return try objects(reaching: object.objectID, through: inverse, of: destination)
         }
-        if relationship.deleteRule == .nullify {
-            guard let inverse = relationship.inverse, destination.relationship(named: inverse)?.isToMany == false else { return [] }
-        }
+        if relationship.deleteRule == .nullify { return [] }
         return try object.relatedObject(forKey: relationship.name).map { [$0] } ?? []
     }
 
@@ -106,7 +104,8 @@ extension ObjectGraph {
                     }
                     continue
                 }
-                if let inverse = relationship.inverse {
+                // Only objects that hold a column referring to this one can be left dangling.
+                if relationship.isReadThroughInverse, let inverse = relationship.inverse {
                     related = try related.filter { try $0.relatedObject(forKey: inverse) === object }
                 } else {
                     related = []

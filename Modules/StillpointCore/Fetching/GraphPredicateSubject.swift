@@ -30,7 +30,7 @@ struct GraphPredicateSubject: PredicateSubject {
         guard failure.error == nil, let relationship = entity.relationship(named: name) else { return [] }
         do {
             let destination = try graph.destination(of: relationship)
-            if relationship.isToMany, let inverse = relationship.inverse {
+            if relationship.isReadThroughInverse, let inverse = relationship.inverse {
                 return try graph.objects(reaching: id, through: inverse, of: destination).map(subject(of:))
             }
             guard let position = entity.attributePositions[name],

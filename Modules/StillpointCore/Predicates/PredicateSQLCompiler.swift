@@ -97,7 +97,7 @@ struct PredicateSQLCompiler {
         }
         let alias = dialect.quote("_r\(scope.depth + 1)")
         let link: String
-        if relationship.isToMany {
+        if relationship.isReadThroughInverse {
             link = "\(alias).\(dialect.quote(relationship.inverse ?? "")) = \(scope.table).\(dialect.quote("_id"))"
         } else {
             link = "\(alias).\(dialect.quote("_id")) = \(scope.table).\(dialect.quote(name))"
@@ -160,9 +160,11 @@ struct PredicateSQLCompiler {
         let nested = PredicateSQLCompiler(dialect: dialect, firstParameter: 1, scope: step.scope)
         let remainder = rest.joined(separator: ".")
         inner = remainder.contains(".") ? try nested.resolvePath(remainder) : try nested.column(remainder)
-        var resolution = PredicateKeyResolution(sql: "(SELECT \(inner.sql) FROM \(step.from) WHERE \(step.link))", type: inner.type)
+        // The side of a one-to-one read through its inverse reaches at most one row, which saves keep so.
+        let window = step.relationship.isReadThroughInverse ? " LIMIT 1" : ""
+        var resolution = PredicateKeyResolution(sql: "(SELECT \(inner.sql) FROM \(step.from) WHERE \(step.link)\(window))", type: inner.type)
         for (flags, folded) in inner.foldedSQL {
-            resolution.foldedSQL[flags] = "(SELECT \(folded) FROM \(step.from) WHERE \(step.link))"
+            resolution.foldedSQL[flags] = "(SELECT \(folded) FROM \(step.from) WHERE \(step.link)\(window))"
         }
         return resolution
     }

@@ -56,7 +56,7 @@ extension ObjectGraph {
             if let known = rank[name] { return known }
             let referrers = store.schema.entities.filter { entity in
                 entity.name != name && names.contains(entity.name) && !visiting.contains(entity.name)
-                    && entity.relationships.contains { !$0.isToMany && $0.destination == name }
+                    && entity.relationships.contains { $0.isStored && $0.destination == name }
             }
             let value = referrers.map { rankOf($0.name, visiting.union([name])) + 1 }.max() ?? 0
             rank[name] = value

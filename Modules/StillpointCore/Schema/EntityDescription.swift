@@ -25,7 +25,7 @@ public struct EntityDescription: Sendable, Hashable {
             self.name = name
             self.attributes = attributes
             self.relationships = relationships
-            let columns = relationships.filter { !$0.isToMany }.map(\.column)
+            let columns = relationships.filter(\.isStored).map(\.column)
             self.storedAttributes = attributes + columns
             self.referencePositions = columns.enumerated().map { ($1.name, attributes.count + $0) }
             // Each relationship column is indexed: reading a to-many, and the delete rules, look rows up by it.

@@ -13,21 +13,29 @@ public struct RelationshipDescription: Sendable, Hashable {
     public var inverse: String?
     public var isToMany: Bool
     public var deleteRule: DeleteRule
+    /// Whether a to-one relationship holds the column: `false` for the side of a one-to-one that is read through
+    /// its inverse's column (one side of a one-to-one holds it). Always `false` for a to-many.
+    public var isStored: Bool
     /// The destination's description, read when a predicate follows the relationship (not when the entity is
     /// made, so that two entities may reach each other); `nil` for a description made without its type.
     package var destinationEntity: (@Sendable () -> EntityDescription)?
 
-    public init(name: String, destination: String, inverse: String?, isToMany: Bool, deleteRule: DeleteRule = .nullify) {
+    public init(name: String, destination: String, inverse: String?, isToMany: Bool, deleteRule: DeleteRule = .nullify, isStored: Bool = true) {
         self.name = name
         self.destination = destination
         self.inverse = inverse
         self.isToMany = isToMany
         self.deleteRule = deleteRule
+        self.isStored = isStored && !isToMany
     }
+
+    /// Whether the relationship is read through its inverse's column: a to-many, or the unstored side of a
+    /// one-to-one.
+    package var isReadThroughInverse: Bool { !isStored }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.name == rhs.name && lhs.destination == rhs.destination && lhs.inverse == rhs.inverse && lhs.isToMany == rhs.isToMany
-            && lhs.deleteRule == rhs.deleteRule
+            && lhs.deleteRule == rhs.deleteRule && lhs.isStored == rhs.isStored
     }
 
     public func hash(into hasher: inout Hasher) {

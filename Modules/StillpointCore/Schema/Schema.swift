@@ -49,7 +49,7 @@ public struct Schema: Sendable, Hashable {
         self.entitiesByName = byName
         var unpaired: [String: [(entity: EntityDescription, relationship: String)]] = [:]
         for entity in entities {
-            for relationship in entity.relationships where !relationship.isToMany && relationship.inverse == nil {
+            for relationship in entity.relationships where relationship.isStored && relationship.inverse == nil {
                 unpaired[relationship.destination, default: []].append((entity, relationship.name))
             }
         }
@@ -105,8 +105,8 @@ public struct Schema: Sendable, Hashable {
                 "\(label) reaches '\(relationship.destination)', which the schema does not declare: add it to the schema, or declare `static let entityName` on its type if its entity has another name")
         }
         guard let inverseName = relationship.inverse else {
-            guard !relationship.isToMany else {
-                throw SchemaError.invalidDeclaration("\(label) is to-many and needs an inverse: a to-one relationship of '\(destination.name)' that points back")
+            guard relationship.isStored else {
+                throw SchemaError.invalidDeclaration("\(label) is read through its inverse's column and needs an inverse: a to-one relationship of '\(destination.name)' that points back")
             }
             return
         }
@@ -122,9 +122,12 @@ public struct Schema: Sendable, Hashable {
             throw SchemaError.invalidDeclaration(
                 "\(label) and its inverse are both to-many, which Stillpoint does not store yet: model the link as an entity with a to-one relationship to each side")
         }
-        if !relationship.isToMany && !inverse.isToMany {
+        if !relationship.isToMany && !inverse.isToMany && relationship.isStored == inverse.isStored {
             throw SchemaError.invalidDeclaration(
-                "\(label) and its inverse are both to-one, which Stillpoint does not store yet: make one side to-many, or drop one side's inverse")
+                "\(label) and its inverse are a one-to-one, whose reference one side holds: declare the other side with `isStored: false`")
+        }
+        if !relationship.isToMany && inverse.isToMany && !relationship.isStored {
+            throw SchemaError.invalidDeclaration("\(label) is the to-one side of a to-many, which holds the column: drop `isStored: false`")
         }
     }
 

@@ -9,20 +9,31 @@
 /// session.set(Session.run, to: run)
 /// let run = try session[Session.run]      // loaded from the store when first touched
 /// ```
+///
+/// In a one-to-one, one side holds the column and the other is read through it, declared `isStored: false`:
+///
+/// ```swift
+/// static let badge = ToOne<Badge>("badge", inverse: "person", isStored: false)   // in Person
+/// static let person = ToOne<Person>("person", inverse: "badge")                  // in Badge: the column
+/// ```
 public struct ToOne<Destination: Entity>: RelationshipDeclaration {
     public let name: String
     public let inverse: String?
     public let deleteRule: DeleteRule
+    /// Whether this side holds the column; `false` only for one side of a one-to-one.
+    public let isStored: Bool
 
-    public init(_ name: String, inverse: String? = nil, deleteRule: DeleteRule = .nullify) {
+    public init(_ name: String, inverse: String? = nil, deleteRule: DeleteRule = .nullify, isStored: Bool = true) {
         self.name = name
         self.inverse = inverse
         self.deleteRule = deleteRule
+        self.isStored = isStored
     }
 
     public var relationshipDescription: RelationshipDescription {
         var description = RelationshipDescription(
-            name: name, destination: Destination.entityName, inverse: inverse, isToMany: false, deleteRule: deleteRule)
+            name: name, destination: Destination.entityName, inverse: inverse, isToMany: false, deleteRule: deleteRule,
+            isStored: isStored)
         description.destinationEntity = { Destination.entity }
         return description
     }

@@ -42,6 +42,19 @@ enum Pass: Entity {
     static let entity = EntityDescription("Pass", attributes: [code], relationships: [holder])
 }
 
+/// A member with one locker: a one-to-one whose column the locker holds; deleting the member cascades.
+enum Member: Entity {
+    static let name = Attribute<String>("name")
+    static let locker = ToOne<Locker>("locker", inverse: "member", deleteRule: .cascade, isStored: false)
+    static let entity = EntityDescription("Member", attributes: [name], relationships: [locker])
+}
+
+enum Locker: Entity {
+    static let number = Attribute<Int>("number")
+    static let member = ToOne<Member>("member", inverse: "locker")
+    static let entity = EntityDescription("Locker", attributes: [number], relationships: [member])
+}
+
 var relationshipEntities: [any Entity.Type] {
-    [Batch.self, Entry.self, Folder.self, File.self, Person.self, Pass.self]
+    [Batch.self, Entry.self, Folder.self, File.self, Person.self, Pass.self, Member.self, Locker.self]
 }

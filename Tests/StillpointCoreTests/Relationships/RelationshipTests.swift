@@ -175,6 +175,38 @@ struct RelationshipTests {
         }
     }
 
+    @Test(arguments: TestStore.all) func aOneToOneStaysInStepFromEitherSideAndCascadesFromTheMember(store: TestStore) async throws {
+        let container = try await container(store)
+        try await container.newBackgroundContext().perform { context throws in
+            let ana = context.insert(Member.self), ben = context.insert(Member.self)
+            ana[Member.name] = "Ana"
+            ben[Member.name] = "Ben"
+            let first = context.insert(Locker.self), second = context.insert(Locker.self)
+            first[Locker.number] = 1
+            second[Locker.number] = 2
+            try ana.set(Member.locker, to: first)           // from the side read through the locker's column
+            #expect(try first[Locker.member] === ana)
+            try second.set(Locker.member, to: ana)          // from the side that holds it: Ana lets go of locker 1
+            #expect(try ana[Member.locker] === second && first[Locker.member] == nil)
+            try ben.set(Member.locker, to: first)
+            try await context.save()
+        }
+        try await container.newBackgroundContext().perform { context throws in
+            let members = Dictionary(uniqueKeysWithValues: try context.fetch(FetchRequest(Member.self)).map { ($0[Member.name], $0) })
+            #expect(try members["Ana"]?[Member.locker]?[Locker.number] == 2)
+            #expect(try members["Ben"]?[Member.locker]?[Locker.number] == 1)
+            #expect(try context.count(for: FetchRequest(Member.self, predicate: try FetchPredicate("locker.number == 2"))) == 1)
+            #expect(try context.count(for: FetchRequest(Locker.self, predicate: try FetchPredicate("member.name == 'Ben'"))) == 1)
+            let inMemory = try members.values.filter { try context.graph.matches($0, try FetchPredicate("locker.number == 2 OR ANY locker.number == 7")) }
+            #expect(inMemory.map { $0[Member.name] } == ["Ana"])
+            try context.delete(try #require(members["Ana"]))
+            try await context.save()
+        }
+        try await container.newBackgroundContext().perform { context throws in
+            #expect(try context.fetch(FetchRequest(Locker.self)).map { $0[Locker.number] } == [1])
+        }
+    }
+
     @Test(arguments: TestStore.all) func aChildContextsReferencesToUnsavedObjectsReachTheStore(store: TestStore) async throws {
         let container = try await container(store)
         let parent = container.newBackgroundContext()
@@ -232,7 +264,12 @@ struct RelationshipTests {
             static let twin = ToOne<Husk>("twin", inverse: "twin")
             static let entity = EntityDescription("Husk", attributes: [], relationships: [twin])
         }
-        #expect(throws: SchemaError.self) { try Schema([Husk.self]) }
+        do {
+            _ = try Schema([Husk.self])
+            Issue.record("a one-to-one whose sides both hold the column was accepted")
+        } catch {
+            #expect("\(error)".contains("declare the other side with `isStored: false`"))
+        }
         do {
             _ = try Schema([Entry.self])
             Issue.record("a relationship to an undeclared entity was accepted")
