@@ -279,7 +279,9 @@ struct SchemaMigrator {
     private func columnDefinition(_ attribute: AttributeDescription) -> String {
         var definition = "\(Store.quote(attribute.name)) \(attribute.type.sqlType)"
         if !attribute.isOptional { definition += " NOT NULL" }
-        if let destination = attribute.references { definition += " REFERENCES \(Store.quote(destination)) (\"_id\")" }
+        if let destination = attribute.references {
+            definition += " REFERENCES \(Store.quote(destination)) (\"_id\")" + (attribute.isDeletedWithReference ? " ON DELETE CASCADE" : "")
+        }
         if let defaultValue = attribute.defaultValue, !defaultValue.isNull {
             definition += " DEFAULT \(Self.literal(defaultValue))"
         }

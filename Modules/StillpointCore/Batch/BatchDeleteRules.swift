@@ -27,6 +27,18 @@ struct BatchDeleteRules {
             guard let inverse = relationship.inverse else { continue }
             let destination = try schema.entity(named: relationship.destination)
             let related = reaching(destination, through: inverse)
+            if relationship.isManyToMany(in: destination) {
+                switch relationship.deleteRule {
+                case .deny:
+                    steps.append(.deny(related, relationship: relationship.name, entity: entity.name))
+                case .cascade:
+                    // The links are the way to the objects to delete, and deleting those deletes their links first.
+                    throw SchemaError.invalidDeclaration("'\(entity.name).\(relationship.name)' is a many-to-many that cascades, which a batch delete does not follow; delete the objects in a context")
+                case .nullify, .noAction:
+                    break  // the store deletes the links with the rows they join
+                }
+                continue
+            }
             switch relationship.deleteRule {
             case .cascade:
                 guard depth < maximumDepth else {

@@ -25,15 +25,15 @@ extension ManagedObject {
         try setRelatedObject(object, forKey: relationship.name)
     }
 
-    /// Adds `object` to a to-many relationship, by making its inverse reach this object.
+    /// Adds `object` to a to-many relationship: its to-one inverse now reaches this object, or, for a
+    /// many-to-many, a link relates them.
     public func add<Destination: Entity>(_ object: ManagedObject, to relationship: ToMany<Destination>) throws {
-        try object.setRelatedObject(self, forKey: relationship.inverse)
+        try addRelatedObject(object, forKey: relationship.name)
     }
 
-    /// Takes `object` out of a to-many relationship, by clearing its inverse if it reaches this object.
+    /// Takes `object` out of a to-many relationship.
     public func remove<Destination: Entity>(_ object: ManagedObject, from relationship: ToMany<Destination>) throws {
-        guard try object.relatedObject(forKey: relationship.inverse) === self else { return }
-        try object.setRelatedObject(nil, forKey: relationship.inverse)
+        try removeRelatedObject(object, forKey: relationship.name)
     }
 
     // MARK: By name
@@ -51,10 +51,40 @@ extension ManagedObject {
 
     /// The objects the to-many relationship `key` reaches.
     public func relatedObjects(forKey key: String) throws -> [ManagedObject] {
+        let (relationship, inverse) = try toManyRelationship(named: key)
+        let destination = try graph.destination(of: relationship)
+        if relationship.isManyToMany(in: destination) { return try graph.manyToManyTargets(of: self, relationship) }
+        return try graph.objects(reaching: objectID, through: inverse, of: destination)
+    }
+
+    /// Adds `object` to the to-many relationship `key`.
+    public func addRelatedObject(_ object: ManagedObject, forKey key: String) throws {
+        let (relationship, inverse) = try toManyRelationship(named: key)
+        guard object.graph === graph else { throw ContextError.foreignObject(object.objectID) }
+        guard object.entity.name == relationship.destination else {
+            throw ContextError.wrongDestination(relationship: "\(entity.name).\(key)", expected: relationship.destination, object: object.objectID)
+        }
+        guard relationship.isManyToMany(in: try graph.destination(of: relationship)) else {
+            return try object.setRelatedObject(self, forKey: inverse)
+        }
+        try graph.addLink(from: self, to: object, relationship)
+    }
+
+    /// Takes `object` out of the to-many relationship `key`.
+    public func removeRelatedObject(_ object: ManagedObject, forKey key: String) throws {
+        let (relationship, inverse) = try toManyRelationship(named: key)
+        guard relationship.isManyToMany(in: try graph.destination(of: relationship)) else {
+            guard try object.relatedObject(forKey: inverse) === self else { return }
+            return try object.setRelatedObject(nil, forKey: inverse)
+        }
+        try graph.removeLink(from: self, to: object, relationship)
+    }
+
+    private func toManyRelationship(named key: String) throws -> (RelationshipDescription, inverse: String) {
         guard let relationship = entity.relationship(named: key), relationship.isToMany, let inverse = relationship.inverse else {
             throw SchemaError.invalidDeclaration("\(entity.name) has no to-many relationship '\(key)'")
         }
-        return try graph.objects(reaching: objectID, through: inverse, of: try graph.destination(of: relationship))
+        return (relationship, inverse)
     }
 
     /// Makes the to-one relationship `key` reach `object`, or nothing. In a one-to-one, the object each side

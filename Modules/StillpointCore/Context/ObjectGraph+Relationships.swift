@@ -26,7 +26,9 @@ extension ObjectGraph {
         }
         let destination = try destination(of: relationship)
         var reached: [ManagedObject] = []
-        if relationship.isReadThroughInverse, let inverse = relationship.inverse {
+        if relationship.isManyToMany(in: destination) {
+            reached = try objects.flatMap { try manyToManyTargets(of: $0, relationship) }
+        } else if relationship.isReadThroughInverse, let inverse = relationship.inverse {
             let ids = objects.map { RelationshipReference.value(for: $0.objectID) }
             for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
                 let comparison = PredicateComparison(lhs: .key(inverse), op: .in, options: [], rhs: .list(chunk))
@@ -55,12 +57,16 @@ extension ObjectGraph {
     // MARK: Delete rules
 
     /// Applies the cascade and nullify rules of a deleted object's relationships, at once, as far as they reach:
-    /// related objects are deleted, or let go of it. The deny rule is checked when the context saves.
+    /// related objects are deleted, or let go of it. The deny and noAction rules are checked when the context saves.
     func applyDeleteRules(of object: ManagedObject) throws {
         var pending = [object]
         while let deleted = pending.popLast() {
-            for relationship in deleted.entity.relationships where relationship.deleteRule == .cascade || relationship.deleteRule == .nullify {
-                for related in try objects(relatedTo: deleted, by: relationship) where !related.isDeleted {
+            for relationship in deleted.entity.relationships where relationship.deleteRule != .deny {
+                // Read before a many-to-many's links go: they are the way to what it reaches.
+                let reached = relationship.deleteRule == .noAction ? [] : try objects(relatedTo: deleted, by: relationship)
+                // The links of a many-to-many go with either side, whatever the rule but deny: none may dangle.
+                if relationship.isToMany { try deleteLinks(of: deleted, relationship) }
+                for related in reached where !related.isDeleted {
                     if relationship.deleteRule == .cascade {
                         try delete(related, applyingRules: false)
                         pending.append(related)
@@ -84,6 +90,9 @@ extension ObjectGraph {
     /// that holds the column concerns nobody: the row that refers goes away.
     private func objects(relatedTo object: ManagedObject, by relationship: RelationshipDescription) throws -> [ManagedObject] {
         let destination = try destination(of: relationship)
+        if relationship.isManyToMany(in: destination) {
+            return try manyToManyTargets(of: object, relationship)
+        }
         if relationship.isReadThroughInverse, let inverse = relationship.inverse {
             return try objects(reaching: object.objectID, through: inverse, of: destination)
         }
@@ -104,8 +113,11 @@ extension ObjectGraph {
                     }
                     continue
                 }
-                // Only objects that hold a column referring to this one can be left dangling.
-                if relationship.isReadThroughInverse, let inverse = relationship.inverse {
+                // Only objects that hold a column referring to this one can be left dangling (a link goes with
+                // either side, whatever the rule).
+                if relationship.isToMany, relationship.isManyToMany(in: try destination(of: relationship)) {
+                    related = []
+                } else if relationship.isReadThroughInverse, let inverse = relationship.inverse {
                     related = try related.filter { try $0.relatedObject(forKey: inverse) === object }
                 } else {
                     related = []

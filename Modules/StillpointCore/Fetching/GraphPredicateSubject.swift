@@ -30,6 +30,9 @@ struct GraphPredicateSubject: PredicateSubject {
         guard failure.error == nil, let relationship = entity.relationship(named: name) else { return [] }
         do {
             let destination = try graph.destination(of: relationship)
+            if relationship.isManyToMany(in: destination) {
+                return try graph.manyToManyTargets(of: try graph.existingObject(with: id), relationship).map(subject(of:))
+            }
             if relationship.isReadThroughInverse, let inverse = relationship.inverse {
                 return try graph.objects(reaching: id, through: inverse, of: destination).map(subject(of:))
             }

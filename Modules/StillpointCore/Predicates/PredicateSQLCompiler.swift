@@ -97,7 +97,11 @@ struct PredicateSQLCompiler {
         }
         let alias = dialect.quote("_r\(scope.depth + 1)")
         let link: String
-        if relationship.isReadThroughInverse {
+        if relationship.isManyToMany(in: destination) {
+            let table = ManyToManyLink(relationship, of: scope.entity.name)
+            link = "\(alias).\(dialect.quote("_id")) IN (SELECT \(dialect.quote(table.otherColumn)) FROM \(dialect.quote(table.entityName)) "
+                + "WHERE \(dialect.quote(table.ownColumn)) = \(scope.table).\(dialect.quote("_id")))"
+        } else if relationship.isReadThroughInverse {
             link = "\(alias).\(dialect.quote(relationship.inverse ?? "")) = \(scope.table).\(dialect.quote("_id"))"
         } else {
             link = "\(alias).\(dialect.quote("_id")) = \(scope.table).\(dialect.quote(name))"

@@ -11,6 +11,9 @@ public struct AttributeDescription: AttributeDeclaration, Hashable {
     public var conversion: AttributeConversion?
     /// The entity whose row ids the column holds, for the column of a to-one relationship: its foreign key.
     package var references: String?
+    /// Whether the store deletes the row when the row it references is deleted: the columns of a many-to-many's
+    /// link table, whose rows mean nothing without both sides.
+    package var isDeletedWithReference = false
 
     public init(
         name: String, type: AttributeType, isOptional: Bool = false, defaultValue: AttributeValue? = nil,

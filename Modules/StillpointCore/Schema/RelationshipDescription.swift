@@ -19,6 +19,8 @@ public struct RelationshipDescription: Sendable, Hashable {
     /// The destination's description, read when a predicate follows the relationship (not when the entity is
     /// made, so that two entities may reach each other); `nil` for a description made without its type.
     package var destinationEntity: (@Sendable () -> EntityDescription)?
+    /// Whether the row goes when the row it reaches is deleted: the sides of a many-to-many's link table.
+    package var isDeletedWithDestination = false
 
     public init(name: String, destination: String, inverse: String?, isToMany: Bool, deleteRule: DeleteRule = .nullify, isStored: Bool = true) {
         self.name = name
@@ -47,6 +49,7 @@ public struct RelationshipDescription: Sendable, Hashable {
     package var column: AttributeDescription {
         var column = AttributeDescription(name: name, type: .integer, isOptional: true)
         column.references = destination
+        column.isDeletedWithReference = isDeletedWithDestination
         return column
     }
 }

@@ -44,7 +44,18 @@ public struct Schema: Sendable, Hashable {
             }
             previous = version.number
         }
-        self.entities = entities
+        // A table per many-to-many pair, made from the side that names it.
+        var links: [EntityDescription] = []
+        for entity in entities {
+            for relationship in entity.relationships {
+                guard let destination = byName[relationship.destination], relationship.isManyToMany(in: destination),
+                      ManyToManyLink(relationship, of: entity.name).ownColumn == "source" else { continue }
+                let link = ManyToManyLink.entity(between: entity, relationship, and: destination)
+                links.append(link)
+                byName[link.name] = link
+            }
+        }
+        self.entities = entities + links
         self.versions = versions
         self.entitiesByName = byName
         var unpaired: [String: [(entity: EntityDescription, relationship: String)]] = [:]
@@ -118,9 +129,8 @@ public struct Schema: Sendable, Hashable {
             throw SchemaError.invalidDeclaration(
                 "\(label) and '\(destination.name).\(inverseName)' must name each other as inverses and reach each other's entity")
         }
-        if relationship.isToMany && inverse.isToMany {
-            throw SchemaError.invalidDeclaration(
-                "\(label) and its inverse are both to-many, which Stillpoint does not store yet: model the link as an entity with a to-one relationship to each side")
+        if relationship.isToMany && inverse.isToMany && entity.name == destination.name && relationship.name == inverseName {
+            throw SchemaError.invalidDeclaration("\(label) is a many-to-many that is its own inverse; declare two relationships that name each other (friends and friendOf)")
         }
         if !relationship.isToMany && !inverse.isToMany && relationship.isStored == inverse.isStored {
             throw SchemaError.invalidDeclaration(

@@ -88,7 +88,7 @@ package struct PostgresSchema {
                     DO $$ BEGIN
                     IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = \(Self.literal(dialect.quote(entity.name)))::regclass AND conname = \(Self.literal(name))) THEN
                     UPDATE \(dialect.quote(entity.name)) SET \(dialect.quote(column.name)) = NULL WHERE \(dialect.quote(column.name)) IS NOT NULL AND \(dialect.quote(column.name)) NOT IN (SELECT "_id" FROM \(dialect.quote(destination)));
-                    ALTER TABLE \(dialect.quote(entity.name)) ADD CONSTRAINT \(dialect.quote(name)) FOREIGN KEY (\(dialect.quote(column.name))) REFERENCES \(dialect.quote(destination)) ("_id");
+                    ALTER TABLE \(dialect.quote(entity.name)) ADD CONSTRAINT \(dialect.quote(name)) FOREIGN KEY (\(dialect.quote(column.name))) REFERENCES \(dialect.quote(destination)) ("_id")\(column.isDeletedWithReference ? " ON DELETE CASCADE" : "");
                     END IF;
                     END $$
                     """)
