@@ -86,6 +86,28 @@ struct PostgresConnectionTests {
         #expect(try listener.notifications().isEmpty)
     }
 
+    /// The server's refusal keeps its SQLSTATE, and its message reads as libpq's usual one.
+    @Test func aMissingDatabaseIsTellableFromAnUnreachableServer() throws {
+        let missing = try PostgresTestServer.shared().uri(database: "not_there")
+        do {
+            _ = try PostgresConnection(uri: missing)
+            Issue.record("connected to a database that does not exist")
+        } catch {
+            #expect(error.isMissingDatabase && error.isConnectionFailure, "\(error)")
+            #expect(error.sqlState == PostgresError.noSuchDatabase)
+            #expect(error.database == "not_there")
+            #expect(error.message.hasSuffix(#"FATAL:  database "not_there" does not exist"#), "\(error.message)")
+            #expect(error.description.contains("check that the server runs"))
+        }
+        do {
+            _ = try PostgresConnection(uri: "postgresql://someone@127.0.0.1:1/practice")
+            Issue.record("connected to nothing")
+        } catch {
+            #expect(!error.isMissingDatabase && error.isConnectionFailure, "\(error)")
+            #expect(error.sqlState == PostgresError.cannotConnect)
+        }
+    }
+
     @Test func anUnreachableServerIsNamedWithoutThePassword() throws {
         do {
             _ = try PostgresConnection(uri: "postgresql://someone:s3cret@127.0.0.1:1/practice?connect_timeout=2")

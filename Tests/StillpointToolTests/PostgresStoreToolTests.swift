@@ -164,6 +164,22 @@ struct PostgresStoreToolTests {
         #expect(!result.standardError.contains("hunter2"), "\(result.standardError)")
     }
 
+    /// Like a store file that is not there: 66, the database named, and how to make it.
+    @Test(arguments: [["report"], ["import", "sessions.csv", "--format", "csv"], ["demo"]])
+    func aDatabaseThatDoesNotExistIsAMissingStore(command: [String]) throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        try "start,duration\n2025-05-31T06:00:00Z,1200\n".write(toFile: tool.path("sessions.csv"), atomically: true, encoding: .utf8)
+        let uri = try PostgresTestServer.shared().uri(database: "no_such_practice") + "&password=hunter2"
+        let result = try tool.run(command.map { $0 == "sessions.csv" ? tool.path($0) : $0 } + ["--store", uri])
+        #expect(result.status == 66, "\(result.standardError)")
+        #expect(result.standardError.contains("there is no store at \(StoreLocation.postgres(uri).displayPath)"), "\(result.standardError)")
+        #expect(result.standardError.contains("has no database no_such_practice"), "\(result.standardError)")
+        #expect(result.standardError.contains("createdb no_such_practice"), "\(result.standardError)")
+        #expect(result.standardError.contains("stillpoint demo --store URI"), "\(result.standardError)")
+        #expect(!result.standardError.contains("hunter2"), "\(result.standardError)")
+    }
+
     @Test func aDatabaseWithoutAStoreIsNotOneToReport() throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }

@@ -24,14 +24,20 @@ package final class PostgresConnection {
     /// pairs; libpq's environment variables fill in what it leaves out).
     package init(uri: String) throws(PostgresError) {
         target = PostgresTarget(uri: uri)
-        guard let handle = PQconnectdb(uri) else {
+        guard let handle = PQconnectStart(uri) else {
             throw PostgresError(message: "libpq could not allocate a connection", target: target.description)
         }
-        guard PQstatus(handle) == CONNECTION_OK else {
-            let message = Self.message(PQerrorMessage(handle))
+        // Verbose while connecting, for the SQLSTATE of the server's refusal (3D000: no such database), which
+        // libpq keeps only in the message.
+        PQsetErrorVerbosity(handle, PQERRORS_VERBOSE)
+        if let failure = Self.finishConnecting(handle) {
+            let (state, message) = Self.serverState(in: failure)
+            let database = PQdb(handle).map { String(cString: $0) }
             PQfinish(handle)
-            throw PostgresError(sqlState: PostgresError.cannotConnect, message: message, target: target.description)
+            throw PostgresError(sqlState: state ?? PostgresError.cannotConnect, message: message, target: target.description,
+                                connecting: true, database: database)
         }
+        PQsetErrorVerbosity(handle, PQERRORS_DEFAULT)
         // Text goes both ways as UTF-8 whatever the database's or the environment's encoding.
         guard PQsetClientEncoding(handle, "UTF8") == 0 else {
             let message = Self.message(PQerrorMessage(handle))
@@ -46,6 +52,57 @@ package final class PostgresConnection {
 
     deinit {
         PQfinish(handle)
+    }
+
+    /// Drives `PQconnectPoll` to the end, as `PQconnectdb` does, and returns libpq's message when the connection
+    /// fails, `nil` when it stands.
+    ///
+    /// `connect_timeout` (from the URI or `PGCONNECT_TIMEOUT`) bounds each wait, at least 2 s as in libpq; unlike
+    /// `PQconnectdb`, a host that times out ends the attempt rather than passing on to the URI's next host.
+    private static func finishConnecting(_ handle: OpaquePointer) -> String? {
+        let timeout = connectTimeout(of: handle).map { Int32(clamping: max($0, 2) * 1_000) } ?? -1
+        var state = PQstatus(handle) == CONNECTION_BAD ? PGRES_POLLING_FAILED : PGRES_POLLING_WRITING
+        while true {
+            switch state {
+            case PGRES_POLLING_OK:
+                return nil
+            case PGRES_POLLING_FAILED:
+                return message(PQerrorMessage(handle))
+            default:
+                let events = state == PGRES_POLLING_READING ? POLLIN : POLLOUT
+                var descriptor = pollfd(fd: PQsocket(handle), events: Int16(events), revents: 0)
+                var ready = poll(&descriptor, 1, timeout)
+                while ready < 0 && errno == EINTR { ready = poll(&descriptor, 1, timeout) }
+                if ready == 0 { return "timeout expired" }
+                state = PQconnectPoll(handle)
+            }
+        }
+    }
+
+    /// The seconds of `connect_timeout` libpq read for `handle`, when there is a positive one.
+    private static func connectTimeout(of handle: OpaquePointer) -> Int? {
+        guard let options = PQconninfo(handle) else { return nil }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "connect_timeout" {
+                return option.pointee.val.flatMap { Int(String(cString: $0)) }.flatMap { $0 > 0 ? $0 : nil }
+            }
+            option += 1
+        }
+        return nil
+    }
+
+    /// The SQLSTATE of the server's refusal in a verbose connection message (`FATAL:  3D000: database "x" does not
+    /// exist`, then a `LOCATION:` line), and the message as the default verbosity gives it.
+    private static func serverState(in text: String) -> (state: String?, message: String) {
+        var state: String?
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("LOCATION:") }
+        let message = lines.joined(separator: "\n").replacing(#/:  ([0-9A-Z]{5}):\s/#) { match in
+            state = String(match.output.1)
+            return ":  "
+        }
+        return (state, message.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Runs one statement with `parameters` bound to `$1`, `$2`, ... as text (`nil` is `NULL`), and returns its rows.

@@ -35,6 +35,7 @@ package final class PostgresStore: StoreDriver {
     /// or checking that they are all there (read-only).
     ///
     /// - Throws: ``StoreError/serverUnreachable(path:detail:)`` when the server cannot be reached,
+    ///   ``StoreError/noDatabase(path:database:)`` when it has no database of the URI's name,
     ///   ``StoreError/noStore(path:)`` or ``StoreError/needsUpgrade(path:)`` for a read-only open of a database
     ///   that lacks the store's tables, ``StoreError/newerVersion(path:version:supported:)`` for a store written
     ///   by a newer Stillpoint.
@@ -130,6 +131,8 @@ package final class PostgresStore: StoreDriver {
     static func connect(_ uri: String, path: String) throws -> PostgresConnection {
         do {
             return try PostgresConnection(uri: uri)
+        } catch where error.isMissingDatabase {
+            throw StoreError.noDatabase(path: path, database: error.database ?? PostgresTarget(uri: uri).database ?? "?")
         } catch {
             // libpq quotes a URI it cannot parse, password and all.
             throw StoreError.serverUnreachable(path: path, detail: StoreLocation.redacting(error.message, passwordsOf: uri))
