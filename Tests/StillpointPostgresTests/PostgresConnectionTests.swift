@@ -54,6 +54,12 @@ struct PostgresConnectionTests {
         #expect(check.integer(row: 0, column: 0) == 10_000)
         #expect(check.integer(row: 0, column: 1) == 6_666)
         #expect(try connection.execute("SELECT body FROM copied WHERE n = 1").text(row: 0, column: 0) == "line\\1\nnext\ttab")
+        // Every escape at the start, in the middle and at the end of a field, beside text that needs none.
+        let awkward = ["\\", "\r\n\t\\", "\tcafé\r", "plain", "", "a long line of text that is stored out of line\\"]
+        try connection.execute("DELETE FROM copied")
+        #expect(try connection.copy("COPY copied (n, body) FROM STDIN", rows: awkward.enumerated().map { [String($0), $1] }) == awkward.count)
+        let back = try connection.execute("SELECT body FROM copied ORDER BY n")
+        #expect((0..<back.rowCount).map { back.text(row: $0, column: 0) } == awkward)
     }
 
     @Test func aRunningStatementIsCancelledFromAnotherThread() throws {

@@ -154,17 +154,16 @@ package final class PostgresConnection {
             for (index, field) in row.enumerated() {
                 if index > 0 { buffer.append(0x09) }
                 guard let field else {
-                    buffer += Array(#"\N"#.utf8)
+                    buffer.append(contentsOf: [0x5C, 0x4E])
                     continue
                 }
-                guard !field.utf8.contains(0) else {
+                guard Self.appendCopyText(field, to: &buffer) else {
                     // Ends the copy with an error (the server rolls it back), so that the connection leaves COPY mode.
                     _ = PQputCopyEnd(handle, "a field holds a NUL character")
                     while let result = PQgetResult(handle) { PQclear(result) }
                     throw PostgresError(message: "row \(count + 1), field \(index + 1) of a COPY holds a NUL character (U+0000), "
                                         + "which PostgreSQL's text cannot carry", target: target.description)
                 }
-                Self.appendCopyText(field, to: &buffer)
             }
             buffer.append(0x0A)
             count += 1
@@ -236,16 +235,33 @@ package final class PostgresConnection {
         return body(copies.map { $0.map { UnsafePointer($0) } })
     }
 
-    /// `COPY`'s text format: backslash, tab, newline and carriage return escaped.
-    private static func appendCopyText(_ text: String, to buffer: inout [UInt8]) {
-        for byte in text.utf8 {
-            switch byte {
-            case 0x5C: buffer += [0x5C, 0x5C]
-            case 0x09: buffer += [0x5C, 0x74]
-            case 0x0A: buffer += [0x5C, 0x6E]
-            case 0x0D: buffer += [0x5C, 0x72]
-            default: buffer.append(byte)
+    /// Appends `text` in `COPY`'s text format (backslash, tab, newline and carriage return escaped); false when it
+    /// holds a NUL character, which no escape can carry.
+    ///
+    /// One pass over the bytes, and the runs between escapes copied whole: most fields need no escape at all.
+    private static func appendCopyText(_ text: String, to buffer: inout [UInt8]) -> Bool {
+        if let appended = text.utf8.withContiguousStorageIfAvailable({ appendCopyText($0, to: &buffer) }) { return appended }
+        return Array(text.utf8).withUnsafeBufferPointer { appendCopyText($0, to: &buffer) }
+    }
+
+    private static func appendCopyText(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) -> Bool {
+        var runStart = 0
+        for index in bytes.indices {
+            let escape: UInt8
+            switch bytes[index] {
+            case 0x5C: escape = 0x5C
+            case 0x09: escape = 0x74
+            case 0x0A: escape = 0x6E
+            case 0x0D: escape = 0x72
+            case 0x00: return false
+            default: continue
             }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            buffer.append(0x5C)
+            buffer.append(escape)
+            runStart = index + 1
         }
+        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        return true
     }
 }
