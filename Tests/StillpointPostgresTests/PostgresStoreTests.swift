@@ -58,7 +58,7 @@ struct PostgresStoreTests {
             try PostgresStore(uri: uri, schema: try Schema([Practice.self]), access: access)
         }
         let message = StoreError.noDatabase(path: path, database: "never_made").description
-        #expect(message.contains("has no database never_made") && message.contains("createdb never_made"), "\(message)")
+        #expect(message.contains("the database never_made of") && message.contains("does not exist") && message.contains("createdb never_made"), "\(message)")
         #expect(!path.contains("s3cret"))
         // Nothing was made on the way.
         let databases = try PostgresConnection(uri: PostgresTestServer.shared().uri())

@@ -214,7 +214,7 @@ struct PostgresStoreToolTests {
         let result = try tool.run(command.map { $0 == "sessions.csv" ? tool.path($0) : $0 } + ["--store", uri])
         #expect(result.status == 66, "\(result.standardError)")
         #expect(result.standardError.contains("there is no store at \(StoreLocation.postgres(uri).displayPath)"), "\(result.standardError)")
-        #expect(result.standardError.contains("has no database no_such_practice"), "\(result.standardError)")
+        #expect(result.standardError.contains("the database no_such_practice does not exist"), "\(result.standardError)")
         #expect(result.standardError.contains("createdb no_such_practice"), "\(result.standardError)")
         #expect(result.standardError.contains("stillpoint demo --store URI"), "\(result.standardError)")
         #expect(!result.standardError.contains("hunter2"), "\(result.standardError)")

@@ -84,8 +84,8 @@ extension StoreError: LocalizedError, CustomStringConvertible {
             return "cannot connect to the PostgreSQL server at \(path): \(detail); check that the server runs and accepts "
                 + "connections there, and the URI's host, port, database, user and password (or PGPASSWORD)"
         case .noDatabase(let path, let database):
-            return "the PostgreSQL server of \(path) has no database \(database); create it first (createdb \(database)), "
-                + "or name an existing database"
+            return "the database \(database) of \(path) does not exist on the PostgreSQL server; create it first "
+                + "(createdb \(database)), or name an existing database"
         case .server(let path, let code, let message):
             return "\(path): PostgreSQL error" + (code.map { " \($0)" } ?? "") + ": \(message)"
         case .invalidLocation(let path, let detail):
