@@ -2,7 +2,8 @@ import Foundation
 import StillpointPostgres
 
 /// A throwaway PostgreSQL server for the tests: `initdb` in a temporary folder, listening on a Unix socket in
-/// that folder only (no TCP), started once per test process and stopped when it exits.
+/// that folder only (no TCP), shared by the tests of a process (or one of a test's own, to stop and start),
+/// stopped when the process exits.
 ///
 /// When running as root, the server runs as the `postgres` user (`initdb` refuses root). With
 /// `STILLPOINT_TEST_POSTGRES=skip` set on purpose, the PostgreSQL tests are skipped; otherwise a server that
@@ -27,6 +28,16 @@ public final class PostgresTestServer: Sendable {
 
     private static let started: Result<PostgresTestServer, ServerFailure> = Result { try PostgresTestServer() }
         .mapError { $0 as? ServerFailure ?? ServerFailure(description: "\($0)") }
+
+    /// A server of the caller's own, for a test that stops and starts it (the shared one serves tests running
+    /// at the same time); stopped when the process exits.
+    public static func ownServer() throws -> PostgresTestServer {
+        do {
+            return try PostgresTestServer()
+        } catch {
+            throw error as? ServerFailure ?? ServerFailure(description: "\(error)")
+        }
+    }
 
     public struct ServerFailure: Error, CustomStringConvertible {
         public let description: String
@@ -61,23 +72,41 @@ public final class PostgresTestServer: Sendable {
         let data = directory.appendingPathComponent("data").path
         do {
             try Self.run(Self.binary("initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"])
-            try Self.run(Self.binary("pg_ctl"), [
-                "-D", data, "-l", directory.appendingPathComponent("server.log").path, "-w", "-t", "30",
-                "-o", "-k \(directory.path) -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500",
-                "start",
-            ])
+            try start()
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw ServerFailure(description: "cannot start a PostgreSQL server for the tests (\(error)); install it with "
                                 + "`apt-get install postgresql libpq-dev`, or set STILLPOINT_TEST_POSTGRES=skip to skip these tests")
         }
-        Self.running.withLock { $0 = directory.path }
-        atexit {
-            guard let path = PostgresTestServer.running.withLock({ $0 }) else { return }
-            try? PostgresTestServer.run(PostgresTestServer.binary("pg_ctl"), ["-D", path + "/data", "-m", "immediate", "-w", "stop"])
-            try? FileManager.default.removeItem(atPath: path)
+        let first = Self.running.withLock { paths in
+            paths.append(directory.path)
+            return paths.count == 1
+        }
+        if first {
+            atexit {
+                for path in PostgresTestServer.running.withLock({ $0 }) {
+                    try? PostgresTestServer.run(PostgresTestServer.binary("pg_ctl"), ["-D", path + "/data", "-m", "immediate", "-w", "stop"])
+                    try? FileManager.default.removeItem(atPath: path)
+                }
+            }
         }
         try PostgresConnection(uri: uri()).execute("CREATE DATABASE \(Self.template) TEMPLATE template0")
+    }
+
+    /// Starts the server on its data folder and socket, as it was made or after ``stop()``.
+    public func start() throws {
+        try Self.run(Self.binary("pg_ctl"), [
+            "-D", directory.appendingPathComponent("data").path, "-l", directory.appendingPathComponent("server.log").path,
+            "-w", "-t", "30",
+            "-o", "-k \(directory.path) -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500",
+            "start",
+        ])
+    }
+
+    /// Stops the server, ending every connection to it (as an administrator's restart does); ``start()`` starts it
+    /// again with the same data, at the same URIs.
+    public func stop() throws {
+        try Self.run(Self.binary("pg_ctl"), ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"])
     }
 
     /// Where the server's folder goes: memory (`/dev/shm`) where there is such a folder, else `/tmp`. The tests
@@ -104,16 +133,16 @@ public final class PostgresTestServer: Sendable {
             && FileManager.default.isWritableFile(atPath: memory) ? memory : "/tmp"
     }
 
-    /// The folder of the server to stop at exit.
-    private static let running = LockedPath()
+    /// The folders of the servers to stop at exit.
+    private static let running = LockedPaths()
 
-    final class LockedPath: @unchecked Sendable {
+    final class LockedPaths: @unchecked Sendable {
         private let lock = NSLock()
-        private var path: String?
-        func withLock<T>(_ body: (inout String?) -> T) -> T {
+        private var paths: [String] = []
+        func withLock<T>(_ body: (inout [String]) -> T) -> T {
             lock.lock()
             defer { lock.unlock() }
-            return body(&path)
+            return body(&paths)
         }
     }
 

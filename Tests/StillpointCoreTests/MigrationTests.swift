@@ -4,8 +4,9 @@ import Testing
 @testable import StillpointCore
 @testable import StillpointSQLite
 
-/// Schema changes between opens of a SQLite store: what the schema no longer declares stops constraining rows,
-/// and declared renames keep the data. The same cases run on PostgreSQL in `PostgresMigrationTests`.
+/// Schema changes between opens of a store, on every store that can be opened twice: what the schema no longer
+/// declares stops constraining rows, declared renames keep the data, conversions retype values once, and
+/// schema versions' steps run once. PostgreSQL's own cases (identifiers it cuts) are in `PostgresMigrationTests`.
 @Suite("Migration")
 struct MigrationTests {
     private enum WithSize: Entity {
@@ -28,7 +29,7 @@ struct MigrationTests {
     private enum Sitting: Entity {
         static let length = Attribute<Int>("length")
         static let note = Attribute<String?>("note")
-        /// Removed from `Session`: the renamed table is rebuilt too.
+        /// Removed from `Session`: the renamed table loses its constraint too.
         static let mood = Attribute<Int>("mood")
         static let entity = EntityDescription(
             "Sitting", attributes: [length, note, mood], indexes: [IndexDescription([length], isUnique: true)])
@@ -40,49 +41,90 @@ struct MigrationTests {
             "Session", attributes: [duration, note], indexes: [IndexDescription([duration], isUnique: true)], renamedFrom: "Sitting")
     }
 
-    private func withStoreFile(_ body: (URL) async throws -> Void) async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try await body(directory.appendingPathComponent("store.sqlite"))
+    // MARK: Looking at the tables
+
+    /// The indexes of `table`: Stillpoint's and the application's own, not the primary key's.
+    private func indexNames(_ table: String, in container: PersistentContainer, _ store: TestStore) throws -> Set<String> {
+        let sql = store == .postgres
+            ? """
+              SELECT index_class.relname FROM pg_index
+              JOIN pg_class index_class ON index_class.oid = pg_index.indexrelid
+              JOIN pg_class table_class ON table_class.oid = pg_index.indrelid
+              JOIN pg_namespace ON pg_namespace.oid = table_class.relnamespace
+              WHERE table_class.relname = '\(table)' AND pg_namespace.nspname = current_schema() AND NOT pg_index.indisprimary
+              """
+            : "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = '\(table)'"
+        return Set(try container.strings(sql).compactMap { $0 })
     }
 
-    private func indexNames(_ table: String, in container: PersistentContainer) throws -> Set<String> {
-        Set(try container.sqliteStore.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", arguments: [table])
-        })
+    /// The columns of `table`, in order.
+    private func columnNames(_ table: String, in container: PersistentContainer, _ store: TestStore) throws -> [String] {
+        let sql = store == .postgres
+            ? "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = '\(table)' "
+                + "ORDER BY ordinal_position"
+            : "SELECT name FROM pragma_table_info('\(table)') ORDER BY cid"
+        return try container.strings(sql).compactMap { $0 }
     }
 
-    @Test func aRemovedRequiredAttributeStopsConstrainingInsertsAndKeepsItsValues() async throws {
-        try await withStoreFile { url in
-            do {
-                let container = try PersistentContainer(schema: try Schema([WithSize.self]), location: .file(url))
-                try await container.performBackgroundTask { context in
-                    let thing = context.insert(WithSize.self)
-                    thing[WithSize.name] = "old"
-                    thing[WithSize.size] = 3
-                    try await context.save()
-                }
-                // An index of the application's own survives the table's rebuild.
-                try container.sqliteStore.write { db in try db.execute(sql: "CREATE INDEX mine ON Thing (name)") }
-            }
-            let container = try PersistentContainer(schema: try Schema([WithoutSize.self]), location: .file(url))
+    private func tableExists(_ table: String, in container: PersistentContainer, _ store: TestStore) throws -> Bool {
+        let sql = store == .postgres
+            ? "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = '\(table)'"
+            : "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(table)'"
+        return try container.integer(sql) == 1
+    }
+
+    /// How the store holds `column`'s values: SQLite's type of each value, PostgreSQL's type of the column.
+    private func storedTypes(_ table: String, _ column: String, in container: PersistentContainer, _ store: TestStore) throws -> [String] {
+        let sql = store == .postgres
+            ? "SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = '\(table)' "
+                + "AND column_name = '\(column)'"
+            : "SELECT typeof(\(column)) FROM \(table) ORDER BY _id"
+        return try container.strings(sql).compactMap { $0 }
+    }
+
+    /// SQLite's migrator has nothing left to do for `schema`: a migration is done once.
+    private func expectNothingLeftToMigrate(_ schema: Schema, in container: PersistentContainer, _ store: TestStore) throws {
+        guard store.isSQLite else { return }
+        let plan = try container.sqliteStore.read { db in
+            try SchemaMigrator(schema: schema, path: container.location.displayPath).plan(db)
+        }
+        #expect(plan.isEmpty)
+    }
+
+    /// The bytes of a store file, to show an open changed none; `nil` for a server's store.
+    private func fileBytes(_ location: StoreLocation) throws -> Data? {
+        guard case .file(let url) = location else { return nil }
+        return try Data(contentsOf: url)
+    }
+
+    // MARK: Removed attributes and constraints
+
+    @Test(arguments: TestStore.shareable)
+    func aRemovedRequiredAttributeStopsConstrainingInsertsAndKeepsItsValues(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        do {
+            let container = try openContainer(schema: try Schema([WithSize.self]), location: location)
             try await container.performBackgroundTask { context in
-                context.insert(WithoutSize.self)[WithoutSize.name] = "new"
+                let thing = context.insert(WithSize.self)
+                thing[WithSize.name] = "old"
+                thing[WithSize.size] = 3
                 try await context.save()
             }
-            let rows = try container.sqliteStore.read { db in
-                try Row.fetchAll(db, sql: "SELECT name, size FROM Thing ORDER BY _id").map { [$0["name"] as String?, ($0["size"] as Int?).map(String.init)] }
-            }
-            #expect(rows == [["old", "3"], ["new", nil]])
-            let indexes = try indexNames("Thing", in: container)
-            #expect(indexes.contains("mine"))
-            #expect(!indexes.contains("index_Thing_size"))
-            // Done once: the next open has nothing to do.
-            let plan = try container.sqliteStore.read { db in
-                try SchemaMigrator(schema: try Schema([WithoutSize.self]), path: url.path).plan(db)
-            }
-            #expect(plan.isEmpty)
+            // An index of the application's own survives the table's rebuild.
+            try container.executeSQL(#"CREATE INDEX mine ON "Thing" (name)"#)
         }
+        let schema = try Schema([WithoutSize.self])
+        let container = try openContainer(schema: schema, location: location)
+        try await container.performBackgroundTask { context in
+            context.insert(WithoutSize.self)[WithoutSize.name] = "new"
+            try await context.save()
+        }
+        #expect(try container.strings(#"SELECT name || '/' || COALESCE(CAST(size AS TEXT), '-') FROM "Thing" ORDER BY _id"#)
+                == ["old/3", "new/-"])
+        let indexes = try indexNames("Thing", in: container, store)
+        #expect(indexes.contains("mine"))
+        #expect(!indexes.contains("index_Thing_size"))
+        try expectNothingLeftToMigrate(schema, in: container, store)
     }
 
     @Test func aRemovedRequiredAttributeStopsConstrainingInsertsInMemoryToo() throws {
@@ -98,58 +140,66 @@ struct MigrationTests {
         #expect(sizes == [3, nil])
     }
 
-    @Test func aDroppedUniquenessConstraintNoLongerRejectsRows() async throws {
-        try await withStoreFile { url in
-            do {
-                let container = try PersistentContainer(schema: try Schema([UniqueKey.self]), location: .file(url))
-                try await container.performBackgroundTask { context in
-                    context.insert(UniqueKey.self)[UniqueKey.key] = 1
-                    try await context.save()
-                }
-                try container.sqliteStore.write { db in try db.execute(sql: "CREATE INDEX keyed_by_hand ON Keyed (key)") }
-            }
-            let container = try PersistentContainer(schema: try Schema([AnyKey.self]), location: .file(url))
+    @Test(arguments: TestStore.shareable)
+    func aDroppedUniquenessConstraintNoLongerRejectsRows(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        do {
+            let container = try openContainer(schema: try Schema([UniqueKey.self]), location: location)
             try await container.performBackgroundTask { context in
-                context.insert(AnyKey.self)[AnyKey.key] = 1
+                context.insert(UniqueKey.self)[UniqueKey.key] = 1
                 try await context.save()
             }
-            let count = try await container.performBackgroundTask { context in try context.count(for: FetchRequest(AnyKey.self)) }
-            #expect(count == 2)
-            #expect(try indexNames("Keyed", in: container) == ["keyed_by_hand"])
+            try container.executeSQL(#"CREATE INDEX keyed_by_hand ON "Keyed" (key)"#)
         }
+        let container = try openContainer(schema: try Schema([AnyKey.self]), location: location)
+        try await container.performBackgroundTask { context in
+            context.insert(AnyKey.self)[AnyKey.key] = 1
+            try await context.save()
+        }
+        let count = try await container.performBackgroundTask { context in try context.count(for: FetchRequest(AnyKey.self)) }
+        #expect(count == 2)
+        #expect(try indexNames("Keyed", in: container, store) == ["keyed_by_hand"])
     }
 
-    @Test func renamedEntitiesAndAttributesKeepTheirRowsAndIndexes() async throws {
-        try await withStoreFile { url in
-            do {
-                let container = try PersistentContainer(schema: try Schema([Sitting.self]), location: .file(url))
-                try await container.performBackgroundTask { context in
-                    let sitting = context.insert(Sitting.self)
-                    sitting[Sitting.length] = 20
-                    sitting[Sitting.note] = "kept"
-                    sitting[Sitting.mood] = 1
-                    try await context.save()
-                }
-                try container.sqliteStore.write { db in try db.execute(sql: "CREATE INDEX by_note ON Sitting (note)") }
+    // MARK: Renames
+
+    @Test(arguments: TestStore.shareable)
+    func renamedEntitiesAndAttributesKeepTheirRowsAndIndexes(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        do {
+            let container = try openContainer(schema: try Schema([Sitting.self]), location: location)
+            try await container.performBackgroundTask { context in
+                let sitting = context.insert(Sitting.self)
+                sitting[Sitting.length] = 20
+                sitting[Sitting.note] = "Kept"
+                sitting[Sitting.mood] = 1
+                try await context.save()
             }
-            // Not upgraded yet: a reader cannot read the store under the new names.
-            #expect(throws: StoreError.needsUpgrade(path: url.path)) {
-                try PersistentContainer(schema: try Schema([Session.self]), location: .file(url), access: .readOnly)
+            try container.executeSQL(#"CREATE INDEX by_note ON "Sitting" (note)"#)
+        }
+        // Not upgraded yet: a reader cannot read the store under the new names.
+        #expect(throws: StoreError.needsUpgrade(path: location.displayPath)) {
+            try openContainer(schema: try Schema([Session.self]), location: location, access: .readOnly)
+        }
+        for _ in 1...2 {
+            let container = try openContainer(schema: try Schema([Session.self]), location: location)
+            let values = try await container.performBackgroundTask { context in
+                try context.fetch(FetchRequest(Session.self)).map { [String($0[Session.duration]), $0[Session.note] ?? ""] }
             }
-            for _ in 1...2 {
-                let container = try PersistentContainer(schema: try Schema([Session.self]), location: .file(url))
-                let values = try await container.performBackgroundTask { context in
-                    try context.fetch(FetchRequest(Session.self)).map { [String($0[Session.duration]), $0[Session.note] ?? ""] }
-                }
-                #expect(values == [["20", "kept"]])
-                #expect(try indexNames("Session", in: container) == ["unique_Session_duration", "by_note"])
-                try container.sqliteStore.write { db in try db.execute(sql: "INSERT INTO Session (duration) VALUES (21)") }
-                try container.sqliteStore.write { db in try db.execute(sql: "DELETE FROM Session WHERE duration = 21") }
-                #expect(try container.sqliteStore.read { db in try db.tableExists("Sitting") } == false)
-                // The uniqueness constraint still holds under the new name.
-                #expect(throws: (any Error).self) {
-                    try container.sqliteStore.write { db in try db.execute(sql: "INSERT INTO Session (duration) VALUES (20)") }
-                }
+            #expect(values == [["20", "Kept"]])
+            // Case-insensitive comparisons still find the row (on PostgreSQL, the folded copies moved with the column).
+            let folded = try await container.performBackgroundTask { context in
+                try context.count(for: FetchRequest(Session.self, predicate: try FetchPredicate("note ==[c] %@", "kept")))
+            }
+            #expect(folded == 1)
+            #expect(try indexNames("Session", in: container, store) == ["unique_Session_duration", "by_note"])
+            // The removed attribute no longer constrains rows.
+            try container.executeSQL(#"INSERT INTO "Session" (duration) VALUES (21)"#)
+            try container.executeSQL(#"DELETE FROM "Session" WHERE duration = 21"#)
+            #expect(try tableExists("Sitting", in: container, store) == false)
+            // The uniqueness constraint still holds under the new name.
+            #expect(throws: (any Error).self) {
+                try container.executeSQL(#"INSERT INTO "Session" (duration) VALUES (20)"#)
             }
         }
     }
@@ -197,9 +247,16 @@ struct MigrationTests {
         })
         static let entity = EntityDescription("Leveled", attributes: [level])
     }
+    private enum SpelledLevel: Entity {
+        static let level = Attribute<String>("level", default: "", conversion: AttributeConversion(from: .integer, name: "spell") { value in
+            guard case .integer(let number) = value else { return value }
+            return .string(number > 5 ? "High" : "Low")
+        })
+        static let entity = EntityDescription("Leveled", attributes: [level])
+    }
 
-    private func storeValues<E: Entity>(_ type: E.Type, _ values: [AttributeValue], at url: URL) async throws {
-        let container = try PersistentContainer(schema: try Schema([type]), location: .file(url))
+    private func storeValues<E: Entity>(_ type: E.Type, _ values: [AttributeValue], at location: StoreLocation) async throws {
+        let container = try openContainer(schema: try Schema([type]), location: location)
         let entity = type.entity.name
         let attribute = try #require(type.entity.attributes.first).name
         try await container.performBackgroundTask { context in
@@ -210,72 +267,94 @@ struct MigrationTests {
         }
     }
 
-    @Test func integersBecomeDoublesOnceAndKeepTheirIndex() async throws {
-        try await withStoreFile { url in
-            try await storeValues(IntegerDuration.self, [.integer(20), .integer(30)], at: url)
-            let schema = try Schema([DoubleDuration.self])
-            for _ in 1...2 {
-                let container = try PersistentContainer(schema: schema, location: .file(url))
-                let values = try await container.performBackgroundTask { context in
-                    try context.fetch(FetchRequest(DoubleDuration.self, sortedBy: [.ascending(DoubleDuration.duration)])).map { $0[DoubleDuration.duration] }
-                }
-                #expect(values == [20, 30])
-                let stored = try container.sqliteStore.read { db in
-                    try String.fetchAll(db, sql: "SELECT typeof(duration) FROM Timed")
-                }
-                #expect(stored == ["real", "real"])
-                #expect(try indexNames("Timed", in: container) == ["unique_Timed_duration"])
-                #expect(try container.sqliteStore.read { db in try SchemaMigrator(schema: schema, path: url.path).plan(db) }.isEmpty)
-            }
-        }
-    }
-
-    @Test func doublesAreRoundedToIntegers() async throws {
-        try await withStoreFile { url in
-            try await storeValues(DoubleDuration.self, [.double(2.5), .double(-2.5), .double(1.4)], at: url)
-            let container = try PersistentContainer(schema: try Schema([RoundedDuration.self]), location: .file(url))
+    @Test(arguments: TestStore.shareable)
+    func integersBecomeDoublesOnceAndKeepTheirIndex(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        try await storeValues(IntegerDuration.self, [.integer(20), .integer(30)], at: location)
+        let schema = try Schema([DoubleDuration.self])
+        for _ in 1...2 {
+            let container = try openContainer(schema: schema, location: location)
             let values = try await container.performBackgroundTask { context in
-                try context.fetch(FetchRequest(RoundedDuration.self, sortedBy: [.ascending(RoundedDuration.duration)])).map { $0[RoundedDuration.duration] }
+                try context.fetch(FetchRequest(DoubleDuration.self, sortedBy: [.ascending(DoubleDuration.duration)])).map { $0[DoubleDuration.duration] }
             }
-            #expect(values == [-3, 1, 3])
+            #expect(values == [20, 30])
+            #expect(try storedTypes("Timed", "duration", in: container, store) == (store.isSQLite ? ["real", "real"] : ["double precision"]))
+            #expect(try indexNames("Timed", in: container, store) == ["unique_Timed_duration"])
+            #expect(throws: (any Error).self) {
+                try container.executeSQL(#"INSERT INTO "Timed" (duration) VALUES (20)"#)
+            }
+            try expectNothingLeftToMigrate(schema, in: container, store)
         }
     }
 
-    @Test func textThatIsNotANumberStopsTheOpenNamingTheRowAndChangesNothing() async throws {
-        try await withStoreFile { url in
-            try await storeValues(TextLevel.self, [.string("12"), .string("high")], at: url)
-            #expect {
-                try PersistentContainer(schema: try Schema([ParsedLevel.self]), location: .file(url))
-            } throws: { error in
-                guard case StoreError.incompatibleSchema(_, "Leveled", let reason) = error else { return false }
-                return reason.contains("'level' in the row with _id 2") && reason.contains("'high' is not an integer")
-            }
-            let stored = try await DatabaseQueue(path: url.path).read { db in
-                try Row.fetchAll(db, sql: "SELECT typeof(level), level FROM Leveled ORDER BY _id").map { [$0[0] as String, $0[1] as String] }
-            }
-            #expect(stored == [["text", "12"], ["text", "high"]])
-            // A conversion of its own accepts the names.
-            let container = try PersistentContainer(schema: try Schema([MappedLevel.self]), location: .file(url))
-            let values = try await container.performBackgroundTask { context in
-                try context.fetch(FetchRequest(MappedLevel.self)).map { $0[MappedLevel.level] }
-            }
-            #expect(values == [12, 2])
+    @Test(arguments: TestStore.shareable)
+    func doublesAreRoundedToIntegers(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        try await storeValues(DoubleDuration.self, [.double(2.5), .double(-2.5), .double(1.4)], at: location)
+        let container = try openContainer(schema: try Schema([RoundedDuration.self]), location: location)
+        let values = try await container.performBackgroundTask { context in
+            try context.fetch(FetchRequest(RoundedDuration.self, sortedBy: [.ascending(RoundedDuration.duration)])).map { $0[RoundedDuration.duration] }
         }
+        #expect(values == [-3, 1, 3])
     }
 
-    @Test func aTypeChangeWithoutAConversionIsRefusedWithAHint() async throws {
-        try await withStoreFile { url in
-            try await storeValues(TextLevel.self, [.string("12")], at: url)
-            enum Unconverted: Entity {
-                static let level = Attribute<Int>("level")
-                static let entity = EntityDescription("Leveled", attributes: [level])
-            }
-            #expect {
-                try PersistentContainer(schema: try Schema([Unconverted.self]), location: .file(url))
-            } throws: { error in
-                guard case StoreError.incompatibleSchema(_, "Leveled", let reason) = error else { return false }
-                return reason.contains("declare a conversion")
-            }
+    @Test(arguments: TestStore.shareable)
+    func textThatIsNotANumberStopsTheOpenNamingTheRowAndChangesNothing(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        try await storeValues(TextLevel.self, [.string("12"), .string("high")], at: location)
+        #expect {
+            try openContainer(schema: try Schema([ParsedLevel.self]), location: location)
+        } throws: { error in
+            guard case StoreError.incompatibleSchema(_, "Leveled", let reason) = error else { return false }
+            return reason.contains("'level' in the row with _id 2") && reason.contains("'high' is not an integer")
+        }
+        do {
+            let unchanged = try openContainer(schema: try Schema([TextLevel.self]), location: location, access: .readOnly)
+            #expect(try unchanged.strings(#"SELECT level FROM "Leveled" ORDER BY _id"#) == ["12", "high"])
+            #expect(try storedTypes("Leveled", "level", in: unchanged, store) == (store.isSQLite ? ["text", "text"] : ["text"]))
+        }
+        // A conversion of its own accepts the names.
+        let container = try openContainer(schema: try Schema([MappedLevel.self]), location: location)
+        let values = try await container.performBackgroundTask { context in
+            try context.fetch(FetchRequest(MappedLevel.self)).map { $0[MappedLevel.level] }
+        }
+        #expect(values == [12, 2])
+    }
+
+    @Test(arguments: TestStore.shareable)
+    func valuesConvertedToTextCompareAsText(store: TestStore) async throws {
+        enum IntegerLevel: Entity {
+            static let level = Attribute<Int>("level")
+            static let entity = EntityDescription("Leveled", attributes: [level])
+        }
+        let location = try await store.makeLocation()
+        try await storeValues(IntegerLevel.self, [.integer(9), .integer(1)], at: location)
+        let container = try openContainer(schema: try Schema([SpelledLevel.self]), location: location)
+        // Case-insensitively too: on PostgreSQL, the converted values got their folded copies.
+        let high = try await container.performBackgroundTask { context in
+            try context.fetch(FetchRequest(SpelledLevel.self, predicate: try FetchPredicate("level ==[c] %@", "high"))).map { $0[SpelledLevel.level] }
+        }
+        #expect(high == ["High"])
+        try await container.performBackgroundTask { context in
+            _ = context.insert(SpelledLevel.self)
+            try await context.save()
+        }
+        #expect(try storedTypes("Leveled", "level", in: container, store) == (store.isSQLite ? ["text", "text", "text"] : ["text"]))
+    }
+
+    @Test(arguments: TestStore.shareable)
+    func aTypeChangeWithoutAConversionIsRefusedWithAHint(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        try await storeValues(TextLevel.self, [.string("12")], at: location)
+        enum Unconverted: Entity {
+            static let level = Attribute<Int>("level")
+            static let entity = EntityDescription("Leveled", attributes: [level])
+        }
+        #expect {
+            try openContainer(schema: try Schema([Unconverted.self]), location: location)
+        } throws: { error in
+            guard case StoreError.incompatibleSchema(_, "Leveled", let reason) = error else { return false }
+            return reason.contains("declare a conversion")
         }
     }
 
@@ -305,68 +384,67 @@ struct MigrationTests {
         ])
     }
 
-    private func recordedVersion(_ container: PersistentContainer) throws -> Int? {
-        try container.sqliteStore.read { db in try Int.fetchOne(db, sql: "SELECT version FROM _stillpoint_schema_version") }
+    private func recordedVersion(_ container: PersistentContainer) throws -> Int64? {
+        try container.integer("SELECT version FROM _stillpoint_schema_version")
     }
 
-    @Test func aVersionsStepRunsOnceAfterTheTablesWereUpgraded() async throws {
-        try await withStoreFile { url in
-            _ = try PersistentContainer(schema: try Schema([Minutes.self], versions: [SchemaVersion(1)]), location: .file(url))
-            try await storeValues(Minutes.self, [.integer(2), .integer(5)], at: url)
-            // Not upgraded yet: a reader of version 2 cannot read it.
-            let runs = LockedState(0)
-            #expect(throws: StoreError.needsUpgrade(path: url.path)) {
-                try PersistentContainer(schema: try secondsSchema(runs: runs), location: .file(url), access: .readOnly)
-            }
-            for _ in 1...2 {
-                let container = try PersistentContainer(schema: try secondsSchema(runs: runs), location: .file(url))
-                let seconds = try await container.performBackgroundTask { context in
-                    try context.fetch(FetchRequest(Seconds.self, sortedBy: [.ascending(Seconds.seconds)])).map { $0[Seconds.seconds] }
-                }
-                #expect(seconds == [120, 300])
-                #expect(try recordedVersion(container) == 2)
-            }
-            #expect(runs.withLock { $0 } == 1)
-        }
-    }
-
-    @Test func aNewStoreStartsAtTheLatestVersionWithoutRunningSteps() async throws {
+    @Test(arguments: TestStore.shareable)
+    func aVersionsStepRunsOnceAfterTheTablesWereUpgraded(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        _ = try openContainer(schema: try Schema([Minutes.self], versions: [SchemaVersion(1)]), location: location)
+        try await storeValues(Minutes.self, [.integer(2), .integer(5)], at: location)
+        // Not upgraded yet: a reader of version 2 cannot read it.
         let runs = LockedState(0)
-        for location in [StoreLocation.inMemory, .file(try temporaryDirectory().appendingPathComponent("store.sqlite"))] {
-            let container = try PersistentContainer(schema: try secondsSchema(runs: runs), location: location)
-            #expect(try recordedVersion(container) == 2)
-            if case .file(let url) = location { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        #expect(throws: StoreError.needsUpgrade(path: location.displayPath)) {
+            try openContainer(schema: try secondsSchema(runs: runs), location: location, access: .readOnly)
         }
+        for _ in 1...2 {
+            let container = try openContainer(schema: try secondsSchema(runs: runs), location: location)
+            let seconds = try await container.performBackgroundTask { context in
+                try context.fetch(FetchRequest(Seconds.self, sortedBy: [.ascending(Seconds.seconds)])).map { $0[Seconds.seconds] }
+            }
+            #expect(seconds == [120, 300])
+            #expect(try recordedVersion(container) == 2)
+        }
+        #expect(runs.withLock { $0 } == 1)
+    }
+
+    @Test(arguments: TestStore.all)
+    func aNewStoreStartsAtTheLatestVersionWithoutRunningSteps(store: TestStore) async throws {
+        let runs = LockedState(0)
+        let container = try openContainer(schema: try secondsSchema(runs: runs), location: try await store.makeLocation())
+        #expect(try recordedVersion(container) == 2)
         #expect(runs.withLock { $0 } == 0)
     }
 
-    @Test func aFailingStepLeavesTheStoreAsItWas() async throws {
-        try await withStoreFile { url in
-            _ = try PersistentContainer(schema: try Schema([Minutes.self], versions: [SchemaVersion(1)]), location: .file(url))
-            try await storeValues(Minutes.self, [.integer(2)], at: url)
-            #expect(throws: AttributeConversion.Failure.self) {
-                try PersistentContainer(schema: try secondsSchema(runs: LockedState(0), fails: true), location: .file(url))
-            }
-            let container = try PersistentContainer(schema: try Schema([Minutes.self], versions: [SchemaVersion(1)]), location: .file(url))
-            let columns = try container.sqliteStore.read { db in try db.columns(in: "Timed").map(\.name) }
-            #expect(columns == ["_id", "_version", "minutes"])
-            #expect(try recordedVersion(container) == 1)
+    @Test(arguments: TestStore.shareable)
+    func aFailingStepLeavesTheStoreAsItWas(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        _ = try openContainer(schema: try Schema([Minutes.self], versions: [SchemaVersion(1)]), location: location)
+        try await storeValues(Minutes.self, [.integer(2)], at: location)
+        #expect(throws: AttributeConversion.Failure.self) {
+            try openContainer(schema: try secondsSchema(runs: LockedState(0), fails: true), location: location)
         }
+        let container = try openContainer(schema: try Schema([Minutes.self], versions: [SchemaVersion(1)]), location: location)
+        #expect(try columnNames("Timed", in: container, store) == ["_id", "_version", "minutes"])
+        #expect(try recordedVersion(container) == 1)
     }
 
-    @Test func aStoreOfANewerSchemaVersionIsRefusedBeforeAnythingChanges() async throws {
-        try await withStoreFile { url in
-            _ = try PersistentContainer(schema: try secondsSchema(runs: LockedState(0)), location: .file(url))
-            let before = try Data(contentsOf: url)
-            for access in [StoreAccess.readWrite, .readOnly] {
-                #expect(throws: StoreError.newerSchemaVersion(path: url.path, version: 2, latest: 1)) {
-                    try PersistentContainer(
-                        schema: try Schema([Minutes.self], versions: [SchemaVersion(1)]), location: .file(url), access: access)
-                }
+    @Test(arguments: TestStore.shareable)
+    func aStoreOfANewerSchemaVersionIsRefusedBeforeAnythingChanges(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        let runs = LockedState(0)
+        _ = try openContainer(schema: try secondsSchema(runs: runs), location: location)
+        let fileBefore = try fileBytes(location)
+        for access in [StoreAccess.readWrite, .readOnly] {
+            #expect(throws: StoreError.newerSchemaVersion(path: location.displayPath, version: 2, latest: 1)) {
+                try openContainer(schema: try Schema([Minutes.self], versions: [SchemaVersion(1)]), location: location, access: access)
             }
-            #expect(try Data(contentsOf: url) == before)
-            #expect(StoreError.newerSchemaVersion(path: "p", version: 2, latest: 1).description.contains("newer application"))
         }
+        #expect(try fileBytes(location) == fileBefore)
+        let container = try openContainer(schema: try secondsSchema(runs: runs), location: location, access: .readOnly)
+        #expect(try columnNames("Timed", in: container, store) == ["_id", "_version", "seconds"])
+        #expect(StoreError.newerSchemaVersion(path: "p", version: 2, latest: 1).description.contains("newer application"))
     }
 
     @Test func versionsMustIncrease() {

@@ -61,6 +61,25 @@ struct PostgresBulkInsertTests {
         #expect(stored == count)
     }
 
+    /// Each folded copy is the folding's own, whether the text folds to itself (lower-case ASCII) or not.
+    @Test(arguments: [5, PostgresBulkInsert.copyThreshold + 50])
+    func foldedCopiesAreTheFoldingsOwn(count: Int) throws {
+        let names = ["zazen", "Zazen", "CAFÉ au lait", "s-12", "", "Ωmega ǅ Straße"]
+        var rows = rows(count, firstUID: 1_000)
+        for index in rows.indices { rows[index][1] = .string(names[index % names.count]) }
+        let ids = try connection.transaction { try PostgresBulkInsert(Practice.entity, on: connection).insert(rows) }.compactMap { $0 }
+        #expect(ids.count == count)
+        let columns = (["name"] + SQLDialect.foldFlags.map { SQLDialect.foldedColumnName("name", flags: $0) })
+            .map(SQLDialect.postgreSQL.quote).joined(separator: ", ")
+        let stored = try connection.execute("SELECT \(columns) FROM \"Practice\" WHERE \"_id\" >= $1 ORDER BY \"_id\"", [String(ids[0])])
+        #expect(stored.rowCount == count)
+        for row in 0..<stored.rowCount {
+            let name = try #require(stored.text(row: row, column: 0))
+            let copies = SQLDialect.foldFlags.indices.map { stored.text(row: row, column: $0 + 1) }
+            #expect(copies == SQLDialect.foldFlags.map { TextFolding.fold(name, flags: $0) }, "\(name)")
+        }
+    }
+
     @Test func nulTextIsRefusedBeforeAnythingIsSent() throws {
         var rows = rows(3, firstUID: 100)
         rows[1][2] = .string("a\u{0}b")

@@ -54,6 +54,12 @@ struct PostgresConnectionTests {
         #expect(check.integer(row: 0, column: 0) == 10_000)
         #expect(check.integer(row: 0, column: 1) == 6_666)
         #expect(try connection.execute("SELECT body FROM copied WHERE n = 1").text(row: 0, column: 0) == "line\\1\nnext\ttab")
+        // Every escape at the start, in the middle and at the end of a field, beside text that needs none.
+        let awkward = ["\\", "\r\n\t\\", "\tcafé\r", "plain", "", "a long line of text that is stored out of line\\"]
+        try connection.execute("DELETE FROM copied")
+        #expect(try connection.copy("COPY copied (n, body) FROM STDIN", rows: awkward.enumerated().map { [String($0), $1] }) == awkward.count)
+        let back = try connection.execute("SELECT body FROM copied ORDER BY n")
+        #expect((0..<back.rowCount).map { back.text(row: $0, column: 0) } == awkward)
     }
 
     @Test func aRunningStatementIsCancelledFromAnotherThread() throws {
@@ -84,6 +90,28 @@ struct PostgresConnectionTests {
         #expect(received.map(\.channel) == ["stillpoint_changes"])
         #expect(received.map(\.payload) == ["42"])
         #expect(try listener.notifications().isEmpty)
+    }
+
+    /// The server's refusal keeps its SQLSTATE, and its message reads as libpq's usual one.
+    @Test func aMissingDatabaseIsTellableFromAnUnreachableServer() throws {
+        let missing = try PostgresTestServer.shared().uri(database: "not_there")
+        do {
+            _ = try PostgresConnection(uri: missing)
+            Issue.record("connected to a database that does not exist")
+        } catch {
+            #expect(error.isMissingDatabase && error.isConnectionFailure, "\(error)")
+            #expect(error.sqlState == PostgresError.noSuchDatabase)
+            #expect(error.database == "not_there")
+            #expect(error.message.hasSuffix(#"FATAL:  database "not_there" does not exist"#), "\(error.message)")
+            #expect(error.description.contains("check that the server runs"))
+        }
+        do {
+            _ = try PostgresConnection(uri: "postgresql://someone@127.0.0.1:1/practice")
+            Issue.record("connected to nothing")
+        } catch {
+            #expect(!error.isMissingDatabase && error.isConnectionFailure, "\(error)")
+            #expect(error.sqlState == PostgresError.cannotConnect)
+        }
     }
 
     @Test func anUnreachableServerIsNamedWithoutThePassword() throws {

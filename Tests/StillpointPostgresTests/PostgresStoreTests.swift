@@ -49,6 +49,23 @@ struct PostgresStoreTests {
         #expect(try reader.formatVersion() == PersistentContainer.storeFormatVersion)
     }
 
+    /// A database the server does not have is the server's missing store file, whether the open would write or not.
+    @Test(arguments: [StoreAccess.readWrite, .readOnly])
+    func aDatabaseThatDoesNotExistIsNamedAsMissing(access: StoreAccess) throws {
+        let uri = try PostgresTestServer.shared().uri(database: "never_made") + "&password=s3cret"
+        let path = StoreLocation.postgres(uri).displayPath
+        #expect(throws: StoreError.noDatabase(path: path, database: "never_made")) {
+            try PostgresStore(uri: uri, schema: try Schema([Practice.self]), access: access)
+        }
+        let message = StoreError.noDatabase(path: path, database: "never_made").description
+        #expect(message.contains("the database never_made of") && message.contains("does not exist") && message.contains("createdb never_made"), "\(message)")
+        #expect(!path.contains("s3cret"))
+        // Nothing was made on the way.
+        let databases = try PostgresConnection(uri: PostgresTestServer.shared().uri())
+            .execute("SELECT count(*) FROM pg_database WHERE datname = 'never_made'")
+        #expect(databases.integer(row: 0, column: 0) == 0)
+    }
+
     @Test func aColumnOfAnotherTypeIsRefusedBeforeAnythingIsWritten() throws {
         let uri = try PostgresTestServer.shared().makeDatabase("types")
         try PostgresConnection(uri: uri).execute(

@@ -98,6 +98,46 @@ struct PostgresStoreToolTests {
         #expect(status == 0, "\(following.standardError)")
     }
 
+    /// The server goes away while a report watches it: one notice that the watch lost it and keeps trying (not
+    /// one per retry), one when it is back, and the report follows an import made after.
+    @Test func aWatchSaysOnceThatTheServerIsAwayAndOnceThatItIsBack() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        // A server of its own: stopping the shared one would fail the tests running beside this one.
+        let server = try PostgresTestServer.ownServer()
+        let uri = try server.makeDatabase("watch")
+        let demo = try tool.run(["demo", "--sessions", "1500", "--years", "3", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
+        #expect(demo.status == 0, "\(demo.standardError)")
+        let watching = try RunningTool(["report", "--watch", "--store", uri, "--as-of", ReportCommandTests.asOf], in: tool)
+        defer { watching.kill() }
+        try #require(watching.waitForError(within: .seconds(60)) { $0.contains("watching the store") },
+                     "the watch did not start; stderr: \(watching.standardError)")
+        #expect(watching.waitForOutput(within: .seconds(20)) { WatchReportTests.sessionCounts(in: $0) == [1500] },
+                "\(watching.standardOutput)")
+
+        let place = StoreLocation.postgres(uri).displayPath
+        try server.stop()
+        #expect(watching.waitForError(within: .seconds(30)) { $0.contains("lost the PostgreSQL server at \(place)") },
+                "no notice of the lost server; stderr: \(watching.standardError)")
+        #expect(watching.standardError.contains("still watching"), "\(watching.standardError)")
+        // Some retries (every 0.3 s) while the server stays away, each silent.
+        Thread.sleep(forTimeInterval: 2)
+        try server.start()
+        #expect(watching.waitForError(within: .seconds(30)) { $0.contains("the PostgreSQL server at \(place) is back") },
+                "no notice of the server's return; stderr: \(watching.standardError)")
+
+        let csv = tool.path("new.csv")
+        try "start,duration\n2025-05-31T06:00:00Z,1200\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        let imported = try tool.run(["import", csv, "--format", "csv", "--store", uri])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let refreshed = watching.waitForOutput(within: .seconds(60)) { WatchReportTests.sessionCounts(in: $0).last == 1501 }
+        #expect(refreshed, "no refreshed report; stdout: \(watching.standardOutput)\nstderr: \(watching.standardError)")
+        let (status, _) = watching.interruptAndWaitForExit(within: .seconds(20))
+        #expect(status == 0, "\(watching.standardError)")
+        #expect(watching.standardError.components(separatedBy: "lost the PostgreSQL server").count == 2, "\(watching.standardError)")
+        #expect(watching.standardError.components(separatedBy: "is back; watching").count == 2, "\(watching.standardError)")
+    }
+
     /// Two processes import at once while this one watches the store: every session either one saved reaches the
     /// watcher in a change set, none is skipped (PostgreSQL numbers change-log entries before they commit).
     @Test func twoProcessesImportingAtOnceAreWatchedWithoutAGap() async throws {
@@ -161,6 +201,22 @@ struct PostgresStoreToolTests {
         let result = try tool.run(["report", "--store", "postgresql://me:hunter2@[::1/practice"])
         #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError.contains("is not a PostgreSQL connection URI"), "\(result.standardError)")
+        #expect(!result.standardError.contains("hunter2"), "\(result.standardError)")
+    }
+
+    /// Like a store file that is not there: 66, the database named, and how to make it.
+    @Test(arguments: [["report"], ["import", "sessions.csv", "--format", "csv"], ["demo"]])
+    func aDatabaseThatDoesNotExistIsAMissingStore(command: [String]) throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        try "start,duration\n2025-05-31T06:00:00Z,1200\n".write(toFile: tool.path("sessions.csv"), atomically: true, encoding: .utf8)
+        let uri = try PostgresTestServer.shared().uri(database: "no_such_practice") + "&password=hunter2"
+        let result = try tool.run(command.map { $0 == "sessions.csv" ? tool.path($0) : $0 } + ["--store", uri])
+        #expect(result.status == 66, "\(result.standardError)")
+        #expect(result.standardError.contains("there is no store at \(StoreLocation.postgres(uri).displayPath)"), "\(result.standardError)")
+        #expect(result.standardError.contains("the database no_such_practice does not exist"), "\(result.standardError)")
+        #expect(result.standardError.contains("createdb no_such_practice"), "\(result.standardError)")
+        #expect(result.standardError.contains("stillpoint demo --store URI"), "\(result.standardError)")
         #expect(!result.standardError.contains("hunter2"), "\(result.standardError)")
     }
 

@@ -17,7 +17,7 @@ public final class PersistentContainer: Sendable {
     public let location: StoreLocation
     /// The context of the main actor, for reading what is shown. Its saves write off the main actor.
     public let viewContext: ObjectContext
-    let store: any StoreDriver
+    package let store: any StoreDriver
     let hub: ChangeSetHub
     let mergeTracker: MergeTracker
     private let contextCounter = LockedState(0)

@@ -27,6 +27,12 @@ package enum TextFolding {
         return text.folding(options: options, locale: nil)
     }
 
+    /// Whether every folding leaves `text` as it is (ASCII without capital letters, such as most keys), told in
+    /// one look: a writer of folded copies then need not fold it once per copy.
+    package static func foldsToItself(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) }
+    }
+
     /// Folds `text` with the flags of `stillpoint_fold`: 1 = case-insensitive, 2 = diacritic-insensitive, 3 = both.
     package static func fold(_ text: String, flags: Int) -> String {
         fold(text,

@@ -32,6 +32,9 @@ public enum StoreError: Error, Sendable, Equatable {
     case diskFull(path: String)
     /// The database server could not be reached or refused the connection; `path` is the URI without its password.
     case serverUnreachable(path: String, detail: String)
+    /// The database server has no database of the name the URI gives (`path` is the URI without its password):
+    /// the server's counterpart of a store file that does not exist.
+    case noDatabase(path: String, database: String)
     /// The database server reported an error (`code` is PostgreSQL's SQLSTATE, when it gave one).
     case server(path: String, code: String?, message: String)
     /// The location cannot be read as a store's location (a PostgreSQL URI libpq cannot parse).
@@ -80,6 +83,9 @@ extension StoreError: LocalizedError, CustomStringConvertible {
         case .serverUnreachable(let path, let detail):
             return "cannot connect to the PostgreSQL server at \(path): \(detail); check that the server runs and accepts "
                 + "connections there, and the URI's host, port, database, user and password (or PGPASSWORD)"
+        case .noDatabase(let path, let database):
+            return "the database \(database) of \(path) does not exist on the PostgreSQL server; create it first "
+                + "(createdb \(database)), or name an existing database"
         case .server(let path, let code, let message):
             return "\(path): PostgreSQL error" + (code.map { " \($0)" } ?? "") + ": \(message)"
         case .invalidLocation(let path, let detail):

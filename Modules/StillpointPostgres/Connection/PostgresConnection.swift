@@ -24,14 +24,20 @@ package final class PostgresConnection {
     /// pairs; libpq's environment variables fill in what it leaves out).
     package init(uri: String) throws(PostgresError) {
         target = PostgresTarget(uri: uri)
-        guard let handle = PQconnectdb(uri) else {
+        guard let handle = PQconnectStart(uri) else {
             throw PostgresError(message: "libpq could not allocate a connection", target: target.description)
         }
-        guard PQstatus(handle) == CONNECTION_OK else {
-            let message = Self.message(PQerrorMessage(handle))
+        // Verbose while connecting, for the SQLSTATE of the server's refusal (3D000: no such database), which
+        // libpq keeps only in the message.
+        PQsetErrorVerbosity(handle, PQERRORS_VERBOSE)
+        if let failure = Self.finishConnecting(handle) {
+            let (state, message) = Self.serverState(in: failure)
+            let database = PQdb(handle).map { String(cString: $0) }
             PQfinish(handle)
-            throw PostgresError(sqlState: PostgresError.cannotConnect, message: message, target: target.description)
+            throw PostgresError(sqlState: state ?? PostgresError.cannotConnect, message: message, target: target.description,
+                                connecting: true, database: database)
         }
+        PQsetErrorVerbosity(handle, PQERRORS_DEFAULT)
         // Text goes both ways as UTF-8 whatever the database's or the environment's encoding.
         guard PQsetClientEncoding(handle, "UTF8") == 0 else {
             let message = Self.message(PQerrorMessage(handle))
@@ -46,6 +52,57 @@ package final class PostgresConnection {
 
     deinit {
         PQfinish(handle)
+    }
+
+    /// Drives `PQconnectPoll` to the end, as `PQconnectdb` does, and returns libpq's message when the connection
+    /// fails, `nil` when it stands.
+    ///
+    /// `connect_timeout` (from the URI or `PGCONNECT_TIMEOUT`) bounds each wait, at least 2 s as in libpq; unlike
+    /// `PQconnectdb`, a host that times out ends the attempt rather than passing on to the URI's next host.
+    private static func finishConnecting(_ handle: OpaquePointer) -> String? {
+        let timeout = connectTimeout(of: handle).map { Int32(clamping: max($0, 2) * 1_000) } ?? -1
+        var state = PQstatus(handle) == CONNECTION_BAD ? PGRES_POLLING_FAILED : PGRES_POLLING_WRITING
+        while true {
+            switch state {
+            case PGRES_POLLING_OK:
+                return nil
+            case PGRES_POLLING_FAILED:
+                return message(PQerrorMessage(handle))
+            default:
+                let events = state == PGRES_POLLING_READING ? POLLIN : POLLOUT
+                var descriptor = pollfd(fd: PQsocket(handle), events: Int16(events), revents: 0)
+                var ready = poll(&descriptor, 1, timeout)
+                while ready < 0 && errno == EINTR { ready = poll(&descriptor, 1, timeout) }
+                if ready == 0 { return "timeout expired" }
+                state = PQconnectPoll(handle)
+            }
+        }
+    }
+
+    /// The seconds of `connect_timeout` libpq read for `handle`, when there is a positive one.
+    private static func connectTimeout(of handle: OpaquePointer) -> Int? {
+        guard let options = PQconninfo(handle) else { return nil }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "connect_timeout" {
+                return option.pointee.val.flatMap { Int(String(cString: $0)) }.flatMap { $0 > 0 ? $0 : nil }
+            }
+            option += 1
+        }
+        return nil
+    }
+
+    /// The SQLSTATE of the server's refusal in a verbose connection message (`FATAL:  3D000: database "x" does not
+    /// exist`, then a `LOCATION:` line), and the message as the default verbosity gives it.
+    private static func serverState(in text: String) -> (state: String?, message: String) {
+        var state: String?
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("LOCATION:") }
+        let message = lines.joined(separator: "\n").replacing(#/:  ([0-9A-Z]{5}):\s/#) { match in
+            state = String(match.output.1)
+            return ":  "
+        }
+        return (state, message.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Runs one statement with `parameters` bound to `$1`, `$2`, ... as text (`nil` is `NULL`), and returns its rows.
@@ -97,17 +154,16 @@ package final class PostgresConnection {
             for (index, field) in row.enumerated() {
                 if index > 0 { buffer.append(0x09) }
                 guard let field else {
-                    buffer += Array(#"\N"#.utf8)
+                    buffer.append(contentsOf: [0x5C, 0x4E])
                     continue
                 }
-                guard !field.utf8.contains(0) else {
+                guard Self.appendCopyText(field, to: &buffer) else {
                     // Ends the copy with an error (the server rolls it back), so that the connection leaves COPY mode.
                     _ = PQputCopyEnd(handle, "a field holds a NUL character")
                     while let result = PQgetResult(handle) { PQclear(result) }
                     throw PostgresError(message: "row \(count + 1), field \(index + 1) of a COPY holds a NUL character (U+0000), "
                                         + "which PostgreSQL's text cannot carry", target: target.description)
                 }
-                Self.appendCopyText(field, to: &buffer)
             }
             buffer.append(0x0A)
             count += 1
@@ -179,16 +235,33 @@ package final class PostgresConnection {
         return body(copies.map { $0.map { UnsafePointer($0) } })
     }
 
-    /// `COPY`'s text format: backslash, tab, newline and carriage return escaped.
-    private static func appendCopyText(_ text: String, to buffer: inout [UInt8]) {
-        for byte in text.utf8 {
-            switch byte {
-            case 0x5C: buffer += [0x5C, 0x5C]
-            case 0x09: buffer += [0x5C, 0x74]
-            case 0x0A: buffer += [0x5C, 0x6E]
-            case 0x0D: buffer += [0x5C, 0x72]
-            default: buffer.append(byte)
+    /// Appends `text` in `COPY`'s text format (backslash, tab, newline and carriage return escaped); false when it
+    /// holds a NUL character, which no escape can carry.
+    ///
+    /// One pass over the bytes, and the runs between escapes copied whole: most fields need no escape at all.
+    private static func appendCopyText(_ text: String, to buffer: inout [UInt8]) -> Bool {
+        if let appended = text.utf8.withContiguousStorageIfAvailable({ appendCopyText($0, to: &buffer) }) { return appended }
+        return Array(text.utf8).withUnsafeBufferPointer { appendCopyText($0, to: &buffer) }
+    }
+
+    private static func appendCopyText(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) -> Bool {
+        var runStart = 0
+        for index in bytes.indices {
+            let escape: UInt8
+            switch bytes[index] {
+            case 0x5C: escape = 0x5C
+            case 0x09: escape = 0x74
+            case 0x0A: escape = 0x6E
+            case 0x0D: escape = 0x72
+            case 0x00: return false
+            default: continue
             }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            buffer.append(0x5C)
+            buffer.append(escape)
+            runStart = index + 1
         }
+        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        return true
     }
 }

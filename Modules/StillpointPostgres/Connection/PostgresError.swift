@@ -16,9 +16,15 @@ package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertibl
     package var message: String
     /// The server and database the error concerns (see ``PostgresTarget``).
     package var target: String
+    /// Whether the connection could not be made (the server unreachable, or refusing it), rather than a statement failing.
+    package var isConnectionFailure: Bool
+    /// The database libpq asked for, for a connection that could not be made (the URI's, or a default such as the user's name).
+    package var database: String?
 
-    package init(sqlState: String? = nil, message: String, target: String) {
+    package init(sqlState: String? = nil, message: String, target: String, connecting: Bool = false, database: String? = nil) {
         self.sqlState = sqlState
+        self.isConnectionFailure = connecting || sqlState == Self.cannotConnect
+        self.database = database
         self.message = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }.joined(separator: "; ")
         self.target = target
@@ -35,8 +41,11 @@ package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertibl
     /// SQLSTATE `08001`: the client could not establish the connection.
     package static let cannotConnect = "08001"
 
-    /// The server could not be reached, or refused the connection.
-    package var isConnectionFailure: Bool { sqlState == Self.cannotConnect }
+    /// SQLSTATE `3D000` (invalid_catalog_name): the server has no database of the name asked for.
+    package static let noSuchDatabase = "3D000"
+
+    /// The server refused the connection because the database it names does not exist.
+    package var isMissingDatabase: Bool { isConnectionFailure && sqlState == Self.noSuchDatabase }
 
     /// The statement was cancelled (`PQcancel`, a statement timeout).
     package var isCancellation: Bool { sqlState == "57014" }

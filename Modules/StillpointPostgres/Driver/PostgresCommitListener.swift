@@ -6,18 +6,20 @@ import StillpointCore
 ///
 /// A commit whose change-log entry is held back (a transaction that began earlier is still running, see
 /// ``PostgresChangeLog``) rings again once that transaction has ended, checked every `interval` only while it
-/// runs. Without a server the listener retries every `interval`, ringing when it is back.
+/// runs. Without a server the listener retries every `interval`, ringing when it is back; `connection` hears
+/// once that it lost the server and once that it is back, not at each retry.
 ///
 /// ```swift
 /// for await _ in PostgresCommitListener.signals(uri: uri, every: .milliseconds(500)) { readNewChanges() }
 /// ```
 enum PostgresCommitListener {
-    static func signals(uri: String, every interval: Duration) -> AsyncStream<Void> {
+    static func signals(uri: String, every interval: Duration,
+                        connection: @escaping @Sendable (PostgresListenerEvent) -> Void = { _ in }) -> AsyncStream<Void> {
         AsyncStream { continuation in
             let stopped = LockedState(false)
             continuation.onTermination = { _ in stopped.withLock { $0 = true } }
             let thread = Thread {
-                listen(uri: uri, every: interval, stopped: stopped) { continuation.yield() }
+                listen(uri: uri, every: interval, stopped: stopped, connection: connection) { continuation.yield() }
                 continuation.finish()
             }
             thread.name = "stillpoint.postgres.listener"
@@ -28,10 +30,13 @@ enum PostgresCommitListener {
     /// How long a wait for a notification lasts before the listener checks whether it was stopped.
     private static let stopCheck = Duration.milliseconds(200)
 
-    private static func listen(uri: String, every interval: Duration, stopped: LockedState<Bool>, ring: () -> Void) {
+    private static func listen(uri: String, every interval: Duration, stopped: LockedState<Bool>,
+                               connection report: (PostgresListenerEvent) -> Void, ring: () -> Void) {
         // The first ring catches up with what was committed before the listener started.
         ring()
         var connection: PostgresConnection?
+        /// Whether the server was lost and the listener has not yet reconnected: said once each way.
+        var isAway = false
         /// The transaction ids a held-back entry waits for: rings again once every one below it has ended.
         var heldBackBelow: UInt64?
         var lastCheck = ContinuousClock.now
@@ -48,7 +53,11 @@ enum PostgresCommitListener {
                     let fresh = try PostgresConnection(uri: uri)
                     try fresh.execute("LISTEN \(PostgresChangeLog.channel)")
                     connection = fresh
-                    // What was committed before it listened is read now.
+                    if isAway {
+                        isAway = false
+                        report(.back)
+                    }
+                    // What was committed before it listened, or while the server was away, is read now.
                     try ringNoting(fresh)
                     continue
                 }
@@ -61,6 +70,11 @@ enum PostgresCommitListener {
                 }
             } catch {
                 connection = nil
+                if !isAway && !stopped.withLock({ $0 }) {
+                    isAway = true
+                    let detail = (error as? PostgresError)?.message ?? "\(error)"
+                    report(.lost(detail: StoreLocation.redacting(detail, passwordsOf: uri)))
+                }
                 Thread.sleep(forTimeInterval: seconds(interval))
             }
         }

@@ -30,11 +30,13 @@ package final class PostgresStore: StoreDriver {
     /// Where asynchronous writes wait their turn without holding a task's thread.
     private let writeQueue = DispatchQueue(label: "stillpoint.postgres.writer")
     private let isClosed = LockedState(false)
+    private let listenerObservers = LockedState<[@Sendable (PostgresListenerEvent) -> Void]>([])
 
     /// Connects to the database `uri` names, creating the schema's tables or adding what they lack (read-write),
     /// or checking that they are all there (read-only).
     ///
     /// - Throws: ``StoreError/serverUnreachable(path:detail:)`` when the server cannot be reached,
+    ///   ``StoreError/noDatabase(path:database:)`` when it has no database of the URI's name,
     ///   ``StoreError/noStore(path:)`` or ``StoreError/needsUpgrade(path:)`` for a read-only open of a database
     ///   that lacks the store's tables, ``StoreError/newerVersion(path:version:supported:)`` for a store written
     ///   by a newer Stillpoint.
@@ -130,6 +132,8 @@ package final class PostgresStore: StoreDriver {
     static func connect(_ uri: String, path: String) throws -> PostgresConnection {
         do {
             return try PostgresConnection(uri: uri)
+        } catch where error.isMissingDatabase {
+            throw StoreError.noDatabase(path: path, database: error.database ?? PostgresTarget(uri: uri).database ?? "?")
         } catch {
             // libpq quotes a URI it cannot parse, password and all.
             throw StoreError.serverUnreachable(path: path, detail: StoreLocation.redacting(error.message, passwordsOf: uri))
@@ -150,7 +154,19 @@ package final class PostgresStore: StoreDriver {
     // MARK: The rest of the seam
 
     package func otherProcessCommits(every interval: Duration) -> AsyncStream<Void> {
-        PostgresCommitListener.signals(uri: uri, every: interval)
+        PostgresCommitListener.signals(uri: uri, every: interval) { [weak self] event in
+            guard let self else { return }
+            // The idle readers were connected to the server that went away: the read that the listener's ring
+            // brings must not fail on one of them and leave the changes unread until the next commit.
+            if event == .back { idleReaders.withLock { $0.removeAll() } }
+            for observer in listenerObservers.withLock({ $0 }) { observer(event) }
+        }
+    }
+
+    /// Calls `observer` (on the listener's thread) when the listener of ``otherProcessCommits(every:)`` loses the
+    /// server, and when it is back: a watch tells its user, since it goes quiet meanwhile.
+    package func observeListener(_ observer: @escaping @Sendable (PostgresListenerEvent) -> Void) {
+        listenerObservers.withLock { $0.append(observer) }
     }
 
     package func formatVersion() throws -> Int {

@@ -24,13 +24,26 @@ package struct PostgresRowInsert {
     /// character cannot be sent: it throws, naming the attribute.
     package func parameters(_ values: ContiguousArray<AttributeValue>) throws(PostgresNULTextError) -> [String?] {
         try PostgresNULTextError.check(values, of: entity.storedAttributes, entity: entity.name)
-        var parameters = values.map(PostgresValueText.text)
+        return fields(values)
+    }
+
+    /// ``parameters(_:)`` of values already checked for NUL characters, after the row's id when there is one (a
+    /// `COPY` row), in one array made at its size: an import makes one per row.
+    package func fields(_ values: ContiguousArray<AttributeValue>, id: Int64? = nil) -> [String?] {
+        var fields: [String?] = []
+        fields.reserveCapacity(1 + values.count * (1 + SQLDialect.foldFlags.count))
+        if let id { fields.append(String(id)) }
+        for value in values { fields.append(PostgresValueText.text(value)) }
         for (attribute, value) in zip(entity.storedAttributes, values) where PostgresSchema.hasFoldedCopies(attribute.type) {
+            if case .string(let text) = value, TextFolding.foldsToItself(text) {
+                for _ in SQLDialect.foldFlags { fields.append(text) }
+                continue
+            }
             for flags in SQLDialect.foldFlags {
-                parameters.append(PostgresValueText.text(dialect.foldedValue(value, flags: flags)))
+                fields.append(PostgresValueText.text(dialect.foldedValue(value, flags: flags)))
             }
         }
-        return parameters
+        return fields
     }
 
     /// Inserts `rows` (values in attribute order) in one statement per 1,000 rows and returns their ids, in order.

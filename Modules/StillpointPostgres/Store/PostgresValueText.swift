@@ -62,7 +62,7 @@ package enum PostgresValueText {
         if value.isNaN { return nil }
         if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
         if value == 0 { return "0" }
-        return "\(value)"
+        return value.description
     }
 
     private static func double(_ text: String) -> Double? {

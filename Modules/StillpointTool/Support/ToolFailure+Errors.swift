@@ -47,7 +47,7 @@ extension ToolFailure {
         switch error {
         case .notADatabase, .corrupt, .incompatibleSchema, .historyPurged, .newerVersion, .newerSchemaVersion, .needsUpgrade: .dataError
         case .missingDirectory, .readOnlyDirectory, .readOnly: .cannotCreate
-        case .notAFile, .noStore: .noInput
+        case .notAFile, .noStore, .noDatabase: .noInput
         case .sqlite, .diskFull, .server: .ioError
         case .serverUnreachable: .unavailable
         case .storeModuleMissing: .software

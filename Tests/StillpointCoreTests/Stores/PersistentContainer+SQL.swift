@@ -24,6 +24,15 @@ extension PersistentContainer {
         return try sqliteStore.read { db in try Int64.fetchOne(db, sql: sql) }
     }
 
+    /// The first column of every row of `sql`, as text (`NULL` as `nil`), read as ``executeSQL(_:)`` writes.
+    func strings(_ sql: String) throws -> [String?] {
+        if case .postgres(let uri) = store.location {
+            let result = try PostgresConnection(uri: uri).execute(sql)
+            return (0..<result.rowCount).map { result.text(row: $0, column: 0) }
+        }
+        return try sqliteStore.read { db in try String?.fetchAll(db, sql: sql) }
+    }
+
     /// The table of the store's change log (`sequence`, `changes`, ... on both databases).
     var changeLogTable: String {
         if case .postgres = store.location { return PostgresChangeLog.table }
