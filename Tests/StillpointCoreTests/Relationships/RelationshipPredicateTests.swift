@@ -55,7 +55,29 @@ struct RelationshipPredicateTests {
         ("ANY entries.owner.name == 'Ana'", ["evening", "morning"]),
         ("ANY entries.title IN {'d', 'x'}", ["evening"]),
         ("SOME entries.title ==[c] 'A' AND name BEGINSWITH 'm'", ["morning"]),
+        ("SUBQUERY(entries, $e, $e.minutes >= 10 AND $e.title != 'c').@count == 2", ["morning"]),
+        ("SUBQUERY(entries, $e, $e.owner.name == 'Ana').@count > 0", ["evening", "morning"]),
+        ("SUBQUERY(entries, $e, $e.minutes > 100).@count == 0", ["empty", "evening", "morning"]),
+        ("SUBQUERY(entries, $e, TRUEPREDICATE).@count == entries.@count", ["empty", "evening", "morning"]),
+        ("SUBQUERY(entries, $e, $e.title IN {'a', 'd'} OR $e.minutes BETWEEN {25, 35}).@count >= 2", ["morning"]),
+        ("SUBQUERY(entries, $e, NOT ($e.minutes < 15)).@count IN {1, 2}", ["morning"]),
+        ("1 < SUBQUERY(entries, $entry, $entry.minutes < %@).@count", ["morning"]),
+        ("NOT SUBQUERY(entries, $e, $e.title ==[c] 'A').@count == 1 AND name != 'empty'", ["evening"]),
+        ("SUBQUERY(entries, $e, ANY $e.owner.name == 'Ana').@count == 1", ["evening", "morning"]),
+        // Through a to-one relationship, a SUBQUERY counts 0 or 1.
+        ("SUBQUERY(entries, $e, SUBQUERY($e.batch, $b, SUBQUERY($b.entries, $x, $x.minutes < 8).@count > 0).@count > 0).@count > 0", ["evening"]),
+        ("SUBQUERY(entries, $e, $e.batch.entries.@count == 3).@count == 3", ["morning"]),
+        ("SUBQUERY(entries, $e, $e.minutes > %@).@count == SUBQUERY(entries, $e, $e.minutes < %@).@count", ["empty", "morning"]),
     ]
+
+    /// Arguments for `%@` in the cases above, in order.
+    private static func arguments(for format: String) -> [any PredicateArgumentConvertible] {
+        switch format {
+        case let format where format.hasPrefix("1 < SUBQUERY"): return [30]
+        case let format where format.contains("== SUBQUERY"): return [15, 25]
+        default: return []
+        }
+    }
 
     @Test(arguments: TestStore.all, entryCases)
     func entriesMatchInTheStoreAsInMemory(store: TestStore, testCase: (String, [String])) async throws {
@@ -70,7 +92,8 @@ struct RelationshipPredicateTests {
     private func check(_ store: TestStore, _ entity: EntityDescription, key: String, _ testCase: (String, [String])) async throws {
         let (format, expected) = testCase
         let container = try await Self.fixture(store)
-        let predicate = try FetchPredicate(format)
+        let arguments = Self.arguments(for: format).map(\.predicateArgument)
+        let predicate = try FetchPredicate(format: format, arguments: arguments)
         try await container.newBackgroundContext().perform { context throws in
             let names = { (objects: [ManagedObject]) in try objects.map { try $0.value(forKey: key).description }.sorted() }
             let fromStore = try context.fetch(FetchRequest(entity, predicate: predicate))
