@@ -39,6 +39,9 @@ struct RelationshipPredicateTests {
         ("ANY batch.name == 'evening'", ["d"]),
         ("batch.entries.@count >= 3", ["a", "b", "c"]),
         ("batch.entries.@sum.minutes < 10 OR batch == nil", ["d", "e"]),
+        // Through a to-one relationship, a SUBQUERY counts 0 or 1.
+        ("SUBQUERY(owner, $p, $p.name == 'Ana').@count == 1", ["a", "d"]),
+        ("SUBQUERY(batch, $b, $b.entries.@count > 1).@count == 0", ["d", "e"]),
     ]
 
     static let batchCases: [(String, [String])] = [
@@ -108,6 +111,23 @@ struct RelationshipPredicateTests {
     @Test func quantifiedPredicatesDescribeThemselvesAsWritten() throws {
         #expect(try FetchPredicate("ANY entries.minutes > 25").description == "ANY entries.minutes > 25")
         #expect(try FetchPredicate("batch.entries.@sum.minutes >= 10").description == "batch.entries.@sum.minutes >= 10")
+        let nested = "SUBQUERY(entries, $e, $e.minutes > 25 AND (ANY $e.owner.name == \"Ana\" OR SUBQUERY($e.batch, $b, $b.name ==[c] \"x\").@count == 0)).@count >= 1"
+        #expect(try FetchPredicate(nested).description == nested)
+        #expect(try FetchPredicate("subquery(entries,$e,$e.minutes>%@).@count=2", 25).description
+                == "SUBQUERY(entries, $e, $e.minutes > 25).@count == 2")
+        // A SUBQUERY's keys are the destination's, like a quantified condition's.
+        #expect(try FetchPredicate("SUBQUERY(entries, $e, $e.minutes > 25).@count == 2 AND name == 'x'").referencedKeys == ["name"])
+    }
+
+    @Test(arguments: TestStore.all) func subqueriesCompileWithTheirParametersInOrder(store: TestStore) async throws {
+        let container = try await Self.fixture(store)
+        try await container.newBackgroundContext().perform { context throws in
+            // The count's parameters come between the ones before and after it, in the SQL text as in the arguments.
+            let predicate = try FetchPredicate("name != %@ AND SUBQUERY(entries, $e, $e.title IN %@ AND $e.minutes > %@).@count == %@ AND name != %@",
+                                               "x", ["a", "b", "d"], 5, 2, "y")
+            let names = try context.fetch(FetchRequest(Batch.entity, predicate: predicate)).map { try $0.value(forKey: "name") }
+            #expect(names == [.string("morning")])
+        }
     }
 
     @Test(arguments: TestStore.all) func pathsThatCantBeFollowedSayWhatToWrite(store: TestStore) async throws {
@@ -118,6 +138,11 @@ struct RelationshipPredicateTests {
                 ("batch.nme == 'x'", Entry.entity, "nme"),
                 ("bach.name == 'x'", Entry.entity, "batch"),
                 ("entries.@sum > 1", Batch.entity, "needs one attribute"),
+                ("SUBQUERY(minutes, $m, $m.x == 1).@count > 0", Entry.entity, "'minutes' is an attribute of 'Entry'; relationships: batch, owner"),
+                ("SUBQUERY(entres, $e, $e.minutes == 1).@count > 0", Batch.entity, "entries"),
+                ("SUBQUERY(entries, $e, $e.mintes == 1).@count > 0", Batch.entity, "minutes"),
+                ("SUBQUERY(entries, $e, $e.minutes == 1).@count == name", Batch.entity, "can't be compared"),
+                ("SUBQUERY(entries, $e, $e.title > 1).@count > 0", Batch.entity, "can't be compared with 1"),
             ] {
                 do {
                     _ = try context.fetch(FetchRequest(entity, predicate: try FetchPredicate(format)))
