@@ -119,6 +119,35 @@ struct RelationshipPredicateTests {
         #expect(try FetchPredicate("SUBQUERY(entries, $e, $e.minutes > 25).@count == 2 AND name == 'x'").referencedKeys == ["name"])
     }
 
+    @Test(arguments: TestStore.all) func aSubqueryThroughTheSideOfAOneToOneReadThroughItsInverseCountsOneAtMost(store: TestStore) async throws {
+        let container = try await makeContainer(store, entities: relationshipEntities)
+        try await container.performBackgroundTask { context in
+            for (name, number) in [("Ana", 2), ("Ben", 1), ("Cy", nil)] {
+                let member = context.insert(Member.self)
+                member[Member.name] = name
+                guard let number else { continue }
+                let locker = context.insert(Locker.self)
+                locker[Locker.number] = number
+                try member.set(Member.locker, to: locker)
+            }
+            try await context.save()
+        }
+        try await container.newBackgroundContext().perform { context throws in
+            for (format, expected) in [
+                ("SUBQUERY(locker, $l, $l.number > 1).@count == 1", ["Ana"]),
+                ("SUBQUERY(locker, $l, TRUEPREDICATE).@count == 0", ["Cy"]),
+                ("SUBQUERY(locker, $l, $l.member.name == 'Ben').@count == 1", ["Ben"]),
+            ] {
+                let predicate = try FetchPredicate(format)
+                let fromStore = try context.fetch(FetchRequest(Member.self, predicate: predicate, sortedBy: [.ascending(Member.name)]))
+                #expect(fromStore.map { $0[Member.name] } == expected, "SQL: \(format)")
+                let inMemory = try context.fetch(FetchRequest(Member.self, sortedBy: [.ascending(Member.name)]))
+                    .filter { try context.graph.matches($0, predicate) }
+                #expect(inMemory.map { $0[Member.name] } == expected, "evaluator: \(format)")
+            }
+        }
+    }
+
     @Test(arguments: TestStore.all) func subqueriesCompileWithTheirParametersInOrder(store: TestStore) async throws {
         let container = try await Self.fixture(store)
         try await container.newBackgroundContext().perform { context throws in
