@@ -148,6 +148,13 @@ struct RelationshipPredicateTests {
         }
     }
 
+    @Test func aSubqueryCompilesToACountOfTheMatchingRelatedRows() throws {
+        let predicate = try FetchPredicate("name != %@ AND SUBQUERY(entries, $e, $e.minutes > %@).@count == %@", "x", 5, 2)
+        let fragment = try predicate.sqlFragment(in: .postgreSQL, entity: Batch.entity) { .column($0, type: .string) }
+        #expect(fragment.sql == #"("name" IS DISTINCT FROM ($1::text COLLATE "C") AND (SELECT COUNT(*) FROM "Entry" AS "_r1" WHERE "_r1"."batch" = "Batch"."_id" AND "_r1"."minutes" > ($2::bigint)) = ($3::bigint))"#)
+        #expect(fragment.arguments == [.string("x"), .integer(5), .integer(2)])
+    }
+
     @Test(arguments: TestStore.all) func subqueriesCompileWithTheirParametersInOrder(store: TestStore) async throws {
         let container = try await Self.fixture(store)
         try await container.newBackgroundContext().perform { context throws in
