@@ -322,6 +322,37 @@ struct LiveResultsTests {
         try await expectFreshFetch(of: results, equals: next)
     }
 
+    @Test(arguments: TestStore.all) func aSubqueryFollowsChangesToTheObjectsItCounts(store: TestStore) async throws {
+        let container = try await makeContainer(store, entities: relationshipEntities)
+        try await container.performBackgroundTask { context in
+            for name in ["morning", "evening"] {
+                let batch = context.insert(Batch.self)
+                batch[Batch.name] = name
+                let entry = context.insert(Entry.self)
+                entry[Entry.title] = name + " entry"
+                entry[Entry.minutes] = 5
+                try entry.set(Entry.batch, to: batch)
+            }
+            try await context.save()
+        }
+        let context = container.newBackgroundContext()
+        await context.setAutomaticallyMergesChangesFromParent(true)
+        let predicate = try FetchPredicate("SUBQUERY(entries, $e, $e.minutes > 10).@count >= 1")
+        let results = try await context.liveResults(for: FetchRequest(Batch.self, predicate: predicate, sortedBy: [.ascending(Batch.name)]))
+        #expect(results.latest.rows.isEmpty)
+
+        // Only the entry changes, and its batch joins the results.
+        let longer = try await container.performBackgroundTask { context in
+            let entry = try #require(try context.fetch(FetchRequest(Entry.self, predicate: try FetchPredicate("title == 'evening entry'"))).first)
+            entry[Entry.minutes] = 20
+            return try #require(try await context.save())
+        }
+        await container.waitUntilMerged(longer)
+        let next = results.latest
+        #expect(next.rows.map { $0[Batch.name] } == ["evening"])
+        try await expectFreshFetch(of: results, equals: next)
+    }
+
     @Test func requestsLiveResultsCannotFollowAreRefused() async throws {
         let container = try await makeContainer(.sqliteMemory)
         let context = container.newBackgroundContext()

@@ -15,6 +15,7 @@ struct PredicateFuzzTests {
         "(", ")", "(", ")", " AND ", " OR ", "NOT ", "!", "&&", "||", "==", "!=", "<", ">=", " IN ", " BETWEEN ",
         " BEGINSWITH ", " CONTAINS ", " LIKE ", "[c]", "[cd]", "{", "}", ", ", "kind", "duration", "note",
         "'yoga'", "\"a\\\"b\"", "42", "-1.5e3", "nil", "TRUEPREDICATE", "CAST(", "\"NSDate\"", "%@", "%K", "#kind",
+        "SUBQUERY(", "sessions", "$s", "$s.", "$t.", ").@count", ".@sum", "ANY ",
     ]
     static let mutator = InputMutator(tokens: words, maximumLength: 4_096)
 

@@ -56,4 +56,14 @@ struct PredicateParserTests {
         let predicate = try FetchPredicate(format: format, arguments: [])
         #expect(predicate.evaluate { _ in .integer(1) })
     }
+
+    @Test func nestedSubqueriesCountAsNesting() {
+        let depth = FetchPredicate.maximumNesting + 1
+        var format = "$v.x == 1"
+        for _ in 0..<depth { format = "SUBQUERY($v.r, $v, \(format)).@count > 0" }
+        format = format.replacingOccurrences(of: "SUBQUERY($v.r, $v, SUBQUERY(", with: "SUBQUERY(r, $v, SUBQUERY(", options: .anchored)
+        let error = Self.error(format)
+        #expect(error?.kind == .syntax)
+        #expect(error?.message.contains("nest more than \(FetchPredicate.maximumNesting) levels") == true)
+    }
 }

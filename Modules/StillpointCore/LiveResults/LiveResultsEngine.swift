@@ -232,8 +232,11 @@ final class LiveResultsEngine {
         case .and(let operands), .or(let operands): return operands.contains(where: readsRelatedObjects)
         case .comparison(let comparison):
             return [comparison.lhs, comparison.rhs].contains { operand in
-                if case .key(let name) = operand { return name.contains(".") }
-                return false
+                switch operand {
+                case .key(let name): return name.contains(".")
+                case .subqueryCount: return true
+                case .value, .list: return false
+                }
             }
         }
     }

@@ -94,8 +94,8 @@ public struct FetchPredicate: Sendable, Hashable {
     /// let fragment = try predicate.sqlFragment(in: .sqlite) { .column($0, type: attributeTypes[$0]) }
     /// ```
     ///
-    /// With `entity`, key paths through its relationships (`run.file`, `sessions.@count`) and `ANY`/`ALL`/`NONE`
-    /// compile to subqueries of the tables they reach.
+    /// With `entity`, key paths through its relationships (`run.file`, `sessions.@count`), `ANY`/`ALL`/`NONE`
+    /// and `SUBQUERY(…).@count` compile to subqueries of the tables they reach.
     package func sqlFragment(in dialect: SQLDialect, firstParameter: Int = 1, entity: EntityDescription? = nil,
                              resolvingKeysWith resolve: (String) throws -> PredicateKeyResolution) throws -> SQLFragment {
         try PredicateSQLCompiler.compile(root, dialect: dialect, firstParameter: firstParameter, entity: entity, resolve: resolve)

@@ -27,16 +27,15 @@ enum PredicateEvaluator {
     }
 
     private static func evaluate(_ comparison: PredicateComparison, _ subject: some PredicateSubject) -> Bool {
-        let valueForKey = subject.value(forKeyPath:)
         let options = comparison.options
-        let lhs = Side(comparison.lhs, valueForKey)
+        let lhs = Side(comparison.lhs, subject)
         switch comparison.op {
         case .equal:
-            return equal(lhs, Side(comparison.rhs, valueForKey), options)
+            return equal(lhs, Side(comparison.rhs, subject), options)
         case .notEqual:
-            return !equal(lhs, Side(comparison.rhs, valueForKey), options)
+            return !equal(lhs, Side(comparison.rhs, subject), options)
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            guard let order = order(lhs, Side(comparison.rhs, valueForKey), options) else { return false }
+            guard let order = order(lhs, Side(comparison.rhs, subject), options) else { return false }
             switch comparison.op {
             case .less: return order == .orderedAscending
             case .lessOrEqual: return order != .orderedDescending
@@ -53,7 +52,7 @@ enum PredicateEvaluator {
             else { return false }
             return low != .orderedAscending && high != .orderedDescending
         case .beginsWith, .endsWith, .contains, .like:
-            let rhs = Side(comparison.rhs, valueForKey)
+            let rhs = Side(comparison.rhs, subject)
             guard let text = self.text(of: fold(lhs.value, options)),
                   let other = self.text(of: fold(rhs.value, options))
             else { return false }
@@ -77,9 +76,12 @@ enum PredicateEvaluator {
             self.isLiteral = isLiteral
         }
 
-        init(_ operand: PredicateOperand, _ valueForKey: (String) -> AttributeValue) {
+        init(_ operand: PredicateOperand, _ subject: some PredicateSubject) {
             switch operand {
-            case .key(let name): self.init(value: valueForKey(name), isLiteral: false)
+            case .key(let name): self.init(value: subject.value(forKeyPath: name), isLiteral: false)
+            case .subqueryCount(let relationship, _, let inner):
+                let matching = subject.related(through: relationship).filter { PredicateEvaluator.evaluate(inner, $0) }
+                self.init(value: .integer(Int64(matching.count)), isLiteral: false)
             case .value(let value): self.init(value: value, isLiteral: true)
             case .list: self.init(value: .null, isLiteral: true)
             }

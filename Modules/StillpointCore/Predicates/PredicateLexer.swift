@@ -11,6 +11,8 @@ struct PredicateToken: Sendable, Equatable {
         case valuePlaceholder
         /// `%K`
         case keyPlaceholder
+        /// `$name`: the variable of a `SUBQUERY`, named without its `$`.
+        case variable(String)
         /// An operator or punctuation: `==`, `(`, `{`, `,`, `[`, …
         case symbol(String)
         case end
@@ -124,7 +126,12 @@ struct PredicateLexer {
             throw error("unknown placeholder '\(written)'; use %@ for values and %K for keys", at: start)
         }
         if character == "$" {
-            throw error("variables like '$name' aren't supported; use %@ and pass the value", at: start)
+            position += 1
+            guard let next = self.character(at: position), next.isLetter || next == "_" else {
+                throw error("expected a variable name after '$', like $s in SUBQUERY(sessions, $s, $s.duration > 600)", at: start)
+            }
+            let name = readIdentifier()
+            return PredicateToken(kind: .variable(name), offset: start, text: "$" + name)
         }
         if Self.punctuation.contains(character) {
             position += 1

@@ -65,6 +65,7 @@ indirect enum PredicateNode: Sendable, Hashable {
             switch node {
             case .constant: break
             case .comparison(let comparison):
+                // A SUBQUERY's keys are the destination's, like a quantified condition's.
                 for operand in [comparison.lhs, comparison.rhs] {
                     if case .key(let name) = operand, seen.insert(name).inserted { keys.append(name) }
                 }
@@ -92,6 +93,9 @@ enum PredicateOperand: Sendable, Hashable {
     case value(AttributeValue)
     /// The right-hand side of `IN` and `BETWEEN`.
     case list([AttributeValue])
+    /// `SUBQUERY(relationship, $variable, inner).@count`: how many of the objects the relationship reaches match
+    /// `inner`, whose keys are the destination's (written `$variable.key` in a format), as an integer.
+    indirect case subqueryCount(relationship: String, variable: String, PredicateNode)
 }
 
 enum PredicateOperator: Sendable, Hashable {
@@ -163,10 +167,14 @@ extension PredicateNode: CustomStringConvertible {
     }
 
     /// The same predicate with every key read through `prefix`.
-    private func prefixingKeys(with prefix: String) -> PredicateNode {
+    fileprivate func prefixingKeys(with prefix: String) -> PredicateNode {
         func prefixed(_ operand: PredicateOperand) -> PredicateOperand {
-            if case .key(let name) = operand { return .key(prefix + name) }
-            return operand
+            switch operand {
+            case .key(let name): return .key(prefix + name)
+            case .subqueryCount(let relationship, let variable, let inner):
+                return .subqueryCount(relationship: prefix + relationship, variable: variable, inner)
+            case .value, .list: return operand
+            }
         }
         switch self {
         case .constant: return self
@@ -202,6 +210,9 @@ extension PredicateOperand: CustomStringConvertible {
         case .key(let name): return Self.formatKey(name)
         case .value(let value): return Self.formatLiteral(value)
         case .list(let values): return "{" + values.map(Self.formatLiteral).joined(separator: ", ") + "}"
+        case .subqueryCount(let relationship, let variable, let inner):
+            let name = "$" + variable
+            return "SUBQUERY(\(Self.formatKey(relationship)), \(name), \(inner.prefixingKeys(with: name + "."))).@count"
         }
     }
 

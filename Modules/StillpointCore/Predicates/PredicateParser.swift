@@ -11,8 +11,11 @@ struct PredicateParser {
     private var index = 0
     private let arguments: [PredicateArgument]
     private var argumentIndex = 0
-    /// How many parentheses and NOTs enclose the current token.
+    /// How many parentheses, NOTs and SUBQUERYs enclose the current token.
     private var nesting = 0
+    /// The variables of the SUBQUERYs that enclose the current token, innermost last. Inside one, keys are
+    /// read through its variable (`$s.duration`), and only the innermost variable can be read.
+    private var variables: [String] = []
 
     private init(format: String, tokens: [PredicateToken], arguments: [PredicateArgument]) {
         self.format = format
@@ -242,13 +245,20 @@ struct PredicateParser {
             case "TRUE", "YES": _ = advance(); return .value(.bool(true))
             case "FALSE", "NO": _ = advance(); return .value(.bool(false))
             case "CAST": return .value(try parseCast())
+            case "SUBQUERY": return try parseSubquery()
             case let upper where PredicateLexer.reservedWords.contains(upper):
                 throw error(message, at: token)
-            default: _ = advance(); return .key(try parsePath(from: word))
+            default:
+                try refuseBareKey(at: token)
+                _ = advance()
+                return .key(try parsePath(from: word))
             }
         case .escapedWord(let word):
+            try refuseBareKey(at: token)
             _ = advance()
             return .key(try parsePath(from: word))
+        case .variable(let name):
+            return .key(try parseVariablePath(name))
         case .number(let value):
             _ = advance()
             return .value(value)
@@ -266,7 +276,14 @@ struct PredicateParser {
         case .keyPlaceholder:
             _ = advance()
             switch try takeArgument(for: token) {
-            case .key(let name), .value(.string(let name)): return .key(name)
+            case .key(let name), .value(.string(let name)):
+                guard let variable = variables.last else { return .key(name) }
+                // Inside a SUBQUERY, %K names a key through its variable, as a format would write it.
+                let prefix = "$\(variable)."
+                guard name.hasPrefix(prefix), name.count > prefix.count else {
+                    throw error("inside SUBQUERY, %K needs a key read through its variable, like '\(prefix)duration', got '\(name)'", at: token, kind: .argument)
+                }
+                return .key(String(name.dropFirst(prefix.count)))
             case let other:
                 throw error("%K needs an attribute name, got \(other)", at: token, kind: .argument)
             }
@@ -275,6 +292,91 @@ struct PredicateParser {
         default:
             throw error(message, at: token)
         }
+    }
+
+    /// Inside a SUBQUERY, keys are read through its variable: a key on its own is a mistake.
+    private func refuseBareKey(at token: PredicateToken) throws(FetchPredicateError) {
+        guard let variable = variables.last else { return }
+        throw error("inside SUBQUERY, keys are read through its variable: write '$\(variable).\(token.text.drop { $0 == "#" })'", at: token)
+    }
+
+    /// `$s.key.path` inside the SUBQUERY whose variable is `$s`: the key path of the related object.
+    private mutating func parseVariablePath(_ name: String) throws(FetchPredicateError) -> String {
+        let token = current
+        guard let variable = variables.last else {
+            throw error("the variable '$\(name)' is only defined inside SUBQUERY(collection, $\(name), predicate); pass values with %@", at: token)
+        }
+        guard name == variable else {
+            let outer = variables.dropLast().contains(name) ? " (an enclosing SUBQUERY's variable can't be read in a nested one)" : ""
+            throw error("unknown variable '$\(name)'; this SUBQUERY's variable is '$\(variable)'\(outer)", at: token)
+        }
+        _ = advance()
+        guard current.isSymbol(".") else {
+            throw error("compare a key of '$\(name)', like $\(name).duration, not the object itself", at: token)
+        }
+        let dot = advance()
+        switch current.kind {
+        case .word(let word), .escapedWord(let word):
+            _ = advance()
+            return try parsePath(from: word)
+        default:
+            throw error("expected a name after '.' in '$\(name).'", at: dot)
+        }
+    }
+
+    /// `SUBQUERY(relationship, $variable, predicate).@count`: how many related objects match the predicate.
+    private mutating func parseSubquery() throws(FetchPredicateError) -> PredicateOperand {
+        let subqueryToken = advance()
+        try enterNesting(at: subqueryToken)
+        defer { nesting -= 1 }
+        let example = "like SUBQUERY(sessions, $s, $s.duration > 600).@count > 2"
+        guard current.isSymbol("(") else {
+            throw error("expected '(' after SUBQUERY, \(example)", at: current)
+        }
+        let open = advance()
+        let collectionToken = current
+        let collection = try parseOperand(missing: "SUBQUERY needs a to-many relationship first, \(example)")
+        guard case .key(let relationship) = collection else {
+            throw error("SUBQUERY needs a to-many relationship first, \(example)", at: collectionToken)
+        }
+        guard !relationship.contains(".") else {
+            throw error("SUBQUERY's collection is one relationship of the object, like 'sessions', not the key path '\(relationship)'", at: collectionToken)
+        }
+        guard current.isSymbol(",") else {
+            throw error("expected ',' after SUBQUERY's collection, found \(current.quoted)", at: current)
+        }
+        _ = advance()
+        guard case .variable(let variable) = current.kind else {
+            throw error("expected a variable like $s after SUBQUERY's collection, found \(current.quoted)", at: current)
+        }
+        _ = advance()
+        guard current.isSymbol(",") else {
+            throw error("expected ',' after the variable '$\(variable)', found \(current.quoted)", at: current)
+        }
+        _ = advance()
+        variables.append(variable)
+        let inner = try parseOr()
+        variables.removeLast()
+        guard current.isSymbol(")") else {
+            let column = open.offset + 1
+            if current.kind == .end {
+                throw error("missing ')' to close the SUBQUERY at column \(column)", at: current)
+            }
+            throw error("expected AND, OR or ')' to close the SUBQUERY at column \(column), found \(current.quoted)", at: current)
+        }
+        _ = advance()
+        guard current.isSymbol(".") else {
+            throw error("SUBQUERY(…) is a collection: compare how many objects match with .@count, \(example)", at: current)
+        }
+        let dot = advance()
+        guard case .word(let word) = current.kind, word.hasPrefix("@") else {
+            throw error("expected @count after 'SUBQUERY(…).'", at: dot)
+        }
+        guard word == CollectionOperator.count.rawValue else {
+            throw error("only @count reads a SUBQUERY; '\(word)' isn't supported after it", at: current)
+        }
+        _ = advance()
+        return .subqueryCount(relationship: relationship, variable: variable, inner)
     }
 
     /// The rest of a key path after its first name: `.name` parts, and collection operators (`.@count`).
@@ -314,6 +416,7 @@ struct PredicateParser {
             switch try parseOperand(missing: "expected a value in the list") {
             case .value(let value): values.append(value)
             case .key(let name): throw error("lists hold values, not keys like '\(name)'", at: elementToken)
+            case .subqueryCount: throw error("lists hold values, not SUBQUERY", at: elementToken)
             case .list: throw error("lists can't be nested", at: elementToken)
             }
             if current.isSymbol(",") {
@@ -380,6 +483,7 @@ struct PredicateParser {
         if op == .like, case .key(let key) = comparison.rhs {
             throw error("LIKE needs a pattern value on the right, not the key '\(key)'", at: rhsToken, kind: .invalidComparison)
         }
+        try validateCount(comparison, lhsToken: lhsToken, rhsToken: rhsToken)
         // Text operators and [c]/[d] only mean something for text values.
         let needsText = op.isTextOperator || !comparison.options.isEmpty
         guard needsText else { return }
@@ -390,9 +494,30 @@ struct PredicateParser {
             case .value(let value): values = [value]
             case .list(let list): values = list
             case .key: values = []
+            case .subqueryCount:
+                // A count is a number: text operators, [c]/[d] and text values can't apply to it.
+                throw error("\(what) compares text, but SUBQUERY(…).@count is a number", at: token, kind: .invalidComparison)
             }
             for value in values where !PredicateEvaluator.isTextual(value) && !value.isNull {
                 throw error("\(what) compares text, got \(value)", at: token, kind: .invalidComparison)
+            }
+        }
+    }
+
+    /// A SUBQUERY's count is an integer: values compared with it must be numbers (or nil), as the store requires.
+    private func validateCount(_ comparison: PredicateComparison, lhsToken: PredicateToken, rhsToken: PredicateToken) throws(FetchPredicateError) {
+        let sides = [(comparison.lhs, lhsToken), (comparison.rhs, rhsToken)]
+        for (index, (side, _)) in sides.enumerated() {
+            guard case .subqueryCount = side else { continue }
+            let (other, otherToken) = sides[1 - index]
+            let values: [AttributeValue]
+            switch other {
+            case .value(let value): values = [value]
+            case .list(let list): values = list
+            case .key, .subqueryCount: values = []
+            }
+            for value in values where !value.isNull && value.numericValue == nil {
+                throw error("SUBQUERY(…).@count is a number; it can't be compared with \(value)", at: otherToken, kind: .invalidComparison)
             }
         }
     }

@@ -58,12 +58,7 @@ struct PredicateSQLCompiler {
             return try join(operands, with: " OR ")
         case .quantified(let quantifier, let name, let inner):
             let step = try follow(name)
-            var nested = PredicateSQLCompiler(dialect: dialect, firstParameter: firstParameter + arguments.count, scope: step.scope)
-            for key in inner.orderedKeys {
-                nested.keys[key] = key.contains(".") ? try nested.resolvePath(key) : try nested.column(key)
-            }
-            let condition = try nested.sql(for: inner)
-            arguments += nested.arguments
+            let condition = try sql(for: inner, in: step)
             let related = "SELECT 1 FROM \(step.from) WHERE \(step.link)"
             switch quantifier {
             case .any: return "EXISTS (\(related) AND \(condition))"
@@ -71,6 +66,28 @@ struct PredicateSQLCompiler {
             case .all: return "NOT EXISTS (\(related) AND \(dialect.isNotTrue(condition)))"
             }
         }
+    }
+
+    /// `inner` as a condition on the rows of `step`'s destination, its parameters numbered after this one's.
+    private mutating func sql(for inner: PredicateNode, in step: Step) throws -> String {
+        var nested = PredicateSQLCompiler(dialect: dialect, firstParameter: firstParameter + arguments.count, scope: step.scope)
+        for key in inner.orderedKeys {
+            nested.keys[key] = key.contains(".") ? try nested.resolvePath(key) : try nested.column(key)
+        }
+        let condition = try nested.sql(for: inner)
+        arguments += nested.arguments
+        return condition
+    }
+
+    /// `SUBQUERY(name, $x, inner).@count`: the related rows that match, counted. A to-one relationship reaches
+    /// at most one row, so its count is 0 or 1, as the evaluator counts it.
+    private mutating func subqueryCount(_ name: String, _ inner: PredicateNode) throws -> String {
+        if let scope, scope.entity.relationship(named: name) == nil, scope.entity.attribute(named: name) != nil {
+            throw FetchPredicateError(.invalidComparison, "SUBQUERY counts the objects of a relationship, but '\(name)' is an attribute of '\(scope.entity.name)'; relationships: \(scope.entity.relationships.map(\.name).joined(separator: ", "))")
+        }
+        let step = try follow(name)
+        let condition = try sql(for: inner, in: step)
+        return "(SELECT COUNT(*) FROM \(step.from) WHERE \(step.link) AND \(condition))"
     }
 
     // MARK: Relationships
@@ -186,6 +203,8 @@ struct PredicateSQLCompiler {
     /// An operand ready to be written: a key's SQL expression, or a value to bind.
     private enum Term {
         case expression(String, isUUID: Bool, folded: [Int: String])
+        /// Compiled where it is written, so that its parameters are numbered in the order of the SQL text.
+        case subqueryCount(relationship: String, PredicateNode)
         case parameter(AttributeValue)
 
         var isNull: Bool {
@@ -194,15 +213,15 @@ struct PredicateSQLCompiler {
         }
 
         var isKey: Bool {
-            if case .expression = self { return true }
-            return false
+            if case .parameter = self { return false }
+            return true
         }
 
         var isUUID: Bool {
             switch self {
             case .expression(_, let isUUID, _): return isUUID
             case .parameter(.uuid): return true
-            case .parameter: return false
+            case .parameter, .subqueryCount: return false
             }
         }
     }
@@ -216,6 +235,8 @@ struct PredicateSQLCompiler {
             return .parameter(value)
         case .list:
             return .parameter(.null)
+        case .subqueryCount(let relationship, _, let inner):
+            return .subqueryCount(relationship: relationship, inner)
         }
     }
 
@@ -226,9 +247,12 @@ struct PredicateSQLCompiler {
     }
 
     /// Writes a term, folded when the comparison has `[c]`/`[d]`, appending its value to the arguments.
-    private mutating func write(_ term: Term, _ options: PredicateComparisonOptions) -> String {
+    private mutating func write(_ term: Term, _ options: PredicateComparisonOptions) throws -> String {
         let sql: String
         switch term {
+        case .subqueryCount(let relationship, let inner):
+            // An integer: the type check has refused [c]/[d] on it.
+            return try subqueryCount(relationship, inner)
         case .expression(let expression, _, let folded):
             if let copy = folded[options.rawValue] { return copy }
             sql = expression
@@ -261,14 +285,14 @@ struct PredicateSQLCompiler {
             if lhs.isNull && rhs.isNull { return dialect.literal(isEqual) }
             if lhs.isNull || rhs.isNull {
                 let other = lhs.isNull ? rhs : lhs
-                return "\(write(other, [])) \(isEqual ? "IS NULL" : "IS NOT NULL")"
+                return try "\(write(other, [])) \(isEqual ? "IS NULL" : "IS NOT NULL")"
             }
             // `!=` is true against NULL (IS NOT); `=` and `IS` only differ when both sides may be NULL.
             let op = isEqual ? (lhs.isKey && rhs.isKey ? dialect.nullSafeEqual : "=") : dialect.nullSafeNotEqual
-            return "\(write(lhs, options)) \(op) \(write(rhs, options))"
+            return try "\(write(lhs, options)) \(op) \(write(rhs, options))"
 
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            return "\(write(lhs, options)) \(comparison.op.symbol) \(write(rhs, options))"
+            return try "\(write(lhs, options)) \(comparison.op.symbol) \(write(rhs, options))"
 
         case .in:
             guard case .list(let values) = comparison.rhs else { return dialect.literal(false) }
@@ -276,13 +300,13 @@ struct PredicateSQLCompiler {
             let nonNull = elements.filter { !$0.isNull }
             var parts: [String] = []
             if !nonNull.isEmpty {
-                let left = write(lhs, options)
-                let list = nonNull.map { write($0, options) }.joined(separator: ", ")
+                let left = try write(lhs, options)
+                let list = try nonNull.map { try write($0, options) }.joined(separator: ", ")
                 parts.append("\(left) IN (\(list))")
             }
             if nonNull.count < elements.count {
                 // IN is a disjunction of ==, and `x == nil` is `x IS NULL`.
-                parts.append("\(write(lhs, [])) IS NULL")
+                parts.append(try "\(write(lhs, [])) IS NULL")
             }
             switch parts.count {
             case 0: return dialect.literal(false)
@@ -292,25 +316,25 @@ struct PredicateSQLCompiler {
 
         case .between:
             guard case .list(let bounds) = comparison.rhs, bounds.count == 2 else { return dialect.literal(false) }
-            let left = write(lhs, options)
-            let low = write(reading(.parameter(bounds[0]), against: lhs), options)
-            let high = write(reading(.parameter(bounds[1]), against: lhs), options)
+            let left = try write(lhs, options)
+            let low = try write(reading(.parameter(bounds[0]), against: lhs), options)
+            let high = try write(reading(.parameter(bounds[1]), against: lhs), options)
             return "(\(left) BETWEEN \(low) AND \(high))"
 
         // Text operators use substr/instr rather than LIKE, so '%' and '_' in the value are plain characters.
         case .beginsWith:
-            return "substr(\(write(rawLHS, options)), 1, length(\(write(rawRHS, options)))) = \(write(rawRHS, options))"
+            return try "substr(\(write(rawLHS, options)), 1, length(\(write(rawRHS, options)))) = \(write(rawRHS, options))"
         case .endsWith:
-            return "substr(\(write(rawLHS, options)), length(\(write(rawLHS, options))) - length(\(write(rawRHS, options))) + 1) = \(write(rawRHS, options))"
+            return try "substr(\(write(rawLHS, options)), length(\(write(rawLHS, options))) - length(\(write(rawRHS, options))) + 1) = \(write(rawRHS, options))"
         case .contains:
-            return "\(dialect.positionFunction)(\(write(rawLHS, options)), \(write(rawRHS, options))) > 0"
+            return try "\(dialect.positionFunction)(\(write(rawLHS, options)), \(write(rawRHS, options))) > 0"
         case .like:
             guard case .value(let value) = comparison.rhs, let pattern = PredicateEvaluator.text(of: value) else {
-                return "\(write(rawLHS, options)) \(dialect.patternOperator) \(write(.parameter(.null), []))"
+                return try "\(write(rawLHS, options)) \(dialect.patternOperator) \(write(.parameter(.null), []))"
             }
             // Fold the pattern here; the GLOB translation brackets *, ? and [ that are meant literally.
             let folded = options.isEmpty ? pattern : TextFolding.fold(pattern, flags: options.rawValue)
-            return "\(write(rawLHS, options)) \(dialect.patternOperator) \(write(.parameter(.string(dialect.pattern(LikePattern(folded)))), []))"
+            return try "\(write(rawLHS, options)) \(dialect.patternOperator) \(write(.parameter(.string(dialect.pattern(LikePattern(folded)))), []))"
         }
     }
 
@@ -343,7 +367,7 @@ struct PredicateSQLCompiler {
         let sides = [comparison.lhs, comparison.rhs]
         let needsText = comparison.op.isTextOperator || !comparison.options.isEmpty
         for (index, side) in sides.enumerated() {
-            guard case .key(let name) = side, let type = keys[name]?.type else { continue }
+            guard let (name, type) = typed(side) else { continue }
             let keyClass = ValueClass(type)
             let what = comparison.op.isTextOperator
                 ? comparison.op.symbol
@@ -353,8 +377,8 @@ struct PredicateSQLCompiler {
             }
             let other = sides[1 - index]
             switch other {
-            case .key(let otherName):
-                if let otherType = keys[otherName]?.type, ValueClass(otherType) != keyClass {
+            case .key, .subqueryCount:
+                if let (otherName, otherType) = typed(other), ValueClass(otherType) != keyClass {
                     throw FetchPredicateError(.invalidComparison, "'\(name)' is \(Self.article(type)) attribute and '\(otherName)' is \(Self.article(otherType)) attribute; they can't be compared")
                 }
             case .value(let value):
@@ -362,6 +386,15 @@ struct PredicateSQLCompiler {
             case .list(let values):
                 for value in values { try check(value, against: name, type) }
             }
+        }
+    }
+
+    /// The name and type of an operand the store computes: a key, or a SUBQUERY's count (an integer).
+    private func typed(_ operand: PredicateOperand) -> (name: String, type: AttributeType)? {
+        switch operand {
+        case .key(let name): return keys[name]?.type.map { (name, $0) }
+        case .subqueryCount: return (operand.description, .integer)
+        case .value, .list: return nil
         }
     }
 

@@ -1,5 +1,5 @@
 /// What the in-memory evaluator reads: an object's values by key path (`duration`, `run.file`,
-/// `sessions.@count`), and the objects a relationship reaches, for `ANY`, `ALL` and `NONE`.
+/// `sessions.@count`), and the objects a relationship reaches, for `ANY`, `ALL`, `NONE` and `SUBQUERY`.
 protocol PredicateSubject {
     func value(forKeyPath keyPath: String) -> AttributeValue
     func related(through relationship: String) -> [any PredicateSubject]

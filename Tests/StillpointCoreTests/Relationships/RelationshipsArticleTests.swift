@@ -47,7 +47,8 @@ private func predicates() throws -> [FetchPredicate] {
     let long = try FetchPredicate("ANY talks.minutes > %@", 45)
     let busy = try FetchPredicate("talks.@count >= 3 AND talks.@sum.minutes > 300")
     let winter = try FetchPredicate("retreat.name BEGINSWITH[c] %@", "winter")
-    return [long, busy, winter]
+    let beginners = try FetchPredicate("SUBQUERY(talks, $t, $t.minutes > 45 AND $t.title BEGINSWITH[c] %@).@count >= 1", "beginner")
+    return [long, busy, winter, beginners]
 }
 
 private func minutesPerRetreat(_ context: isolated ObjectContext) throws -> [[String: AttributeValue]] {
@@ -81,7 +82,7 @@ struct RelationshipsArticleTests {
             let matches = try predicates().map { predicate in
                 try context.count(for: FetchRequest(predicate.referencedKeys.contains { $0.hasPrefix("retreat") } ? Talk.entity : Retreat.entity, predicate: predicate))
             }
-            #expect(matches == [1, 0, 1])
+            #expect(matches == [1, 0, 1, 1])
             #expect(try minutesPerRetreat(context) == [["retreat.name": .string("Winter sesshin"), "minutes": .integer(50)]])
         }
         #expect(try await endRetreat(context).count == 1)
