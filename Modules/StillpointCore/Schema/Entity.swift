@@ -8,7 +8,10 @@
 /// }
 /// let request = FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)])
 /// ```
-public protocol Entity {
+///
+/// Its metatype is `Sendable`: relationships read a destination's description when a predicate follows them, from
+/// any context.
+public protocol Entity: SendableMetatype {
     static var entity: EntityDescription { get }
     /// The entity's name, as relationships that reach it name it: the type's name unless declared otherwise.
     /// It is read without building ``entity``, so that two entities may each declare a relationship to the other.
