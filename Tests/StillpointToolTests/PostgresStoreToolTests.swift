@@ -138,6 +138,37 @@ struct PostgresStoreToolTests {
         #expect(watching.standardError.components(separatedBy: "is back; watching").count == 2, "\(watching.standardError)")
     }
 
+    @Test func aLiveListSaysOnceThatTheServerIsAwayAndCatchesUpWhenItIsBack() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let server = try PostgresTestServer.ownServer()
+        let uri = try server.makeDatabase("live")
+        let demo = try tool.run(["demo", "--sessions", "100", "--years", "1", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
+        #expect(demo.status == 0, "\(demo.standardError)")
+        let following = try RunningTool(["sessions", "--live", "--limit", "3", "--store", uri], in: tool)
+        defer { following.kill() }
+        try #require(following.waitForError(within: .seconds(60)) { $0.contains("following the store") },
+                     "the live list did not start; stderr: \(following.standardError)")
+        #expect(following.waitForOutput(within: .seconds(20)) { $0.contains("snapshot 0") }, "\(following.standardOutput)")
+
+        let place = StoreLocation.postgres(uri).displayPath
+        try server.stop()
+        #expect(following.waitForError(within: .seconds(30)) { $0.contains("lost the PostgreSQL server at \(place)") },
+                "no notice of the lost server; stderr: \(following.standardError)")
+        try server.start()
+        #expect(following.waitForError(within: .seconds(30)) { $0.contains("the PostgreSQL server at \(place) is back") },
+                "no notice of the server's return; stderr: \(following.standardError)")
+        let csv = tool.path("new.csv")
+        try "start,duration\n2025-06-01T06:00:00Z,1200\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        let imported = try tool.run(["import", csv, "--format", "csv", "--store", uri])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(following.waitForOutput(within: .seconds(60)) { $0.contains("snapshot 1") && $0.contains("2025-06-01") },
+                "the list did not catch up; stdout: \(following.standardOutput)")
+        let (status, _) = following.interruptAndWaitForExit(within: .seconds(20))
+        #expect(status == 0, "\(following.standardError)")
+        #expect(following.standardError.components(separatedBy: "lost the PostgreSQL server").count == 2, "\(following.standardError)")
+    }
+
     /// Two processes import at once while this one watches the store: every session either one saved reaches the
     /// watcher in a change set, none is skipped (PostgreSQL numbers change-log entries before they commit).
     @Test func twoProcessesImportingAtOnceAreWatchedWithoutAGap() async throws {

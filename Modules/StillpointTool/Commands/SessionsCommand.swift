@@ -60,6 +60,7 @@ struct SessionsCommand: AsyncParsableCommand {
         }
         // Merging is on, and other processes are watched, before the first read: nothing saved after it is missed.
         await context.setAutomaticallyMergesChangesFromParent(true)
+        ServerNotices.install(on: container)
         let watcher = container.observeOtherProcesses(every: .milliseconds(250))
         defer { watcher.cancel() }
         let results = try await context.liveResults(for: request)

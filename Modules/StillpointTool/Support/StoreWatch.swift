@@ -1,6 +1,5 @@
 import Foundation
 import StillpointCore
-import StillpointPostgres
 
 /// The changes saved to a store, by this process or, through its change log, by another one (an import in a
 /// second terminal), from the moment it is made until ``stop()``.
@@ -12,19 +11,7 @@ final class StoreWatch: Sendable {
 
     init(_ container: PersistentContainer, every interval: Duration = .milliseconds(300)) {
         (changes, continuation) = AsyncStream.makeStream(of: ChangeSet.self)
-        // A PostgreSQL watch hears nothing while the server is away (it reconnects by itself): say so, once.
-        if let postgres = container.store as? PostgresStore {
-            let place = container.location.displayPath
-            postgres.observeListener { event in
-                switch event {
-                case .lost(let detail):
-                    Output.printError("lost the PostgreSQL server at \(place) (\(detail)); still watching: reconnecting until "
-                                      + "it is back, then catching up with what changed")
-                case .back:
-                    Output.printError("the PostgreSQL server at \(place) is back; watching the store for changes")
-                }
-            }
-        }
+        ServerNotices.install(on: container)
         // Subscribed before the poller starts, so that nothing it publishes is missed.
         let published = container.changeSets
         let poller = container.observeOtherProcesses(every: interval)
