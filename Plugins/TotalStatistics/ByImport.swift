@@ -3,9 +3,9 @@ import StillpointCore
 import StillpointStatistics
 
 /// `by_import`: the count and time of the qualifying sessions per file they were imported from, read through
-/// each session's import run in one grouped SQL fetch: `{"Insight Timer.csv": {count, time}, ...}`, names in
-/// alphabetical order; sessions no import wrote (the demo history, sessions made by hand) count under
-/// `not imported`.
+/// each session's import run in one grouped SQL fetch: `{"Insight Timer.csv": {count, time}, ...}`, files in
+/// alphabetical order and shown as they are named; sessions no import wrote (the demo history, sessions made by
+/// hand) count under `not imported`, last.
 ///
 /// ```yaml
 /// - id: by_import
@@ -21,7 +21,7 @@ public struct ByImport: Statistic {
     public var description: StatisticDescription {
         StatisticDescription(
             name: "By import",
-            summary: "The number and total time of the qualifying sessions for each file they were imported from, in alphabetical order; sessions no import wrote count as not imported.",
+            summary: "The number and total time of the qualifying sessions for each file they were imported from, in alphabetical order; sessions no import wrote count as not imported, last.",
             parameters: [.kinds, .minimumDuration, .asOf],
             examples: [
                 StatisticExample(
@@ -47,7 +47,8 @@ public struct ByImport: Statistic {
                     sessions: [],
                     parameters: ["as_of": "2024-03-15T12:00:00Z"],
                     expected: .record([])),
-            ])
+            ],
+            presentation: .byName)
     }
 
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
@@ -66,7 +67,10 @@ public struct ByImport: Statistic {
                 tallies[name, default: SessionTally()].count += Int(exactly: count.rounded()) ?? 0
                 tallies[name, default: SessionTally()].time += row["time"]?.numericValue ?? 0
             }
-            return StatisticResult(.record(tallies.sorted { $0.key < $1.key }.map { StatisticField($0.key, $0.value.value) }))
+            let notImported = tallies.removeValue(forKey: Self.notImported)
+            let fields = tallies.sorted { $0.key < $1.key }.map { StatisticField($0.key, $0.value.value) }
+                + (notImported.map { [StatisticField(Self.notImported, $0.value)] } ?? [])
+            return StatisticResult(.record(fields))
         }
     }
 }

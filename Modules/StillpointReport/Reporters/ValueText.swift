@@ -190,6 +190,7 @@ enum ValueText {
         if presentation == .byHour, let hour = Int(key), (0...23).contains(hour) {
             return (hour < 10 ? "0" : "") + "\(hour):00"
         }
+        if presentation == .byName { return key }
         if let name = SessionSource.displayName(of: key) { return name }
         let spaced = key.replacingOccurrences(of: "_", with: " ")
         return spaced.prefix(1).uppercased() + spaced.dropFirst()

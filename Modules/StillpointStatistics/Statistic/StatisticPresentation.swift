@@ -25,4 +25,6 @@ public enum StatisticPresentation: String, Sendable, Hashable, CaseIterable {
     /// A record of `{count, time}` tallies keyed by day (`2024-03-15`), oldest first, only days with practice:
     /// a calendar of active days. Text shows its sums.
     case calendar
+    /// A record of `{count, time}` tallies keyed by names as written (file names): the keys are shown as they are.
+    case byName = "by_name"
 }
