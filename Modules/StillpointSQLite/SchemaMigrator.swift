@@ -239,9 +239,6 @@ struct SchemaMigrator {
 
     /// Applies the plan inside the caller's write transaction.
     func migrate(_ db: Database) throws {
-        // A rebuilt table is dropped and made again: its foreign keys, and those that refer to it, are checked
-        // when the migration commits, not while the table is briefly gone.
-        try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
         var savedIndexes: [String] = []
         for statement in try plan(db) {
             if statement.userIndexes == .save {
@@ -273,6 +270,12 @@ struct SchemaMigrator {
                 for sql in savedIndexes { try db.execute(sql: sql) }
                 savedIndexes = []
             }
+        }
+        // Foreign keys are off while a migration runs (the caller's doing): every one must hold before it commits.
+        if let broken = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") {
+            let table = String.fromDatabaseValue(broken["table"]) ?? "?"
+            throw StoreError.incompatibleSchema(
+                path: path, entity: table, reason: "after the migration, a row of \(table) refers to a row of \(String.fromDatabaseValue(broken["parent"]) ?? "?") that does not exist")
         }
     }
 

@@ -54,12 +54,20 @@ final class Store: Sendable {
         let token = processToken
         let isFile = location != .inMemory
         do {
-            try writer.write { db in
-                // Again inside the write transaction: a newer Stillpoint may have upgraded the store meanwhile.
-                try StoreFormat.check(db, path: location.displayPath)
-                try migrator.migrate(db)
-                try StoreFormat.mark(db)
-                if isFile { try OpenWriters.register(token: token, removing: staleWriters, in: db) }
+            try writer.writeWithoutTransaction { db in
+                // A table rebuilt by the migration is dropped and made again: with foreign keys on, dropping it
+                // would delete (or refuse over) the rows that refer to it. They are off for the migration, which
+                // checks every key before it commits (SQLite's own procedure for changing a table).
+                try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+                try db.inTransaction(.immediate) {
+                    // Again inside the write transaction: a newer Stillpoint may have upgraded the store meanwhile.
+                    try StoreFormat.check(db, path: location.displayPath)
+                    try migrator.migrate(db)
+                    try StoreFormat.mark(db)
+                    if isFile { try OpenWriters.register(token: token, removing: staleWriters, in: db) }
+                    return .commit
+                }
             }
         } catch {
             throw StoreError.translating(error, path: location.displayPath)

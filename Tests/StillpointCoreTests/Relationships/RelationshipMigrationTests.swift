@@ -52,4 +52,52 @@ struct RelationshipMigrationTests {
         }
         #expect(linked == 1)
     }
+
+    enum ColoredTopic: Entity {
+        static let entityName = "Topic"
+        static let name = Attribute<String>("name")
+        static let color = Attribute<String>("color")
+        static let articles = ToMany<Article>("articles", inverse: "topics", deleteRule: .deny)
+        static let entity = EntityDescription("Topic", attributes: [name, color], relationships: [articles])
+    }
+
+    enum ColoredBatch: Entity {
+        static let entityName = "Batch"
+        static let name = Attribute<String>("name")
+        static let color = Attribute<String>("color")
+        static let entries = ToMany<Entry>("entries", inverse: "batch", deleteRule: .cascade)
+        static let entity = EntityDescription("Batch", attributes: [name, color], relationships: [entries])
+    }
+
+    /// Dropping a required attribute makes SQLite rebuild the table: the rows that refer to it, links of a
+    /// many-to-many and to-one references alike, stay as they were.
+    @Test(arguments: TestStore.shareable) func rebuildingAReferencedTableKeepsWhatRefersToIt(store: TestStore) async throws {
+        let location = try await store.makeLocation()
+        let before = try openContainer(schema: try Schema([Article.self, ColoredTopic.self, ColoredBatch.self, Entry.self, Person.self, Pass.self]),
+                                       location: location)
+        try await before.performBackgroundTask { context in
+            let topic = context.insert(ColoredTopic.self)
+            topic[ColoredTopic.name] = "swift"
+            topic[ColoredTopic.color] = "orange"
+            let article = context.insert(Article.self)
+            article[Article.title] = "a"
+            try article.add(topic, to: Article.topics)
+            let batch = context.insert(ColoredBatch.self)
+            batch[ColoredBatch.name] = "morning"
+            batch[ColoredBatch.color] = "blue"
+            let entry = context.insert(Entry.self)
+            entry[Entry.title] = "sit"
+            try entry.set(Entry.batch, to: batch)
+            try await context.save()
+        }
+        try before.close()
+
+        let after = try openContainer(schema: try Schema([Article.self, Topic.self, Batch.self, Entry.self, Person.self, Pass.self]), location: location)
+        try await after.performBackgroundTask { context in
+            let article = try #require(try context.fetch(FetchRequest(Article.self)).first)
+            #expect(try article[Article.topics].map { $0[Topic.name] } == ["swift"])
+            let entry = try #require(try context.fetch(FetchRequest(Entry.self)).first)
+            #expect(try entry[Entry.batch]?[Batch.name] == "morning")
+        }
+    }
 }
