@@ -32,7 +32,7 @@ extension SaveTransaction {
                 try db.run(try statements.statement(.insert, for: entityRef), values: resolved ?? inserts[index].values)
                 let id = ObjectID(entityName: entityRef.entity.name, rowID: db.lastInsertedRowIDUnchecked)
                 if let number = inserts[index].id.temporaryNumber, resolvesReferences { rowIDs[number] = db.lastInsertedRowIDUnchecked }
-                outcome.inserts.append(InsertResult(id: id, merged: resolved.map { Written(values: $0, version: 1) }))
+                outcome.inserts.append(InsertResult(id: id, merged: nil, resolvedValues: resolved))
                 inserted.append(id)
             } catch let failure as SQLiteFailure where failure.isUniquenessViolation {
                 var insert = inserts[index]

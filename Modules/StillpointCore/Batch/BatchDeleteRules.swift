@@ -11,18 +11,40 @@ struct BatchDeleteRules {
         case deny(FetchRequest, relationship: String, entity: String)
     }
 
+    /// The rows a batch delete deletes are named by id, this many to a statement.
+    static let rowsPerStep = 5_000
+
+    /// `_id IN {ids}`: the rows a batch delete read before its rules changed anything.
+    static func rows(_ ids: [Int64]) -> FetchPredicate {
+        FetchPredicate(root: .comparison(PredicateComparison(lhs: .key("_id"), op: .in, options: [], rhs: .list(ids.map(AttributeValue.integer)))))
+    }
+
     /// Cascades reach this many levels at most: a relationship that cascades to its own entity has no end in SQL.
     static let maximumDepth = 8
 
     /// The steps before deleting what `request` matches, deepest first.
-    static func steps(deleting request: FetchRequest, in schema: Schema, depth: Int = 0) throws -> [Step] {
+    static func steps(deleting request: FetchRequest, in schema: Schema, depth: Int = 0, cascading: Set<String> = []) throws -> [Step] {
         let entity = request.entity
+        func refused(_ relationship: RelationshipDescription, _ why: String) -> SchemaError {
+            .invalidDeclaration("'\(entity.name).\(relationship.name)' \(why), which a batch delete does not follow; delete the objects in a context")
+        }
         let matched = request.predicate?.root ?? .constant(true)
         /// The rows of `destination` whose to-one `link` reaches a deleted row.
         func reaching(_ destination: EntityDescription, through link: String) -> FetchRequest {
             FetchRequest(destination, predicate: FetchPredicate(root: .quantified(.any, relationship: link, matched)))
         }
         var steps: [Step] = []
+        // The side that holds the column: what it reaches would have to be read before the rows go.
+        for relationship in entity.relationships where relationship.isStored {
+            switch (relationship.deleteRule, relationship.inverse) {
+            case (.deny, let inverse?):
+                let reached = reaching(try schema.entity(named: relationship.destination), through: inverse)
+                steps.append(.deny(reached, relationship: relationship.name, entity: entity.name))
+            case (.deny, nil): throw refused(relationship, "denies deletes through a to-one without inverse")
+            case (.cascade, _): throw refused(relationship, "cascades from the side that holds the reference")
+            default: continue
+            }
+        }
         for relationship in entity.relationships where relationship.isReadThroughInverse {
             guard let inverse = relationship.inverse else { continue }
             let destination = try schema.entity(named: relationship.destination)
@@ -33,7 +55,7 @@ struct BatchDeleteRules {
                     steps.append(.deny(related, relationship: relationship.name, entity: entity.name))
                 case .cascade:
                     // The links are the way to the objects to delete, and deleting those deletes their links first.
-                    throw SchemaError.invalidDeclaration("'\(entity.name).\(relationship.name)' is a many-to-many that cascades, which a batch delete does not follow; delete the objects in a context")
+                    throw refused(relationship, "is a many-to-many that cascades")
                 case .nullify, .noAction:
                     break  // the store deletes the links with the rows they join
                 }
@@ -41,10 +63,10 @@ struct BatchDeleteRules {
             }
             switch relationship.deleteRule {
             case .cascade:
-                guard depth < maximumDepth else {
-                    throw SchemaError.invalidDeclaration("'\(entity.name).\(relationship.name)' cascades more than \(maximumDepth) levels deep in a batch delete; delete the deepest objects first")
-                }
-                steps += try Self.steps(deleting: related, in: schema, depth: depth + 1)
+                let step = "\(entity.name).\(relationship.name)"
+                guard !cascading.contains(step) else { throw refused(relationship, "cascades back to where it began (a tree)") }
+                guard depth < maximumDepth else { throw refused(relationship, "cascades more than \(maximumDepth) levels deep") }
+                steps += try Self.steps(deleting: related, in: schema, depth: depth + 1, cascading: cascading.union([step]))
                 steps.append(.statement(.delete(related)))
             case .nullify:
                 steps.append(.statement(.update(related, values: [inverse: .null])))

@@ -49,38 +49,53 @@ extension ObjectContext {
         let author = name
         let origin = graph.origin
         let policy = graph.policy(for: statement.entity)
-        let rules: [BatchDeleteRules.Step]
-        if case .delete(let request) = statement {
-            rules = try BatchDeleteRules.steps(deleting: request, in: store.schema)
-        } else {
-            rules = []
+        let schema = store.schema
+        var deleting: FetchRequest?
+        if case .delete(let request) = statement, !(try BatchDeleteRules.steps(deleting: request, in: schema)).isEmpty {
+            deleting = request
         }
-        let run = { @Sendable (writer: any StoreWriter) throws -> [BatchResult] in
-            var results: [BatchResult] = []
-            for step in rules {
-                switch step {
-                case .statement(let ruleStatement):
-                    results.append(try writer.run(ruleStatement, author: author, origin: origin, policy: policy, hub: hub))
-                case .deny(let related, let relationship, let entity):
-                    let count = try writer.count(related)
-                    guard count == 0 else {
-                        throw SaveError.validation([ValidationFailure(objectID: .temporary(entityName: entity), reason: .deleteDenied(relationship: relationship, related: count))])
+        // Every result, in order, and those of the statement itself.
+        let run = { @Sendable [deleting] (writer: any StoreWriter) throws -> (all: [BatchResult], own: [BatchResult]) in
+            guard let deleting else {
+                let result = try writer.run(statement, author: author, origin: origin, policy: policy, hub: hub)
+                return ([result], [result])
+            }
+            // The rows to delete, read once: the rules' steps change rows the request's predicate may read (a
+            // cascade deletes what `ANY entries…` looks at), so each step and the delete name the rows by id.
+            var ids: [Int64] = []
+            try writer.forEachRowID(deleting) { ids.append($0) }
+            var results: [BatchResult] = [], own: [BatchResult] = []
+            for start in stride(from: 0, to: ids.count, by: BatchDeleteRules.rowsPerStep) {
+                let chunk = FetchRequest(deleting.entity, predicate: BatchDeleteRules.rows(Array(ids[start..<min(start + BatchDeleteRules.rowsPerStep, ids.count)])))
+                for step in try BatchDeleteRules.steps(deleting: chunk, in: schema) {
+                    switch step {
+                    case .statement(let ruleStatement):
+                        results.append(try writer.run(ruleStatement, author: author, origin: origin, policy: policy, hub: hub))
+                    case .deny(let related, let relationship, let entity):
+                        let count = try writer.count(related)
+                        guard count == 0 else {
+                            throw SaveError.validation([ValidationFailure(objectID: .temporary(entityName: entity), reason: .deleteDenied(relationship: relationship, related: count))])
+                        }
                     }
                 }
+                own.append(try writer.run(.delete(chunk), author: author, origin: origin, policy: policy, hub: hub))
+                results.append(own[own.count - 1])
             }
-            results.append(try writer.run(statement, author: author, origin: origin, policy: policy, hub: hub))
-            return results
+            return (results, own)
         }
-        let results: [BatchResult]
+        let results: (all: [BatchResult], own: [BatchResult])
         if isViewContext {
             results = try await store.writingAsync(interruptedBy: flag, run)
         } else {
             results = try store.writing(interruptedBy: flag, run)
         }
-        for result in results {
+        for result in results.all {
             if let changeSet = result.changeSet { try graph.merge(changeSet) }
         }
-        guard let result = results.last else { throw CancellationError() }
-        return result
+        if results.own.count == 1 { return results.own[0] }
+        // A delete in several groups of rows: one result for them all, with the change set of the last.
+        return BatchResult(count: results.own.reduce(0) { $0 + $1.count },
+                           objectIDs: results.own.reduce(ObjectIDSet()) { $0.union($1.objectIDs) },
+                           changeSet: results.own.last { $0.changeSet != nil }?.changeSet)
     }
 }

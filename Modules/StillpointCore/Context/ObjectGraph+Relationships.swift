@@ -176,15 +176,32 @@ extension ObjectGraph {
         objects = order.map { oldObjects[$0] }
     }
 
-    /// Turns references to objects a save made permanent into their row ids, in every object the context holds
-    /// with unsaved changes (what was saved got them from the store already).
-    func resolveReferences(_ permanentIDs: [ObjectID: ObjectID]) {
+    /// A failure for each update that refers to an unsaved object the save does not insert (one deleted before it
+    /// was ever saved): the store has no row for it.
+    static func referencesToUnsavedOutside(_ transaction: SaveTransaction) -> [ValidationFailure] {
+        let inserted = Set(transaction.inserts.compactMap(\.id.temporaryNumber))
+        var failures: [ValidationFailure] = []
+        for update in transaction.updates {
+            for (name, position) in update.entity.referencePositions {
+                guard RelationshipReference.isTemporary(update.values[position]), case .integer(let value) = update.values[position],
+                      !inserted.contains(UInt64(value - Int64.min)) else { continue }
+                failures.append(ValidationFailure(objectID: update.id, reason: .danglingReference(relationship: name)))
+            }
+        }
+        return failures
+    }
+
+    /// Turns references to objects a save made permanent into their row ids, in the objects the context holds with
+    /// unsaved changes (what the save wrote got them from the store already), and with `includingSaved` in the
+    /// objects it holds as saved too (a child's, saved to its parent with the references as they were).
+    func resolveReferences(_ permanentIDs: [ObjectID: ObjectID], includingSaved: Bool) {
         guard !permanentIDs.isEmpty else { return }
         var rowIDs: [UInt64: Int64] = [:]
         for (temporary, permanent) in permanentIDs {
             if let number = temporary.temporaryNumber, let rowID = permanent.rowID { rowIDs[number] = rowID }
         }
-        for object in inserted.objects + updated.objects + registered.objects where !object.entity.referencePositions.isEmpty {
+        let objects = inserted.objects + updated.objects + (includingSaved ? registered.objects : [])
+        for object in objects where !object.entity.referencePositions.isEmpty {
             object.values = SaveTransaction.resolving(object.values, of: object.entity, rowIDs: rowIDs)
             if let committed = object.committedValues {
                 object.committedValues = SaveTransaction.resolving(committed, of: object.entity, rowIDs: rowIDs)

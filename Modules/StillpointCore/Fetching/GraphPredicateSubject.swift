@@ -14,6 +14,7 @@ struct GraphPredicateSubject: PredicateSubject {
 
     func value(forKeyPath keyPath: String) -> AttributeValue {
         guard let dot = keyPath.firstIndex(of: ".") else {
+            if keyPath == "_id" { return id.rowID.map(AttributeValue.integer) ?? .null }
             return entity.attributePositions[keyPath].map { values[$0] } ?? .null
         }
         let name = String(keyPath[..<dot]), rest = String(keyPath[keyPath.index(after: dot)...])

@@ -80,7 +80,7 @@ extension ObjectGraph {
                 snapshot.objects.removeValue(forKey: id)
                 snapshot.deleted.remove(id)
             }
-            resolveReferences(permanentIDs)
+            resolveReferences(permanentIDs, includingSaved: true)
         }
         parentSnapshot = snapshot
     }

@@ -130,6 +130,7 @@ struct PredicateSQLCompiler {
     /// An attribute of the scope's entity, qualified with its table inside a subquery.
     private func column(_ name: String) throws -> PredicateKeyResolution {
         guard let scope else { throw FetchPredicateError(.unknownAttribute, "'\(name)' can't be read here") }
+        if name == "_id" { return qualified(name, in: scope, type: .integer) }
         guard let attribute = scope.entity.attribute(named: name) else {
             throw FetchPredicateError.unknownAttribute(name, entity: scope.entity.name, attributes: scope.entity.attributes.map(\.name))
         }

@@ -22,7 +22,6 @@ extension ObjectContext {
             return nil
         }
         let (transaction, objects) = try graph.makeSaveTransaction()
-        let refersToUnsavedObjects = transaction.refersToUnsavedObjects
         let hub = self.hub
         let flag = interruptFlag
         let outcome: SaveTransaction.Outcome
@@ -33,11 +32,11 @@ extension ObjectContext {
             outcome = try store.writing(interruptedBy: flag) { writer in try writer.save(transaction, hub: hub) }
         }
         graph.apply(outcome, of: transaction, to: objects)
-        if refersToUnsavedObjects {
+        if !transaction.inserts.isEmpty {
             // Objects changed while the save ran may refer to what it inserted.
             var permanentIDs: [ObjectID: ObjectID] = [:]
             for (insert, result) in zip(transaction.inserts, outcome.inserts) { permanentIDs[insert.id] = result?.id }
-            graph.resolveReferences(permanentIDs)
+            graph.resolveReferences(permanentIDs, includingSaved: false)
         }
         if childEvents.hasSubscribers {
             childEvents.publish(ParentEvent(saved: outcome, of: transaction))

@@ -36,6 +36,7 @@ extension ObjectGraph {
                                              readValues: object.committedValues ?? object.values))
         }
         if !deleted.isEmpty { failures += try deniedDeletes() }
+        failures += Self.referencesToUnsavedOutside(transaction)
         if !failures.isEmpty { throw SaveError.validation(failures) }
         try Self.orderByReferences(&transaction.inserts, &objects.inserts)
         Self.putInRowOrder(&transaction.updates, &objects.updates, id: \.id)
@@ -44,25 +45,49 @@ extension ObjectGraph {
         return (transaction, objects)
     }
 
-    /// Puts the deletes of entities that refer to others before those others', so that no row is deleted while a
-    /// row the save also deletes still refers to it (the store's foreign keys would refuse it).
+    /// Puts each delete after the deletes of the rows that refer to its row, so that no row is deleted while a row
+    /// the save also deletes still refers to it (the store's foreign keys would refuse it): children before their
+    /// parent, in one entity (a tree) or across entities.
     private func putReferringRowsFirst(_ deletes: inout [SaveTransaction.Delete], _ objects: inout [ManagedObject]) {
-        guard deletes.contains(where: { !$0.entity.referencePositions.isEmpty }) else { return }
         let names = Set(deletes.map(\.entity.name))
-        guard names.count > 1 else { return }
-        // An entity's rank: how far it is from the entities nothing else in the save refers to.
-        var rank: [String: Int] = [:]
-        func rankOf(_ name: String, _ visiting: Set<String>) -> Int {
-            if let known = rank[name] { return known }
-            let referrers = store.schema.entities.filter { entity in
-                entity.name != name && names.contains(entity.name) && !visiting.contains(entity.name)
-                    && entity.relationships.contains { $0.isStored && $0.destination == name }
+        let referred = Set(names.compactMap { try? store.schema.entity(named: $0) }.flatMap { entity in
+            entity.relationships.filter(\.isStored).map(\.destination)
+        })
+        guard !names.isDisjoint(with: referred) else { return }
+        var index: [ObjectID: Int] = [:]
+        for (position, delete) in deletes.enumerated() { index[delete.id] = position }
+        // For each delete, the deletes of the rows that refer to its row.
+        var referrers = [[Int]](repeating: [], count: deletes.count)
+        for (position, delete) in deletes.enumerated() {
+            for (name, column) in delete.entity.referencePositions {
+                guard let destination = delete.entity.relationship(named: name)?.destination,
+                      let target = RelationshipReference.objectID(in: delete.readValues[column], entityName: destination),
+                      let targetPosition = index[target], targetPosition != position else { continue }
+                referrers[targetPosition].append(position)
             }
-            let value = referrers.map { rankOf($0.name, visiting.union([name])) + 1 }.max() ?? 0
-            rank[name] = value
-            return value
         }
-        let order = deletes.indices.sorted { (rankOf(deletes[$0].entity.name, []), $0) < (rankOf(deletes[$1].entity.name, []), $1) }
+        // Depth first, without recursion (a chain may be long): a row's referrers, then the row.
+        var order: [Int] = []
+        order.reserveCapacity(deletes.count)
+        var state = [UInt8](repeating: 0, count: deletes.count)  // 0 new, 1 under way, 2 placed
+        for root in deletes.indices where state[root] == 0 {
+            var stack = [(root, 0)]
+            state[root] = 1
+            while let (node, next) = stack.last {
+                if next < referrers[node].count {
+                    stack[stack.count - 1].1 += 1
+                    let referrer = referrers[node][next]
+                    if state[referrer] == 0 {
+                        state[referrer] = 1
+                        stack.append((referrer, 0))
+                    }
+                } else {
+                    stack.removeLast()
+                    state[node] = 2
+                    order.append(node)
+                }
+            }
+        }
         deletes = order.map { deletes[$0] }
         objects = order.map { objects[$0] }
     }
@@ -159,6 +184,10 @@ extension ObjectGraph {
     private func adopt(_ result: SaveTransaction.InsertResult, sentValues: ContiguousArray<AttributeValue>, by object: ManagedObject) {
         object.objectID = result.id
         guard let merged = result.merged else {
+            if let resolved = result.resolvedValues {
+                adopt(SaveTransaction.Written(values: resolved, version: 1), sentValues: sentValues, by: object)
+                return
+            }
             object.committedValues = sentValues
             object.version = 1
             return

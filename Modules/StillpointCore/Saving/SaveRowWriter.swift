@@ -74,11 +74,10 @@ extension SaveTransaction {
                 insert = Insert(id: insert.id, entityRef: insert.entityRef, values: Self.resolving(insert.values, of: insert.entity, rowIDs: rowIDs))
             }
             let entity = insert.entity
-            let resolved = resolvesReferences ? Written(values: insert.values, version: 1) : nil
             if let rowID = try bulkRowID ?? rows.insertRow(insert.values, of: entity) {
                 let id = ObjectID(entityName: entity.name, rowID: rowID)
                 if let number = insert.id.temporaryNumber, resolvesReferences { rowIDs[number] = rowID }
-                results[index] = InsertResult(id: id, merged: resolved)
+                results[index] = InsertResult(id: id, merged: nil, resolvedValues: resolvesReferences ? insert.values : nil)
                 inserted.append(id)
                 return
             }

@@ -65,10 +65,14 @@ package struct SaveTransaction: Sendable {
         /// What the store holds when an insert merged into an existing row; `nil` for a new row, which holds the
         /// values sent at version 1 (the common case carries no second reference to them).
         package let merged: Written?
+        /// The values written for a new row whose references to objects the save inserted became row ids; `nil`
+        /// when the row holds the values sent.
+        package let resolvedValues: ContiguousArray<AttributeValue>?
 
-        package init(id: ObjectID, merged: Written?) {
+        package init(id: ObjectID, merged: Written?, resolvedValues: ContiguousArray<AttributeValue>? = nil) {
             self.id = id
             self.merged = merged
+            self.resolvedValues = resolvedValues
         }
 
         package var version: Int64 { merged?.version ?? 1 }

@@ -51,6 +51,9 @@ public struct Schema: Sendable, Hashable {
                 guard let destination = byName[relationship.destination], relationship.isManyToMany(in: destination),
                       ManyToManyLink(relationship, of: entity.name).ownColumn == "source" else { continue }
                 let link = ManyToManyLink.entity(between: entity, relationship, and: destination)
+                guard byName[link.name] == nil else {
+                    throw SchemaError.invalidDeclaration("'\(entity.name).\(relationship.name)' needs the link table '\(link.name)', whose name another many-to-many takes; rename one of them")
+                }
                 links.append(link)
                 byName[link.name] = link
             }

@@ -2,7 +2,11 @@
 extension SQLDialect {
     /// Resolves a predicate's keys to the entity's columns.
     package func attributeResolver(_ entity: EntityDescription) -> (String) throws -> PredicateKeyResolution {
-        { key in PredicateKeyResolution(sql: quote(key), type: try entity.attribute(position: key).type) }
+        { key in
+            // `_id`: a row's id, which a batch delete names the rows it read by.
+            if key == "_id" { return PredicateKeyResolution(sql: quote(key), type: .integer) }
+            return PredicateKeyResolution(sql: quote(key), type: try entity.attribute(position: key).type)
+        }
     }
 
     /// `SELECT columns FROM entity WHERE predicate ORDER BY keys, _id LIMIT OFFSET`; a count (`COUNT(*)`) has
