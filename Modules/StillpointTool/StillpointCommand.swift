@@ -12,8 +12,9 @@ struct StillpointCommand: AsyncParsableCommand {
             so `stillpoint report` prints a real report straight away.
 
             Exit status: 0 success, 1 a statistic, import or export failed, 64 a wrong command line, 65 bad \
-            data (a manifest, an import file or a damaged store), 66 a missing input, 73 an output that cannot be \
-            created, 74 an I/O error, 130 stopped by Ctrl-C.
+            data (a manifest, an import file or a damaged store), 66 a missing input, 69 a PostgreSQL server that \
+            cannot be reached, 70 a bug in Stillpoint, 73 an output that cannot be created, 74 an I/O error, 130 \
+            stopped by Ctrl-C.
 
             Examples:
               stillpoint report

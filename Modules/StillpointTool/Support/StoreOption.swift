@@ -55,9 +55,11 @@ struct StoreOption: ParsableArguments {
                                   + "or `stillpoint demo --store URI`", status: .noInput)
             } catch StoreError.noDatabase(_, let database) {
                 // Like a store file that is not there, but neither import nor demo can make a database.
+                let then = use == .reading
+                    ? ", then make the store with `stillpoint import FILE --store URI` or `stillpoint demo --store URI`"
+                    : ", then run this command again"
                 throw ToolFailure("there is no store at \(location.displayPath): the database \(database) does not exist on the server; "
-                                  + "create it with `createdb \(database)` (on that server, as a user who may), then make the store "
-                                  + "with `stillpoint import FILE --store URI` or `stillpoint demo --store URI`", status: .noInput)
+                                  + "create it with `createdb \(database)` (on that server, as a user who may)" + then, status: .noInput)
             }
         }
         if let path = store ?? fallback {
