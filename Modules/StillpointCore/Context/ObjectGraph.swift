@@ -113,8 +113,14 @@ final class ObjectGraph {
     }
 
     /// The objects of `entity` whose membership in a fetch can differ from what the store says.
+    /// Read in place, without copying the sets: deleting many objects whose relationships are read through
+    /// others' columns asks for these once per object.
     func pendingObjects(of entity: EntityDescription) -> [ManagedObject] {
-        (inserted.objects + updated.objects + deleted.objects).filter { $0.entity.name == entity.name }
+        var objects: [ManagedObject] = []
+        for set in [inserted.slotsInOrder, updated.slotsInOrder, deleted.slotsInOrder] {
+            for case let object? in set where object.entity.name == entity.name { objects.append(object) }
+        }
+        return objects
     }
 
     /// Every object the context holds.
