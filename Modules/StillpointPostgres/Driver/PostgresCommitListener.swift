@@ -6,7 +6,9 @@ import StillpointCore
 ///
 /// A commit whose change-log entry is held back (a transaction that began earlier is still running, see
 /// ``PostgresChangeLog``) rings again once that transaction has ended, checked every `interval` only while it
-/// runs. Without a server the listener retries every `interval`, ringing when it is back; `connection` hears
+/// runs, and it rings at least every ten intervals (a second at least) whatever happened, so that a read a ring
+/// brought and that failed is made again without waiting for the next commit. Without a server the listener
+/// retries every `interval`, ringing when it is back; `connection` hears
 /// once that it lost the server and once that it is back, not at each retry.
 ///
 /// ```swift
@@ -30,6 +32,11 @@ enum PostgresCommitListener {
     /// How long a wait for a notification lasts before the listener checks whether it was stopped.
     private static let stopCheck = Duration.milliseconds(200)
 
+    /// How long the listener goes without ringing: ten intervals, at least a second.
+    private static func safetyRing(every interval: Duration) -> Duration {
+        max(interval * 10, .seconds(1))
+    }
+
     private static func listen(uri: String, every interval: Duration, stopped: LockedState<Bool>,
                                connection report: (PostgresListenerEvent) -> Void, ring: () -> Void) {
         // The first ring catches up with what was committed before the listener started.
@@ -40,11 +47,13 @@ enum PostgresCommitListener {
         /// The transaction ids a held-back entry waits for: rings again once every one below it has ended.
         var heldBackBelow: UInt64?
         var lastCheck = ContinuousClock.now
+        var lastRing = ContinuousClock.now
         // What is running is looked at before each ring: an entry the reader then finds held back is by one of
         // those, and the listener rings again once they have all ended.
         func ringNoting(_ connection: PostgresConnection) throws {
             heldBackBelow = try runningTransactions(on: connection)
             lastCheck = .now
+            lastRing = .now
             ring()
         }
         while !stopped.withLock({ $0 }) {
@@ -67,6 +76,10 @@ enum PostgresCommitListener {
                     lastCheck = .now
                     let (oldestRunning, _) = try snapshot(on: listening)
                     if oldestRunning >= horizon { try ringNoting(listening) }
+                } else if ContinuousClock.now - lastRing >= Self.safetyRing(every: interval) {
+                    // Now and then whatever happened: a read the last ring brought may have failed, and the
+                    // watcher must not wait for the next commit to catch up.
+                    try ringNoting(listening)
                 }
             } catch {
                 connection = nil
