@@ -138,7 +138,7 @@ struct TopologyTests {
 
 /// Polls `value` until `condition` holds, for changes that arrive asynchronously (the bound only stops a hang).
 func eventually<T: Sendable>(_ value: @Sendable () async throws -> T, until condition: @Sendable (T) -> Bool) async throws -> T {
-    let deadline = ContinuousClock.now + .seconds(30)
+    let deadline = ContinuousClock.now + .seconds(60)
     var current = try await value()
     while !condition(current), ContinuousClock.now < deadline {
         try await Task.sleep(for: .milliseconds(5))

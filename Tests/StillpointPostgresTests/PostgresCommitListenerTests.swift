@@ -45,13 +45,13 @@ struct PostgresCommitListenerTests {
         let watcher = try PostgresStore(uri: uri, schema: schema)
         // An hour between checks: only the doorbell can bring the signal in time.
         let signals = Arrivals(watcher.otherProcessCommits(every: .seconds(3600)))
-        #expect(await signals.wait(for: 1, within: .seconds(10)), "the first signal catches up with what came before")
+        #expect(await signals.wait(for: 1, within: .seconds(60)), "the first signal catches up with what came before")
         try await Task.sleep(for: .milliseconds(200))
         let before = signals.all.count
 
         let other = try PersistentContainer(schema: schema, postgres: uri)
         try await insertPractice(uid: 1, into: other)
-        #expect(await signals.wait(for: before + 1, within: .seconds(10)), "no signal after another process's save")
+        #expect(await signals.wait(for: before + 1, within: .seconds(60)), "no signal after another process's save")
     }
 
     @Test func anEntryHeldBackByARunningTransactionIsReadOnceItEnds() async throws {
@@ -78,7 +78,7 @@ struct PostgresCommitListenerTests {
 
         // ...and comes, once, when it ends.
         try blocker.execute("COMMIT")
-        #expect(await received.wait(for: 1, within: .seconds(10)), "the held-back save never reached the watcher")
+        #expect(await received.wait(for: 1, within: .seconds(60)), "the held-back save never reached the watcher")
         #expect(received.all.map(\.inserted.count) == [1])
         let history = try reader.history(after: token)
         #expect(history.map(\.inserted.count) == [1])
@@ -104,7 +104,7 @@ struct PostgresCommitListenerTests {
         try await Task.sleep(for: .milliseconds(500))
         #expect(received.all.isEmpty, "held back while the earlier transaction runs")
         try blocker.execute("COMMIT")
-        #expect(await received.wait(for: 1, within: .seconds(10)), "the held-back save never reached the watcher")
+        #expect(await received.wait(for: 1, within: .seconds(60)), "the held-back save never reached the watcher")
         #expect(try watcher.history(after: token).map(\.inserted.count) == [1])
     }
 }

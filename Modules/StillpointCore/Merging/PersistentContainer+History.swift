@@ -45,14 +45,23 @@ extension PersistentContainer {
         let hub = self.hub
         let start = (try? currentHistoryToken().sequence) ?? 0
         let signals = store.otherProcessCommits(every: interval)
+        // The reads block on the store: on a queue of their own, not on a thread of the shared pool, which a busy
+        // process may have none of to spare.
+        let queue = DispatchQueue(label: "stillpoint.history.watch")
         return Task.detached {
             var seen = start
             for await _ in signals {
                 if Task.isCancelled { return }
-                // A damaged entry is passed over: the watcher has no one to tell, and must not stop at it.
-                if let (changes, next) = try? store.reading(interruptedBy: nil, { reader in
-                    try reader.changeSets(after: seen, excludingProcess: store.processToken) { _ in }
-                }) {
+                let after = seen
+                let read = await withCheckedContinuation { continuation in
+                    queue.async {
+                        // A damaged entry is passed over: the watcher has no one to tell, and must not stop at it.
+                        continuation.resume(returning: try? store.reading(interruptedBy: nil, { reader in
+                            try reader.changeSets(after: after, excludingProcess: store.processToken) { _ in }
+                        }))
+                    }
+                }
+                if let (changes, next) = read {
                     for changeSet in changes { hub.publish(changeSet) }
                     seen = next
                 }
