@@ -135,6 +135,8 @@ extension ObjectGraph {
     /// Puts inserts after the inserts they refer to, so that each refers to a row that exists when it is written.
     /// Inserts come in the order they were made, which usually has every target first: then nothing moves.
     static func orderByReferences(_ inserts: inout [SaveTransaction.Insert], _ objects: inout [ManagedObject?]) throws {
+        // Most saves refer to no unsaved object: one look at the reference columns, and nothing to hash.
+        guard inserts.contains(where: { Self.refersToUnsaved($0.values, $0.entity) }) else { return }
         var positions: [UInt64: Int] = [:]
         var needsOrder = false
         for (index, insert) in inserts.enumerated() {
@@ -179,6 +181,7 @@ extension ObjectGraph {
     /// A failure for each update that refers to an unsaved object the save does not insert (one deleted before it
     /// was ever saved): the store has no row for it.
     static func referencesToUnsavedOutside(_ transaction: SaveTransaction) -> [ValidationFailure] {
+        guard transaction.updates.contains(where: { Self.refersToUnsaved($0.values, $0.entity) }) else { return [] }
         let inserted = Set(transaction.inserts.compactMap(\.id.temporaryNumber))
         var failures: [ValidationFailure] = []
         for update in transaction.updates {
@@ -189,6 +192,17 @@ extension ObjectGraph {
             }
         }
         return failures
+    }
+
+    /// Whether `values` refer to an object not saved yet.
+    static func refersToUnsaved(_ values: ContiguousArray<AttributeValue>, _ entity: EntityDescription) -> Bool {
+        entity.referencePositions.contains { RelationshipReference.isTemporary(values[$0.position]) }
+    }
+
+    /// Whether an object the context holds with unsaved changes refers to an object not saved yet.
+    var pendingObjectsReferToUnsaved: Bool {
+        inserted.slotsInOrder.contains { $0.map { Self.refersToUnsaved($0.values, $0.entity) } ?? false }
+            || updated.slotsInOrder.contains { $0.map { Self.refersToUnsaved($0.values, $0.entity) } ?? false }
     }
 
     /// Turns references to objects a save made permanent into their row ids, in the objects the context holds with

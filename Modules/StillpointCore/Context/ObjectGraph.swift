@@ -21,6 +21,8 @@ final class ObjectGraph {
     var deleted = PendingObjects(.deleted)
     /// The read transaction in progress, so that code run inside a streaming fetch reads the same state.
     var activeReader: (any StoreReader)?
+    /// The last entity found to have no delete rule to apply: deleting many objects of it asks once.
+    private var entityWithoutDeleteRules: ObjectIdentifier?
     /// The live results that follow the changes this context takes in.
     var changeObservers = ChangeObservers()
 
@@ -79,9 +81,18 @@ final class ObjectGraph {
             deleted.insert(object)
             object.isDeleted = true
         }
-        if applyingRules, !object.entity.relationships.isEmpty || !store.schema.unpairedReferences(to: object.entity.name).isEmpty {
+        if applyingRules, hasDeleteRules(object.entity) {
             try applyDeleteRules(of: object)
         }
+    }
+
+    /// Whether deleting an object of `entity` may reach others: it has relationships, or to-ones without inverse
+    /// reach it.
+    private func hasDeleteRules(_ entity: EntityDescription) -> Bool {
+        if entity.identity == entityWithoutDeleteRules { return false }
+        let hasRules = !entity.relationships.isEmpty || !store.schema.unpairedReferences(to: entity.name).isEmpty
+        if !hasRules { entityWithoutDeleteRules = entity.identity }
+        return hasRules
     }
 
     /// Called by an object when one of its values changes.

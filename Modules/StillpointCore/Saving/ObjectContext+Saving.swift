@@ -32,7 +32,7 @@ extension ObjectContext {
             outcome = try store.writing(interruptedBy: flag) { writer in try writer.save(transaction, hub: hub) }
         }
         graph.apply(outcome, of: transaction, to: objects)
-        if !transaction.inserts.isEmpty {
+        if !transaction.inserts.isEmpty, graph.pendingObjectsReferToUnsaved {
             // Objects changed while the save ran may refer to what it inserted.
             var permanentIDs: [ObjectID: ObjectID] = [:]
             for (insert, result) in zip(transaction.inserts, outcome.inserts) { permanentIDs[insert.id] = result?.id }

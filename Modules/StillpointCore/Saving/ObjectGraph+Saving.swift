@@ -49,11 +49,15 @@ extension ObjectGraph {
     /// the save also deletes still refers to it (the store's foreign keys would refuse it): children before their
     /// parent, in one entity (a tree) or across entities.
     private func putReferringRowsFirst(_ deletes: inout [SaveTransaction.Delete], _ objects: inout [ManagedObject]) {
-        let names = Set(deletes.map(\.entity.name))
-        let referred = Set(names.compactMap { try? store.schema.entity(named: $0) }.flatMap { entity in
-            entity.relationships.filter(\.isStored).map(\.destination)
-        })
-        guard !names.isDisjoint(with: referred) else { return }
+        // The entities deleted, found without hashing each row's (deletes of one entity come in runs).
+        var entities: [EntityDescription] = []
+        var last: ObjectIdentifier?
+        for delete in deletes where delete.entity.identity != last {
+            last = delete.entity.identity
+            if !entities.contains(where: { $0.identity == last }) { entities.append(delete.entity) }
+        }
+        let referred = Set(entities.flatMap { $0.relationships.filter(\.isStored).map(\.destination) })
+        guard entities.contains(where: { referred.contains($0.name) }) else { return }
         var index: [ObjectID: Int] = [:]
         for (position, delete) in deletes.enumerated() { index[delete.id] = position }
         // For each delete, the deletes of the rows that refer to its row.

@@ -2,13 +2,10 @@ extension SaveTransaction {
     /// Whether an insert or update refers to an object inserted by this save, whose row id the writer learns as it
     /// writes: the writer then turns those references into row ids (``resolving(_:of:rowIDs:)``).
     package var refersToUnsavedObjects: Bool {
-        inserts.contains { Self.refersToUnsaved($0.values, of: $0.entity) }
-            || updates.contains { Self.refersToUnsaved($0.values, of: $0.entity) }
+        inserts.contains { ObjectGraph.refersToUnsaved($0.values, $0.entity) }
+            || updates.contains { ObjectGraph.refersToUnsaved($0.values, $0.entity) }
     }
 
-    private static func refersToUnsaved(_ values: ContiguousArray<AttributeValue>, of entity: EntityDescription) -> Bool {
-        entity.referencePositions.contains { RelationshipReference.isTemporary(values[$0.position]) }
-    }
 
     /// `values` with each reference to an unsaved object in `rowIDs` (by temporary ID number) turned into its row id.
     package static func resolving(_ values: ContiguousArray<AttributeValue>, of entity: EntityDescription,

@@ -56,6 +56,9 @@ public struct EntityDescription: Sendable, Hashable {
     public var indexes: [IndexDescription] { storage.indexes }
     /// The entity's previous name, when it was renamed: the store renames the table and keeps its rows.
     public var renamedFrom: String? { storage.renamedFrom }
+    /// The description's identity: copies of one description share it.
+    package var identity: ObjectIdentifier { ObjectIdentifier(storage) }
+
     /// The position of each stored attribute in ``storedAttributes``, for constant-time access by name.
     package var attributePositions: [String: Int] { storage.attributePositions }
     /// The values of a new object: each attribute's default, or null.
