@@ -146,9 +146,8 @@ extension ObjectGraph {
         var failures: [ValidationFailure] = []
         for (index, insert) in inserts.enumerated() {
             for (name, position) in insert.entity.referencePositions {
-                guard RelationshipReference.isTemporary(insert.values[position]),
-                      case .integer(let value) = insert.values[position] else { continue }
-                guard let target = positions[UInt64(value - Int64.min)] else {
+                guard let number = RelationshipReference.temporaryNumber(in: insert.values[position]) else { continue }
+                guard let target = positions[number] else {
                     failures.append(ValidationFailure(objectID: insert.id, reason: .danglingReference(relationship: name)))
                     continue
                 }
@@ -186,8 +185,7 @@ extension ObjectGraph {
         var failures: [ValidationFailure] = []
         for update in transaction.updates {
             for (name, position) in update.entity.referencePositions {
-                guard RelationshipReference.isTemporary(update.values[position]), case .integer(let value) = update.values[position],
-                      !inserted.contains(UInt64(value - Int64.min)) else { continue }
+                guard let number = RelationshipReference.temporaryNumber(in: update.values[position]), !inserted.contains(number) else { continue }
                 failures.append(ValidationFailure(objectID: update.id, reason: .danglingReference(relationship: name)))
             }
         }

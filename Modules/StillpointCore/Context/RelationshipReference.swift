@@ -15,13 +15,17 @@ package enum RelationshipReference {
     package static func objectID(in value: AttributeValue, entityName: String) -> ObjectID? {
         guard case .integer(let number) = value else { return nil }
         if number > 0 { return ObjectID(entityName: entityName, rowID: number) }
-        guard number != Int64.min, number < 0 else { return nil }
-        return .temporary(entityName: entityName, number: UInt64(number - Int64.min))
+        return temporaryNumber(in: value).map { .temporary(entityName: entityName, number: $0) }
+    }
+
+    /// The temporary ID number a value refers to, when it refers to an object not saved yet.
+    package static func temporaryNumber(in value: AttributeValue) -> UInt64? {
+        guard case .integer(let number) = value, number < 0, number != Int64.min else { return nil }
+        return UInt64(number - Int64.min)
     }
 
     /// Whether a value refers to an object not saved yet.
     package static func isTemporary(_ value: AttributeValue) -> Bool {
-        if case .integer(let number) = value { return number < 0 && number != Int64.min }
-        return false
+        temporaryNumber(in: value) != nil
     }
 }

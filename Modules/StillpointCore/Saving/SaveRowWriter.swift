@@ -108,7 +108,7 @@ extension SaveTransaction {
         var written = [Bool](repeating: false, count: inserts.count)
         if resolvesReferences {
             let referred = Set(inserts.flatMap { insert in
-                insert.entity.referencePositions.compactMap { RelationshipReference.objectID(in: insert.values[$0.position], entityName: "")?.temporaryNumber }
+                insert.entity.referencePositions.compactMap { RelationshipReference.temporaryNumber(in: insert.values[$0.position]) }
             })
             for index in inserts.indices where inserts[index].id.temporaryNumber.map(referred.contains) == true {
                 try writeInsert(index, bulkRowID: nil)

@@ -12,8 +12,7 @@ extension SaveTransaction {
                                   rowIDs: [UInt64: Int64]) -> ContiguousArray<AttributeValue> {
         var resolved = values
         for (_, position) in entity.referencePositions {
-            guard RelationshipReference.isTemporary(values[position]), case .integer(let value) = values[position],
-                  let rowID = rowIDs[UInt64(value - Int64.min)] else { continue }
+            guard let number = RelationshipReference.temporaryNumber(in: values[position]), let rowID = rowIDs[number] else { continue }
             resolved[position] = .integer(rowID)
         }
         return resolved
