@@ -10,14 +10,24 @@ extension PersistentContainer {
     /// let container = try PersistentContainer(schema: schema, location: .file(url))
     /// ```
     ///
+    /// A SQLite database of another program (tables of its own, none of a store's) is refused untouched with
+    /// ``StoreError/foreignDatabase(path:tables:)``; `addingToForeignDatabase: true` lets a read-write open add the
+    /// store's tables beside the other program's:
+    ///
+    /// ```swift
+    /// let container = try PersistentContainer(schema: schema, location: .file(appDatabase), addingToForeignDatabase: true)
+    /// ```
+    ///
     /// - Throws: ``StoreError`` with the path when the store cannot be opened or upgraded in place, was written by a
-    ///   newer Stillpoint, or (read-only) does not exist yet or must be upgraded first. A PostgreSQL location is
-    ///   opened by `StillpointPostgres` (`PersistentContainer(schema:postgres:)`); here it throws
-    ///   ``StoreError/storeModuleMissing(path:module:)``.
-    public convenience init(schema: Schema, location: StoreLocation, access: StoreAccess = .readWrite) throws {
+    ///   newer Stillpoint, is another program's database, or (read-only) does not exist yet or must be upgraded
+    ///   first. A PostgreSQL location is opened by `StillpointPostgres` (`PersistentContainer(schema:postgres:)`);
+    ///   here it throws ``StoreError/storeModuleMissing(path:module:)``.
+    public convenience init(schema: Schema, location: StoreLocation, access: StoreAccess = .readWrite,
+                            addingToForeignDatabase: Bool = false) throws {
         switch location {
         case .file, .inMemory:
-            self.init(store: try Store(location: location, schema: schema, access: access))
+            self.init(store: try Store(location: location, schema: schema, access: access,
+                                       addingToForeignDatabase: addingToForeignDatabase))
         case .postgres:
             throw StoreError.storeModuleMissing(path: location.displayPath, module: "StillpointPostgres")
         }

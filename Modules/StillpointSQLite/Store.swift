@@ -20,8 +20,9 @@ final class Store: Sendable {
     /// Opens the store at `location`: read-write (creating it if needed, and upgrading its tables to `schema`),
     /// or read-only (the store must exist and be up to date; nothing is written).
     ///
-    /// A store that cannot be opened or upgraded is left exactly as it was.
-    init(location: StoreLocation, schema: Schema, access: StoreAccess = .readWrite) throws {
+    /// A store that cannot be opened or upgraded is left exactly as it was; so is another program's database,
+    /// unless `addingToForeignDatabase` says to add the store's tables to it (``StorePreflight``).
+    init(location: StoreLocation, schema: Schema, access: StoreAccess = .readWrite, addingToForeignDatabase: Bool = false) throws {
         self.location = location
         self.schema = schema
         self.access = access
@@ -39,7 +40,8 @@ final class Store: Sendable {
             writer = try DatabaseQueue(configuration: configuration)
         case .file(let url):
             let path = url.path
-            let findings = try StorePreflight.check(fileAt: url, schema: schema, access: access)
+            let findings = try StorePreflight.check(fileAt: url, schema: schema, access: access,
+                                                    addingToForeignDatabase: addingToForeignDatabase)
             staleWriters = findings.staleWriters
             do {
                 writer = try DatabasePool(path: findings.openPath, configuration: configuration)

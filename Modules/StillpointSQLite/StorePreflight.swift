@@ -5,9 +5,13 @@ import StillpointCore
 
 /// Looks at a store file before it is opened, read-only, so that a failed open never changes it.
 ///
-/// It refuses what is not a store (a folder, a file of another kind), a store of a newer format, and a damaged
-/// store; it checks integrity only when a writer did not close the store (``OpenWriters``), since
-/// `PRAGMA quick_check` reads the whole file. Nothing a file holds or a path names may trap here.
+/// It refuses what is not a store (a folder, a file of another kind, another program's SQLite database), a store
+/// of a newer format, and a damaged store; it checks integrity only when a writer did not close the store
+/// (``OpenWriters``), since `PRAGMA quick_check` reads the whole file. Nothing a file holds or a path names may
+/// trap here.
+///
+/// A Stillpoint store is recognised by its tables (``StoreRecognition``), not by `user_version` alone, which
+/// other programs set too.
 enum StorePreflight {
     private static let sqliteHeader = Array("SQLite format 3\0".utf8)
 
@@ -23,7 +27,9 @@ enum StorePreflight {
         var needsMigration = false
     }
 
-    static func check(fileAt url: URL, schema: Schema, access: StoreAccess) throws -> Findings {
+    /// `addingToForeignDatabase` lets a read-write open add the store's tables to another program's database
+    /// (one with tables of its own and none of the store's); without it such a database is refused untouched.
+    static func check(fileAt url: URL, schema: Schema, access: StoreAccess, addingToForeignDatabase: Bool = false) throws -> Findings {
         let path = url.path
         let directory = url.deletingLastPathComponent().path
         guard kind(of: directory) == S_IFDIR else {
@@ -55,15 +61,21 @@ enum StorePreflight {
         guard header == sqliteHeader else {
             throw StoreError.notADatabase(path: path)
         }
+        let adopting = addingToForeignDatabase && access == .readWrite
+        // Another program's database is refused after a look that leaves nothing beside it: a plain open of a WAL
+        // database makes `-wal` and `-shm` files, which a refusal must not leave behind.
+        if !adopting, case .foreign(let tables, _)? = recognitionAtRest(of: path, schema: schema) {
+            throw StoreError.foreignDatabase(path: path, tables: tables)
+        }
         do {
-            try look(at: path, schema: schema, access: access, into: &findings)
+            try look(at: path, schema: schema, access: access, adopting: adopting, into: &findings)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN && access == .readOnly
                     && kind(of: path + "-wal") == nil {
             // A store on a read-only medium, closed cleanly (no WAL): SQLite cannot make the shared-memory file a
             // WAL reader needs, but with no WAL and no possible writer the file can be read as immutable.
             findings.openPath = immutableURI(path)
             do {
-                try look(at: path, schema: schema, access: access, into: &findings)
+                try look(at: path, schema: schema, access: access, adopting: adopting, into: &findings)
             } catch {
                 throw StoreError.translating(error, path: path)
             }
@@ -74,6 +86,7 @@ enum StorePreflight {
         } catch {
             throw StoreError.translating(error, path: path)
         }
+        if findings.isNew { return findings }
         if access == .readOnly, findings.needsMigration {
             throw StoreError.needsUpgrade(path: path)
         }
@@ -81,7 +94,8 @@ enum StorePreflight {
     }
 
     /// Version, clean close, integrity when needed, and the migration plan, with nothing written.
-    private static func look(at path: String, schema: Schema, access: StoreAccess, into findings: inout Findings) throws {
+    private static func look(at path: String, schema: Schema, access: StoreAccess, adopting: Bool,
+                             into findings: inout Findings) throws {
         var configuration = Configuration()
         configuration.readonly = true
         // Only for SQLite's rare locks on a WAL store (a recovery after a crash, the last connection closing):
@@ -91,7 +105,15 @@ enum StorePreflight {
         defer { try? queue.close() }
         findings = try queue.read { db in
             var findings = findings
-            try StoreFormat.check(db, path: path)
+            let recognition = try StoreRecognition(db, schema: schema)
+            if recognition == .emptyDatabase {
+                // A SQLite file with nothing in it yet, like an empty file: no store, until one is written.
+                guard access == .readWrite else { throw StoreError.noStore(path: path) }
+                findings.isNew = true
+                return findings
+            }
+            // Another program's user_version is its own, not a Stillpoint store version.
+            if recognition == .store { try StoreFormat.check(db, path: path) }
             findings.staleWriters = try OpenWriters.staleTokens(in: db)
             let unversioned = try StoreFormat.version(of: db) < StoreFormat.current
             // Integrity is checked after a writer did not close the store, and once before an older store (or one
@@ -103,12 +125,29 @@ enum StorePreflight {
                     throw StoreError.corrupt(path: path, detail: problems.prefix(3).joined(separator: "; "))
                 }
             }
+            if case .foreign(let tables, let userVersion) = recognition {
+                guard adopting else { throw StoreError.foreignDatabase(path: path, tables: tables) }
+                // Stillpoint keeps its store version in user_version: sharing it would change the other program's.
+                guard userVersion == 0 else { throw StoreError.foreignDatabaseVersioned(path: path, userVersion: userVersion) }
+            }
             // Reading needs the entities' tables and the change log, not the table of open writers, nor the
             // cleanup of what the schema no longer declares.
             let plan = try SchemaMigrator(schema: schema, path: path).plan(db)
             findings.needsMigration = plan.contains { !$0.isCleanup && $0.sql != OpenWriters.createTable }
             return findings
         }
+    }
+
+    /// What the file is, read as immutable, so that SQLite makes no `-wal` or `-shm` beside it: safe when no
+    /// `-wal` exists (nobody has the database open in WAL mode, so the file holds all of it). `nil` when a `-wal`
+    /// exists or the file cannot be read so; the full look then decides.
+    private static func recognitionAtRest(of path: String, schema: Schema) -> StoreRecognition? {
+        guard kind(of: path + "-wal") == nil else { return nil }
+        var configuration = Configuration()
+        configuration.readonly = true
+        guard let queue = try? DatabaseQueue(path: immutableURI(path), configuration: configuration) else { return nil }
+        defer { try? queue.close() }
+        return try? queue.read { db in try StoreRecognition(db, schema: schema) }
     }
 
     /// The kind of file at `path` (`S_IFREG`, `S_IFDIR`, ...), following symbolic links; `nil` when there is none.

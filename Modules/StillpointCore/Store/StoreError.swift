@@ -4,6 +4,12 @@ import Foundation
 public enum StoreError: Error, Sendable, Equatable {
     /// The file exists but is not a SQLite database.
     case notADatabase(path: String)
+    /// The file is another program's SQLite database, not a store: it has tables (the first few are `tables`) and
+    /// none of Stillpoint's. It is refused untouched, unless a writer is told to add the store's tables to it.
+    case foreignDatabase(path: String, tables: [String])
+    /// Told to add the store's tables to another program's database, which sets `PRAGMA user_version` itself:
+    /// Stillpoint keeps its store version there, so the two cannot share the database.
+    case foreignDatabaseVersioned(path: String, userVersion: Int)
     /// The file is a SQLite database whose content is damaged.
     case corrupt(path: String, detail: String)
     /// The folder that should hold the store does not exist.
@@ -50,6 +56,13 @@ extension StoreError: LocalizedError, CustomStringConvertible {
         switch self {
         case .notADatabase(let path):
             return "\(path) is not a SQLite database; name another file, or move this one away to start a new store"
+        case .foreignDatabase(let path, let tables):
+            let named = tables.isEmpty ? "" : " (its tables: " + tables.map { String(reflecting: $0) }.joined(separator: ", ") + ")"
+            return "\(path) is another program's SQLite database\(named), not a Stillpoint store; it was left untouched: "
+                + "name a Stillpoint store, or a new file to make one"
+        case .foreignDatabaseVersioned(let path, let userVersion):
+            return "\(path) is another program's SQLite database, which sets user_version \(userVersion); Stillpoint keeps its "
+                + "store version there, so the two cannot share it (it was left untouched): make the store in a new file"
         case .corrupt(let path, let detail):
             return "\(path) is a damaged SQLite database (\(detail)); restore it from a backup or start a new store"
         case .missingDirectory(let path):

@@ -30,6 +30,11 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "The seed of the random history.")
     var seed: UInt64 = 108
 
+    @Flag(name: .customLong("add-to-foreign-database"),
+          help: ArgumentHelp("Add Stillpoint's tables to a SQLite database another program made, beside its own tables.",
+                             discussion: "Without it, such a database is refused (65) and left untouched."))
+    var addToForeignDatabase = false
+
     @OptionGroup var storeOption: StoreOption
     @OptionGroup var global: GlobalOptions
 
@@ -60,7 +65,8 @@ struct DemoCommand: AsyncParsableCommand {
             written = try await history.writeNewStore(at: url, partial: partial)
         } else {
             // Into an existing store, sessions already there are skipped: running the demo again completes it.
-            written = try await history.write(to: try await storeOption.open(for: .writing, logger: logger))
+            written = try await history.write(to: try await storeOption.open(for: .writing, addingToForeignDatabase: addToForeignDatabase,
+                                                                             logger: logger))
         }
         Output.print("wrote \(written) demo sessions\(written < sessions ? " (\(sessions - written) were already there)" : "")")
     }

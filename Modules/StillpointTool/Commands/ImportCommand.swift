@@ -87,6 +87,11 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "Import nothing if any row would be skipped: the whole file is checked first.")
     var strict = false
 
+    @Flag(name: .customLong("add-to-foreign-database"),
+          help: ArgumentHelp("Add Stillpoint's tables to a SQLite database another program made, beside its own tables.",
+                             discussion: "Without it, such a database is refused (65) and left untouched. Its own tables are not changed, but Stillpoint keeps its store version in the database's user_version, so a database whose program sets user_version is refused even so."))
+    var addToForeignDatabase = false
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -135,7 +140,7 @@ struct ImportCommand: AsyncParsableCommand {
         } catch {
             throw Self.failure(error)
         }
-        let container = try await storeOption.open(for: .writing, logger: logger)
+        let container = try await storeOption.open(for: .writing, addingToForeignDatabase: addToForeignDatabase, logger: logger)
         if let rule = reader.timeRule { Output.printError(rule) }
         // The default store begins as a demo: a person's own sessions replace it, never join it.
         if storeOption.store == nil {

@@ -28,18 +28,23 @@ struct StoreOption: ParsableArguments {
         case changing
     }
 
-    /// Opens the named store or the default one, read-only unless the command writes.
+    /// Opens the named store or the default one, read-only unless the command writes. Another program's SQLite
+    /// database is refused untouched unless `addingToForeignDatabase` (a writing command's
+    /// `--add-to-foreign-database`) says to add the store's tables to it.
     ///
     /// ```swift
     /// let container = try await storeOption.open(for: .writing, logger: logger)
     /// ```
-    func open(fallback: String? = nil, for use: Use = .reading, logger: Logger) async throws -> PersistentContainer {
-        let container = try await openContainer(fallback: fallback, for: use, logger: logger)
+    func open(fallback: String? = nil, for use: Use = .reading, addingToForeignDatabase: Bool = false,
+              logger: Logger) async throws -> PersistentContainer {
+        let container = try await openContainer(fallback: fallback, for: use, addingToForeignDatabase: addingToForeignDatabase,
+                                                logger: logger)
         Self.closeAtExit(container)
         return container
     }
 
-    private func openContainer(fallback: String?, for use: Use, logger: Logger) async throws -> PersistentContainer {
+    private func openContainer(fallback: String?, for use: Use, addingToForeignDatabase: Bool = false,
+                               logger: Logger) async throws -> PersistentContainer {
         if use == .changing {
             try await openContainer(fallback: fallback, for: .reading, logger: logger).close()
             return try await openContainer(fallback: fallback, for: .writing, logger: logger)
@@ -67,7 +72,14 @@ struct StoreOption: ParsableArguments {
             logger.debug("opening the store \(url.path) \(use == .reading ? "read-only" : "for writing")")
             switch use {
             case .writing, .changing:
-                return try PersistentContainer(schema: Session.schema, location: .file(url))
+                do {
+                    return try PersistentContainer(schema: Session.schema, location: .file(url),
+                                                   addingToForeignDatabase: addingToForeignDatabase)
+                } catch let error as StoreError {
+                    guard case .foreignDatabase = error else { throw error }
+                    throw ToolFailure(error.description + "; or give --add-to-foreign-database to add Stillpoint's tables "
+                                      + "beside its own", status: .dataError)
+                }
             case .reading:
                 do {
                     return try PersistentContainer.reading(schema: Session.schema, url: url)

@@ -46,6 +46,7 @@ extension ToolFailure {
     private static func status(of error: StoreError) -> ExitStatus {
         switch error {
         case .notADatabase, .corrupt, .incompatibleSchema, .historyPurged, .newerVersion, .newerSchemaVersion, .needsUpgrade: .dataError
+        case .foreignDatabase, .foreignDatabaseVersioned: .dataError
         case .missingDirectory, .readOnlyDirectory, .readOnly: .cannotCreate
         case .notAFile, .noStore, .noDatabase: .noInput
         case .sqlite, .diskFull, .server: .ioError

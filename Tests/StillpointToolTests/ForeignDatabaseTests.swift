@@ -1,0 +1,103 @@
+import Foundation
+import GRDB
+import Testing
+
+/// End to end: another program's SQLite database named as a store is refused (65) and left byte for byte as it
+/// was, with nothing made beside it, by every command; `import` and `demo` add Stillpoint's tables to it only
+/// when `--add-to-foreign-database` says so. A store is known by its tables, not by `user_version`.
+@Suite("another program's database", .serialized)
+struct ForeignDatabaseTests {
+    /// Every command that takes a store, as it would run on one.
+    static let commands: [[String]] = [
+        ["check"], ["report"], ["report", "--format", "json", "--output", "report.json"], ["sessions"],
+        ["sessions", "--live", "--snapshots", "1"], ["imports"], ["imports", "remove", "1"], ["export", "--output", "out.csv"],
+        ["export", "--output", "-"], ["import", ImportCommandTests.fixture("generic-sessions.csv"), "--format", "csv",
+         "--start-column", "Date", "--duration-column", "Minutes", "--duration-unit", "minutes"],
+        ["demo", "--sessions", "10"],
+    ]
+
+    /// A notes app's database: one table, two rows, its own `user_version`, in the journal mode given.
+    static func makeForeignDatabase(_ path: String, userVersion: Int, journalMode: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = \(journalMode)")
+            try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+            try db.execute(sql: "INSERT INTO notes (body) VALUES ('buy milk'), ('call mum')")
+            try db.execute(sql: "PRAGMA user_version = \(userVersion)")
+        }
+        try queue.close()
+    }
+
+    /// The database's bytes and modification time, and every file in the folder.
+    static func state(of path: String, in tool: ToolRunner) throws -> [String] {
+        let modified = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+        return [try Data(contentsOf: URL(fileURLWithPath: path)).base64EncodedString(), "\(modified ?? .distantPast)"]
+            + (try FileManager.default.contentsOfDirectory(atPath: tool.directory.path).sorted())
+    }
+
+    @Test(arguments: [(0, "DELETE"), (7, "DELETE"), (0, "WAL"), (7, "WAL")])
+    func everyCommandRefusesItUntouched(userVersion: Int, journalMode: String) throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let database = tool.path("app.db")
+        try Self.makeForeignDatabase(database, userVersion: userVersion, journalMode: journalMode)
+        let before = try Self.state(of: database, in: tool)
+        for command in Self.commands {
+            let result = try tool.run(command + ["--store", database])
+            #expect(result.status == 65, "\(command): \(result.status) \(result.standardError)")
+            #expect(result.standardError.contains("\(database) is another program's SQLite database (its tables: \"notes\"), "
+                                                  + "not a Stillpoint store; it was left untouched"), "\(result.standardError)")
+            // Its user_version is the other program's, not a Stillpoint store version.
+            #expect(!result.standardError.contains("newer Stillpoint"), "\(result.standardError)")
+            #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+            #expect(result.standardOutput.isEmpty, "\(command): \(result.standardOutput)")
+            if ["import", "demo"].contains(command[0]) {
+                #expect(result.standardError.contains("--add-to-foreign-database"), "\(result.standardError)")
+            }
+            #expect(try Self.state(of: database, in: tool) == before, "\(command) changed the folder or the database")
+        }
+    }
+
+    @Test func importAndDemoAddTheirTablesWhenToldAndLeaveTheOthers() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let database = tool.path("app.db")
+        try Self.makeForeignDatabase(database, userVersion: 0, journalMode: "DELETE")
+        let csv = try SessionsCommandTests.writeSessions(["2025-06-01T06:00:00Z,1200", "2025-06-02T06:00:00Z,600"], in: tool)
+        let imported = try tool.run(["import", csv, "--format", "csv", "--store", database, "--add-to-foreign-database"])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardOutput.contains("2 new"), "\(imported.standardOutput)")
+        let demo = try tool.run(["demo", "--sessions", "10", "--store", database, "--add-to-foreign-database"])
+        #expect(demo.status == 0, "\(demo.standardError)")
+        // Now a store, for every command.
+        let check = try tool.run(["check", "--store", database])
+        #expect(check.status == 0, "\(check.standardError)")
+        #expect(check.standardOutput.contains("12 sessions"), "\(check.standardOutput)")
+        let notes = try StoreFile(path: database).integer("SELECT count(*) FROM notes WHERE body IN ('buy milk', 'call mum')")
+        #expect(notes == 2)
+    }
+
+    /// Stillpoint keeps its store version in `user_version`: a database whose program sets it cannot be shared,
+    /// even when told.
+    @Test func aDatabaseWhoseProgramSetsUserVersionIsRefusedEvenWhenTold() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let database = tool.path("app.db")
+        try Self.makeForeignDatabase(database, userVersion: 7, journalMode: "DELETE")
+        let before = try Self.state(of: database, in: tool)
+        let result = try tool.run(["demo", "--sessions", "10", "--store", database, "--add-to-foreign-database"])
+        #expect(result.status == 65, "\(result.standardError)")
+        #expect(result.standardError.contains("sets user_version 7"), "\(result.standardError)")
+        #expect(result.standardError.contains("make the store in a new file"), "\(result.standardError)")
+        #expect(try Self.state(of: database, in: tool) == before)
+    }
+
+    @Test func theFlagIsInTheHelpOfImportAndDemo() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        for command in ["import", "demo"] {
+            let help = try tool.run(["help", command])
+            #expect(help.standardOutput.contains("--add-to-foreign-database"), "\(help.standardOutput)")
+        }
+    }
+}
