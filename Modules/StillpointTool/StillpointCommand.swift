@@ -36,6 +36,8 @@ struct StillpointCommand: AsyncParsableCommand {
         do {
             try refuseUnknownCommand(Array(CommandLine.arguments.dropFirst()))
             var command = try await asyncParseAsRoot()
+            // Before the command writes anything: standard output or error opened onto its store would destroy it.
+            if let storeCommand = command as? any StoreCommand { try storeCommand.storeOption.refuseStandardStreams() }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// An output never lands on the store it was made from, however its path is spelt.
+/// An output never lands on the store it was made from, however its path is spelt, nor does standard output or
+/// standard error, however it was redirected.
 @Suite("outputs never overwrite the store", .serialized)
 struct StoreFilesTests {
     @Test func exportAndReportRefuseEverySpellingOfTheStore() throws {
@@ -49,5 +50,98 @@ struct StoreFilesTests {
         let result = try tool.run(["export", "--store", store, "--output", "practice.sqlite.csv"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(FileManager.default.fileExists(atPath: tool.path("practice.sqlite.csv")))
+    }
+
+    /// Every command that reads or writes a store, with what makes it run here (the store and a CSV to import).
+    static func storeCommands(store: String, csv: String) -> [[String]] {
+        [["report", "--store", store], ["report", "--store", store, "--format", "json"], ["report", "--store", store, "--output", "-"],
+         ["sessions", "--store", store], ["sessions", "--store", store, "--live", "--snapshots", "1"],
+         ["export", "--store", store, "--output", "-"], ["check", "--store", store], ["imports", "--store", store],
+         ["imports", "remove", "1", "--store", store], ["import", csv, "--format", "csv", "--store", store],
+         ["demo", "--sessions", "10", "--store", store]]
+    }
+
+    /// Runs the tool with standard output, or standard error, open read-write on `file` from its start, as the
+    /// shell's `1<>file` and `2<>file` do; the other stream is read apart.
+    static func run(_ arguments: [String], in tool: ToolRunner, descriptor: Int32, onto file: String) throws
+        -> (status: Int32, otherStream: String) {
+        let process = tool.process(arguments)
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: file))
+        defer { try? handle.close() }
+        let other = Pipe()
+        if descriptor == STDOUT_FILENO {
+            process.standardOutput = handle
+            process.standardError = other
+        } else {
+            process.standardError = handle
+            process.standardOutput = other
+        }
+        try process.run()
+        let collected = OutputCollector(reading: other.fileHandleForReading)
+        process.waitUntilExit()
+        while !collected.ended { usleep(1_000) }
+        return (process.terminationStatus, collected.text)
+    }
+
+    /// The store's bytes and modification time, and which of its companion files exist.
+    static func state(of store: String) throws -> [String] {
+        var state = [try Data(contentsOf: URL(fileURLWithPath: store)).base64EncodedString()]
+        let attributes = try FileManager.default.attributesOfItem(atPath: store)
+        state.append("\((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)")
+        for suffix in ["-wal", "-journal"] where FileManager.default.fileExists(atPath: store + suffix) { state.append(suffix) }
+        return state
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func standardOutputOrErrorOpenOnTheStoreIsRefusedBeforeAnythingIsWritten() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let store = try ReportCommandTests.makeStore(tool)
+        let csv = try SessionsCommandTests.writeSessions(["2025-06-01T06:00:00Z,1200"], in: tool)
+        _ = try tool.run(["import", csv, "--format", "csv", "--store", store])
+        try FileManager.default.linkItem(atPath: store, toPath: tool.path("hard-link.sqlite"))
+        let before = try Self.state(of: store)
+        for command in Self.storeCommands(store: store, csv: csv) {
+            // Standard output: the refusal says what and where on standard error.
+            for file in [store, tool.path("hard-link.sqlite")] {
+                let (status, errors) = try Self.run(command, in: tool, descriptor: STDOUT_FILENO, onto: file)
+                #expect(status == 73, "\(command) 1<>\(file): \(status) \(errors)")
+                #expect(errors.contains("standard output is the store (\(store))"), "\(command): \(errors)")
+                #expect(try Self.state(of: store) == before, "\(command) 1<>\(file) changed the store")
+            }
+            // Standard error: nothing at all is written there; the refusal goes to standard output.
+            let (status, output) = try Self.run(command, in: tool, descriptor: STDERR_FILENO, onto: store)
+            #expect(status == 73, "\(command) 2<>store: \(status) \(output)")
+            #expect(output.contains("standard error is the store (\(store))"), "\(command): \(output)")
+            #expect(try Self.state(of: store) == before, "\(command) 2<>store changed the store")
+        }
+        // The write-ahead log and the journal are the store's too.
+        for suffix in ["-wal", "-journal"] {
+            let companion = store + suffix
+            try #require(FileManager.default.createFile(atPath: companion, contents: nil))
+            let (status, errors) = try Self.run(["report", "--store", store], in: tool, descriptor: STDOUT_FILENO, onto: companion)
+            #expect(status == 73, "\(errors)")
+            #expect(errors.contains("standard output is the store's"), "\(errors)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: companion)).isEmpty)
+            try FileManager.default.removeItem(atPath: companion)
+        }
+        let check = try tool.run(["check", "--store", store])
+        #expect(check.status == 0, "\(check.standardError)")
+        #expect(check.standardOutput.contains("1501 sessions"), "\(check.standardOutput)")
+    }
+
+    /// `stillpoint import FILE --store new.sqlite > new.sqlite`: the shell makes the file before the tool runs.
+    @Test func standardOutputOntoANewStoreIsRefusedToo() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let csv = try SessionsCommandTests.writeSessions(["2025-06-01T06:00:00Z,1200"], in: tool)
+        let store = tool.path("new.sqlite")
+        for command in [["import", csv, "--format", "csv", "--store", store], ["demo", "--sessions", "10", "--store", store]] {
+            try #require(FileManager.default.createFile(atPath: store, contents: nil))
+            let (status, errors) = try Self.run(command, in: tool, descriptor: STDOUT_FILENO, onto: store)
+            #expect(status == 73, "\(command): \(errors)")
+            #expect(errors.contains("standard output is the store"), "\(errors)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: store)).isEmpty)
+        }
     }
 }

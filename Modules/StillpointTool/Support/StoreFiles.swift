@@ -44,6 +44,46 @@ struct StoreFiles {
         }
     }
 
+    /// Refuses standard output or standard error opened onto the store or one of its companions, by device and
+    /// inode, whatever the redirection (`> s.sqlite`, `1<> s.sqlite`, `>> s.sqlite-wal`, a link): text written
+    /// there would destroy the sessions. Called before anything is written.
+    ///
+    /// Standard error onto the store is first pointed at `/dev/null`, so that not even this refusal lands in the
+    /// store; the refusal is then said on standard output, when that is safe, and the status is 73.
+    ///
+    /// ```swift
+    /// try StoreFiles(store: storeURL).refuseStandardStreams()
+    /// // ToolFailure: "standard output is the store (/home/me/s.sqlite); ..."
+    /// ```
+    func refuseStandardStreams() throws {
+        let outputFile = storeFile(openAs: STDOUT_FILENO)
+        if let errorFile = storeFile(openAs: STDERR_FILENO) {
+            let null = open("/dev/null", O_WRONLY)
+            if null >= 0 {
+                dup2(null, STDERR_FILENO)
+                close(null)
+            }
+            if outputFile == nil {
+                Output.print("Error: standard error is \(errorFile) (\(store.path)); writing there would destroy the sessions "
+                             + "in it, so nothing was done. Redirect standard error to another file")
+            }
+            throw ExitStatus.cannotCreate.exitCode
+        }
+        if let outputFile {
+            throw ToolFailure("standard output is \(outputFile) (\(store.path)); writing there would destroy the sessions in "
+                              + "it, so nothing was done. Redirect standard output to another file", status: .cannotCreate)
+        }
+    }
+
+    /// Which of the store's files `descriptor` is open on ("the store", "the store's write-ahead log", ...), or
+    /// `nil`. Only a regular file can be one: a device or a pipe is never the store's.
+    func storeFile(openAs descriptor: Int32) -> String? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+              let identity = FileIdentity(descriptor: descriptor) else { return nil }
+        return Self.companions.first { FileIdentity(path: store.path + $0.suffix) == identity }?.name
+    }
+
     /// The path with its folder's symbolic links and `.`/`..` resolved, and the last component's link followed
     /// when it is one; for a file that does not exist yet, the path it would have.
     static func canonicalPath(_ url: URL) -> String {

@@ -14,6 +14,17 @@ extension StoreOption {
         (store ?? fallback).map(Self.isServerURI) ?? false
     }
 
+    /// Refuses, before anything is written, standard output or standard error opened onto the store's files
+    /// (a SQLite store's; a PostgreSQL database has none).
+    ///
+    /// ```swift
+    /// try storeOption.refuseStandardStreams()   // `stillpoint report --store s.sqlite 1<>s.sqlite`: refused, 73
+    /// ```
+    func refuseStandardStreams(fallback: String? = nil) throws {
+        guard !isServer(fallback: fallback) else { return }
+        try StoreFiles(store: storeURL(fallback: fallback)).refuseStandardStreams()
+    }
+
     /// Refuses, before anything is read, an output that would overwrite the store or one of its companion
     /// files, or that cannot be created.
     func refuse(output: String, option: String = "--output", fallback: String? = nil) throws {

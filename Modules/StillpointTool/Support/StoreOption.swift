@@ -28,8 +28,9 @@ struct StoreOption: ParsableArguments {
         case changing
     }
 
-    /// Opens the named store or the default one, read-only unless the command writes. Another program's SQLite
-    /// database is refused untouched unless `addingToForeignDatabase` (a writing command's
+    /// Opens the named store or the default one, read-only unless the command writes. Standard output or error
+    /// opened onto the store's files is refused first (``StoreFiles/refuseStandardStreams()``), and another
+    /// program's SQLite database is refused untouched unless `addingToForeignDatabase` (a writing command's
     /// `--add-to-foreign-database`) says to add the store's tables to it.
     ///
     /// ```swift
@@ -37,6 +38,7 @@ struct StoreOption: ParsableArguments {
     /// ```
     func open(fallback: String? = nil, for use: Use = .reading, addingToForeignDatabase: Bool = false,
               logger: Logger) async throws -> PersistentContainer {
+        try refuseStandardStreams(fallback: fallback)
         let container = try await openContainer(fallback: fallback, for: use, addingToForeignDatabase: addingToForeignDatabase,
                                                 logger: logger)
         Self.closeAtExit(container)
