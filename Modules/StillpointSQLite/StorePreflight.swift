@@ -45,8 +45,10 @@ enum StorePreflight {
             return findings
         case S_IFREG?:
             break
-        default:
+        case S_IFDIR?:
             throw StoreError.notAFile(path: path)
+        case let special?:
+            throw StoreError.specialFile(path: path, kind: describe(kind: special))
         }
         if access == .readWrite, !isWritable(directory: directory) {
             throw StoreError.readOnlyDirectory(path: directory)
@@ -155,6 +157,18 @@ enum StorePreflight {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         return status.st_mode & S_IFMT
+    }
+
+    /// "a character device", "a FIFO (named pipe)", ...: what a file that is not a regular file or a folder is.
+    static func describe(kind: mode_t) -> String {
+        switch kind {
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "a special file"
+        }
     }
 
     private static func size(of path: String) -> Int64? {

@@ -25,6 +25,22 @@ struct StoreOpeningTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     }
 
+    /// A device or a FIFO is not a folder: the message says what it is, not to make `/dev/null/practice.sqlite`.
+    @Test(arguments: commands)
+    func aDeviceOrAFIFOAsTheStoreIsNotCalledAFolder(command: [String]) throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let fifo = tool.path("pipe")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        for (store, kind) in [("/dev/null", "a character device"), (fifo, "a FIFO (named pipe)")] {
+            let result = try tool.run(command + ["--store", store])
+            #expect(result.status == 66, "\(result.status) \(result.standardError)")
+            #expect(result.standardError.contains("\(store) is \(kind), not a regular file"), "\(result.standardError)")
+            #expect(!result.standardError.contains("folder") && !result.standardError.contains("\(store)/"), "\(result.standardError)")
+            #expect(result.standardError.split(separator: "\n").count == 1)
+        }
+    }
+
     @Test(arguments: [["report"], ["export", "--output", "out.csv"], ["check"]])
     func aReadingCommandDoesNotCreateAMissingStore(command: [String]) throws {
         let tool = try ToolRunner()

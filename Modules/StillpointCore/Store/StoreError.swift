@@ -22,8 +22,10 @@ public enum StoreError: Error, Sendable, Equatable {
     case sqlite(path: String, code: Int32, message: String)
     /// The change log no longer holds every change after `token`: it was purged through `purgedThrough`.
     case historyPurged(path: String, token: HistoryToken, purgedThrough: HistoryToken)
-    /// The path names a folder or another thing that is not a regular file.
+    /// The path names a folder.
     case notAFile(path: String)
+    /// The path names a device, a FIFO or a socket (`kind` says which), which cannot hold a store.
+    case specialFile(path: String, kind: String)
     /// A read-only open found no store (no file, or an empty one) at the path.
     case noStore(path: String)
     /// The store was written by a newer Stillpoint, whose store format this one does not know.
@@ -77,7 +79,10 @@ extension StoreError: LocalizedError, CustomStringConvertible {
             return "\(path): the change log was purged through \(purgedThrough.sequence), so the changes after \(token.sequence) are "
                 + "no longer all in it; fetch again what you show, then continue from currentHistoryToken()"
         case .notAFile(let path):
-            return "\(path) is a folder or a special file, not a store; name a store file, such as \(path)/practice.sqlite"
+            return "\(path) is a folder, not a store; name a store file, such as \(path)/practice.sqlite"
+        case .specialFile(let path, let kind):
+            return "\(path) is \(kind), not a regular file, so it cannot hold a store; name a store file (a new one is made by "
+                + "the first write)"
         case .noStore(let path):
             return "there is no store at \(path); create one first by writing sessions into it"
         case .newerVersion(let path, let version, let supported):

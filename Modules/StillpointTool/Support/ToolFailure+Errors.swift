@@ -49,6 +49,7 @@ extension ToolFailure {
         case .foreignDatabase, .foreignDatabaseVersioned: .dataError
         case .missingDirectory, .readOnlyDirectory, .readOnly: .cannotCreate
         case .notAFile, .noStore, .noDatabase: .noInput
+        case .specialFile: .noInput
         case .sqlite, .diskFull, .server: .ioError
         case .serverUnreachable: .unavailable
         case .storeModuleMissing: .software
