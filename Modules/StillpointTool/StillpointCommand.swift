@@ -34,6 +34,7 @@ struct StillpointCommand: AsyncParsableCommand {
         // A reader that goes away (`| head`) is a write error (74), not a signal that kills the tool mid-write.
         signal(SIGPIPE, SIG_IGN)
         do {
+            try ArgumentEncoding.refuseInvalidUTF8()
             try refuseUnknownCommand(Array(CommandLine.arguments.dropFirst()))
             var command = try await asyncParseAsRoot()
             // Before the command writes anything: standard output or error opened onto its store would destroy it.
