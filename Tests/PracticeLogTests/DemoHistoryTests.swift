@@ -26,6 +26,19 @@ struct DemoHistoryTests {
         #expect(Set(records.map(\.start)).count == records.count)
     }
 
+    /// No session starts or ends after the history's end, whatever the hour it ends at and however dense the
+    /// last days are (a million sessions over four years put about a thousand on a practising day).
+    @Test(arguments: [0, 3 * 3_600, 7 * 3_600 + 59, 12 * 3_600, 19 * 3_600, 23 * 3_600 + 59 * 60])
+    func noSessionEndsAfterTheEnd(secondsIntoTheDay: Int) {
+        let end = Date(timeIntervalSince1970: 1_763_769_600 + Double(secondsIntoTheDay))  // 2025-11-22 plus the seconds
+        let records = Array(DemoHistory(sessions: 300_000, years: 1, endingAt: end))
+        #expect(records.count == 300_000)
+        let late = records.filter { $0.start.addingTimeInterval($0.duration) > end }
+        #expect(late.isEmpty, "\(late.count) sessions end after \(end): \(late.prefix(3))")
+        #expect(Set(records.map(\.key)).count == records.count)
+        #expect(Set(records.map(\.start)).count == records.count)
+    }
+
     @Test func looksLikeARealPractice() throws {
         let records = Array(DemoHistory(sessions: 3_000, years: 4, endingAt: Self.end))
         let span = try #require(records.last).start.timeIntervalSince(try #require(records.first).start)

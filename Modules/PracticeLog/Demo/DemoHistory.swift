@@ -25,7 +25,8 @@ public struct DemoHistory: Sequence, Sendable {
         Iterator(history: self)
     }
 
-    /// Generates the history day by day, oldest first.
+    /// Generates the history day by day, oldest first (a session of the last days that would end after
+    /// `endingAt` comes with its day, moved back before it).
     public struct Iterator: IteratorProtocol {
         private let history: DemoHistory
         private var random: SeededGenerator
@@ -105,8 +106,9 @@ public struct DemoHistory: Sequence, Sendable {
             var records: [SessionRecord] = []
             let noon = Date(timeIntervalSince1970: Double(day) * 86_400 + 43_200)
             let localMidnight = day * 86_400 - zone.secondsFromGMT(for: noon)
-            // Zones lie within a day of UTC, so only the starts of the two days before can collide with today's.
-            recentStarts = recentStarts.filter { $0 >= localMidnight - 2 * 86_400 }
+            // Zones lie within a day of UTC, so only the starts of the two days before can collide with today's; a
+            // session of the last days moved back before `endingAt` may land two days further back.
+            recentStarts = recentStarts.filter { $0 >= localMidnight - 4 * 86_400 }
             for _ in 0..<count {
                 let kind = pickKind(weekend: weekend)
                 let minuteOfDay = Double.random(in: 0..<1, using: &random) < 0.6
@@ -114,12 +116,18 @@ public struct DemoHistory: Sequence, Sendable {
                     : Int.random(in: (18 * 60 + 30)...(22 * 60 + 30), using: &random)
                 var startSecond = localMidnight + minuteOfDay * 60 + Int.random(in: 0..<60, using: &random)
                 while recentStarts.contains(startSecond) { startSecond += 1 }
-                recentStarts.insert(startSecond)
-                let start = Date(timeIntervalSince1970: Double(startSecond))
                 // Real exports hold a timer someone forgot to stop: make sure the demo has one too. A few hours,
                 // as a forgotten timer is; days-long sessions would greet a newcomer as their longest session.
                 let leftRunning = produced + records.count == history.sessions / 3
                 let duration = leftRunning ? 4 * 3_600 + 12 * 60 + 41 : pickDuration(kind: kind)
+                // The history ends at `endingAt`: a session of the last days that would end after it is moved back a
+                // day at a time (then earlier by seconds past the starts taken), so that none starts or ends later.
+                while Double(startSecond) + duration > history.endingAt.timeIntervalSince1970 {
+                    startSecond -= 86_400
+                    while recentStarts.contains(startSecond) { startSecond -= 1 }
+                }
+                recentStarts.insert(startSecond)
+                let start = Date(timeIntervalSince1970: Double(startSecond))
                 // Some exports carry no zone: the report's zone then decides the day.
                 let recordedZone: String? = Double.random(in: 0..<1, using: &random) < 0.15 ? nil : zoneName
                 records.append(SessionRecord(

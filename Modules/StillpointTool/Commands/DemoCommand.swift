@@ -24,7 +24,7 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "How many years the history spans, ending now.")
     var years = 4
 
-    @Option(name: .customLong("ending-at"), help: ArgumentHelp("End the history at this ISO 8601 instant instead of now, for a reproducible store.", valueName: "instant"))
+    @Option(name: .customLong("ending-at"), help: ArgumentHelp("End the history at this ISO 8601 instant instead of now, for a reproducible store: no session starts or ends after it.", valueName: "instant"))
     var endingAt: String?
 
     @Option(help: "The seed of the random history.")
