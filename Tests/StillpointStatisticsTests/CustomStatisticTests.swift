@@ -171,6 +171,26 @@ struct CustomStatisticTests {
         #expect(errors[7].message.hasPrefix("unknown unit 'minutes'"))
     }
 
+    /// A relationship names rows by id, which no reader can use: it is neither grouped by nor aggregated, and the
+    /// message says so instead of suggesting the very name it refuses.
+    @Test func aRelationshipIsNotAnAttributeAndTheMessageSaysSo() throws {
+        let yaml = """
+            custom_statistics:
+              by_run: {function: count, group_by: [kind, importRun]}
+              runs: {function: maximum, attribute: importRun}
+              of_run: {function: count, where: "importRun == 1"}
+            statistics: [by_run, runs, of_run]
+            """
+        let errors = try Self.errors(yaml)
+        #expect(errors.map(\.location?.line) == [2, 3, 4], "\(errors)")
+        for error in errors {
+            #expect(error.message.contains("'importRun' is a relationship of Session (to ImportRun), not an attribute"), "\(error.message)")
+            #expect(error.message.contains("by_import totals the sessions of each import run"), "\(error.message)")
+            #expect(!error.message.contains("did you mean"), "\(error.message)")
+        }
+        #expect(errors[0].location?.column == ManifestTests.column(of: "importRun", line: 2, in: yaml))
+    }
+
     @Test func sqlIsNeverPastedIn() throws {
         let errors = try Self.errors("""
             custom_statistics:

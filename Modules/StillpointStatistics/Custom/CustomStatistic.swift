@@ -52,9 +52,16 @@ public struct CustomStatistic: Statistic {
                      predicateError: FetchPredicateError? = nil) -> CustomStatisticError {
             CustomStatisticError(statistic: id, field: field, index: index, message: message, predicateError: predicateError)
         }
-        let names = entity.storedAttributes.map(\.name)
+        let names = entity.attributes.map(\.name)
         func unknown(_ name: String) -> String {
-            "\(entity.name) has no attribute '\(name)'" + NameSuggestionHint.hint(name, names)
+            // A relationship's column holds row ids, which mean nothing to a reader: it is neither aggregated nor
+            // grouped by; totals per import run are what by_import is for.
+            if let relationship = entity.relationship(named: name) {
+                return "'\(name)' is a relationship of \(entity.name) (to \(relationship.destination)), not an attribute: custom "
+                    + "statistics take attributes (\(names.joined(separator: ", ")))"
+                    + (relationship.destination == ImportRun.entity.name ? "; by_import totals the sessions of each import run" : "")
+            }
+            return "\(entity.name) has no attribute '\(name)'" + NameSuggestionHint.hint(name, names)
                 + " (its attributes: \(names.joined(separator: ", ")))"
         }
 
