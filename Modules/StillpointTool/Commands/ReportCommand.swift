@@ -24,7 +24,9 @@ struct ReportCommand: AsyncParsableCommand {
 
             With --watch, the report is refreshed when the store changes (on a terminal, in place of the one before); changes saved while a refresh runs (a \
             large import) are merged into the one next refresh, so the report keeps up. Ctrl-C ends the watch (and \
-            cancels a refresh that is running); the exit status is then that of the last complete report printed.
+            cancels a refresh that is running); the exit status is then that of the last complete report printed. \
+            A SQLite store that is removed, or replaced by another file, while it is watched ends the watch with a \
+            line on standard error and exit status 66: run the command again to watch a new store.
 
             Examples:
               stillpoint report
@@ -86,6 +88,9 @@ struct ReportCommand: AsyncParsableCommand {
             storeWatch?.stop()
         }
         defer { withExtendedLifetime(interrupt) {} }
+        // A SQLite store removed or replaced while it is watched ends the watch: nothing will change it any more.
+        let removal = storeWatch.flatMap { storeWatch in StoreRemovalWatch(container) { _ in storeWatch.stop() } }
+        defer { removal?.cancel() }
 
         // A text report on standard output fills in line by line as statistics complete, then prints whole.
         let showsLive = destinations.contains { $0.format == .text && $0.isStandardOutput }
@@ -100,6 +105,9 @@ struct ReportCommand: AsyncParsableCommand {
             report = try await follow(storeWatch, runner: runner, interrupt: interrupt, entries: entries,
                                       manifest: manifest, report: report, destinations: destinations, screen: screen,
                                       logger: logger)
+            if let change = removal?.change, !interrupt.wasInterrupted {
+                throw StoreRemovalWatch.failure(change, path: container.location.displayPath)
+            }
             Output.printError("stopped watching")
         }
         guard !report.succeeded else { return }

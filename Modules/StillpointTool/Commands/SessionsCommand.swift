@@ -15,7 +15,9 @@ struct SessionsCommand: AsyncParsableCommand {
             import running in another process: on a terminal it is redrawn in place, with + before a new session, \
             ~ before a changed one and > before one that moved; anywhere else each new state is printed after the \
             one before, under a line that starts with "== snapshot". Ctrl-C (or SIGTERM) ends it. A change costs \
-            a read of the changed sessions, not of the list.
+            a read of the changed sessions, not of the list. A SQLite store that is removed, or replaced by another \
+            file, while it is followed ends the list with a line on standard error and exit status 66: run the \
+            command again to follow a new store.
 
             Examples:
               stillpoint sessions --store my.sqlite
@@ -68,6 +70,9 @@ struct SessionsCommand: AsyncParsableCommand {
             Task { await results.stop() }
         }
         defer { withExtendedLifetime(interrupt) {} }
+        // A SQLite store removed or replaced while it is followed ends the list: nothing will change it any more.
+        let removal = StoreRemovalWatch(container) { _ in Task { await results.stop() } }
+        defer { removal?.cancel() }
         if !view.output.isTerminal {
             Output.printError("following the store; Ctrl-C to stop")
         }
@@ -78,6 +83,9 @@ struct SessionsCommand: AsyncParsableCommand {
             if let snapshots, shown >= snapshots { break }
         }
         await results.stop()
+        if let change = removal?.change, !interrupt.wasInterrupted {
+            throw StoreRemovalWatch.failure(change, path: container.location.displayPath)
+        }
         Output.printError(interrupt.wasInterrupted ? "stopped following the store" : "shown \(shown) \(shown == 1 ? "state" : "states") of the list")
     }
 
