@@ -10,6 +10,7 @@ public enum StoreAccess: Sendable, Hashable {
     /// Reads and saves; a missing store is created and an older one upgraded.
     case readWrite
     /// Reads only. The store must exist and be of the schema already (``StoreError/noStore(path:)``,
-    /// ``StoreError/needsUpgrade(path:)``); on a read-only medium it is read as it is.
+    /// ``StoreError/needsUpgrade(path:)``, ``StoreError/foreignDatabase(path:tables:)``); on a read-only medium it
+    /// is read as it is.
     case readOnly
 }
