@@ -115,6 +115,13 @@ struct StoreFilesTests {
             #expect(output.contains("standard error is the store (\(store))"), "\(command): \(output)")
             #expect(try Self.state(of: store) == before, "\(command) 2<>store changed the store")
         }
+        // The store a manifest names (store:) is checked when the report opens it.
+        let manifest = tool.path("mine.yaml")
+        try "version: 1\nstore: practice.sqlite\nstatistics: [session_count]\n".write(toFile: manifest, atomically: true, encoding: .utf8)
+        let (manifestStatus, manifestErrors) = try Self.run(["report", "--config", manifest], in: tool, descriptor: STDOUT_FILENO, onto: store)
+        #expect(manifestStatus == 73, "\(manifestErrors)")
+        #expect(manifestErrors.contains("standard output is the store (\(store))"), "\(manifestErrors)")
+        #expect(try Self.state(of: store) == before)
         // The write-ahead log and the journal are the store's too.
         for suffix in ["-wal", "-journal"] {
             let companion = store + suffix
@@ -128,6 +135,21 @@ struct StoreFilesTests {
         let check = try tool.run(["check", "--store", store])
         #expect(check.status == 0, "\(check.standardError)")
         #expect(check.standardOutput.contains("1501 sessions"), "\(check.standardOutput)")
+    }
+
+    @Test func standardOutputOntoTheDefaultStoreIsRefused() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let first = try tool.run(["check"])
+        #expect(first.status == 0, "\(first.standardError)")
+        let store = tool.path("home/practice.sqlite")
+        let before = try Self.state(of: store)
+        for command in [["report"], ["sessions"], ["check"]] {
+            let (status, errors) = try Self.run(command, in: tool, descriptor: STDOUT_FILENO, onto: store)
+            #expect(status == 73, "\(command): \(errors)")
+            #expect(errors.contains("standard output is the store (\(store))"), "\(errors)")
+        }
+        #expect(try Self.state(of: store) == before)
     }
 
     /// `stillpoint import FILE --store new.sqlite > new.sqlite`: the shell makes the file before the tool runs.
