@@ -166,7 +166,6 @@ enum StorePreflight {
         case S_IFBLK: "a block device"
         case S_IFIFO: "a FIFO (named pipe)"
         case S_IFSOCK: "a socket"
-        case S_IFLNK: "a symbolic link"
         default: "a special file"
         }
     }
