@@ -4,7 +4,9 @@ import StillpointStatistics
 
 /// `daily_activity`: the count and time of the qualifying sessions of each day with practice over the last
 /// `days` days through today, `{"2024-03-14": {count, time}, ...}`, oldest first; days without practice are
-/// left out. Reports written for people draw it as a calendar of active days.
+/// left out. Reports written for people draw it as a calendar of active days. When those days hold no practice
+/// but earlier ones do (a history exported after leaving an app), it gives the `days` days up to the last
+/// session instead, so that the calendar shows the last year of practice rather than an empty one.
 ///
 /// A session counts for the day of its start (`day_starts_at` and the session's own zone, else the
 /// report's, apply), like `active_days`.
@@ -26,7 +28,8 @@ public struct DailyActivity: Statistic {
         StatisticDescription(
             name: "Practice calendar",
             summary: "The number and total time of the qualifying sessions of each day with practice in the last "
-                + "`days` days through today, oldest first, keyed by date.",
+                + "`days` days through today (or, when those have none, the `days` days up to the last session), "
+                + "oldest first, keyed by date.",
             parameters: [
                 ParameterDescription("days", type: "whole number, 1 to \(Self.maximumDays)", default: String(Self.defaultDays),
                                      meaning: "How many days, through today, the calendar covers."),
@@ -44,6 +47,13 @@ public struct DailyActivity: Statistic {
                     sessions: [.init("2024-03-10T07:00:00Z", minutes: 20), .init("2024-03-15T07:00:00Z", minutes: 10)],
                     parameters: ["as_of": "2024-03-15T12:00:00Z", "time_zone": "UTC", "days": 5],
                     expected: .record([StatisticField("2024-03-15", SessionTally(count: 1, time: 600).value)])),
+                StatisticExample(
+                    "a history that ended before the last `days` days gives the `days` days up to its last session",
+                    sessions: [.init("2021-05-01T07:00:00Z", minutes: 20), .init("2021-05-03T07:00:00Z", minutes: 10),
+                               .init("2021-05-05T07:00:00Z", minutes: 15)],
+                    parameters: ["as_of": "2024-03-15T12:00:00Z", "time_zone": "UTC", "days": 3],
+                    expected: .record([StatisticField("2021-05-03", SessionTally(count: 1, time: 600).value),
+                                       StatisticField("2021-05-05", SessionTally(count: 1, time: 900).value)])),
                 StatisticExample(
                     "with days starting at 04:00, a session at 01:00 belongs to the day before",
                     sessions: [.init("2024-03-15T01:00:00Z", minutes: 20)],
@@ -66,10 +76,15 @@ public struct DailyActivity: Statistic {
         }
         let filter = try SessionFilter(parameters)
         let boundary = try parameters.dayBoundary()
-        let first = boundary.day(of: filter.asOf).adding(days: -(days - 1))
+        let today = boundary.day(of: filter.asOf)
         return PreparedStatistic(reading: filter) { digest in
-            let recent = digest.sessions(filter, boundary: boundary).days.filter { $0.day >= first }
-            return StatisticResult(.record(recent.map { StatisticField($0.day.description, $0.tally.value) }))
+            let active = digest.sessions(filter, boundary: boundary).days
+            // The window ends today, or on the last day with practice when that lies before the window.
+            var end = today
+            if let last = active.last?.day, last < today.adding(days: -(days - 1)) { end = last }
+            let first = end.adding(days: -(days - 1))
+            let shown = active.filter { $0.day >= first && $0.day <= end }
+            return StatisticResult(.record(shown.map { StatisticField($0.day.description, $0.tally.value) }))
         }
     }
 }

@@ -28,7 +28,15 @@ struct CSVReportRendererTests {
         #expect(CSVReportRenderer.quoted("plain") == "plain")
         #expect(CSVReportRenderer.quoted("a,b") == "\"a,b\"")
         #expect(CSVReportRenderer.quoted("say \"hi\"") == "\"say \"\"hi\"\"\"")
-        #expect(CSVReportRenderer.quoted("two\nlines") == "\"two\nlines\"")
+        // A row is one line: a line break shows escaped, as in every format (text from outside, file names).
+        #expect(CSVReportRenderer.quoted("two\nlines") == #"two\nlines"#)
+        #expect(CSVReportRenderer.quoted("log\u{1B}[2J.csv, 2") == #""log\u{1B}[2J.csv, 2""#)
+        // Text that a spreadsheet would run as a formula is text; numbers stay numbers.
+        #expect(CSVReportRenderer.quoted("=HYPERLINK(\"http://x\")") == #""'=HYPERLINK(""http://x"")""#)
+        #expect(CSVReportRenderer.quoted("@SUM(A1)") == "'@SUM(A1)")
+        #expect(CSVReportRenderer.quoted("+1 cmd") == "'+1 cmd")
+        #expect(CSVReportRenderer.quoted("-5400") == "-5400")
+        #expect(CSVReportRenderer.quoted("-2.5e3") == "-2.5e3")
         let csv = CSVReportRenderer().render(SampleReports.fixed)
         #expect(csv.contains("median_session_time,median_session_time,failed,\"could not read \"\"sessions\"\", the store is locked\",\r\n"))
     }

@@ -173,6 +173,54 @@ struct HTMLReportRendererTests {
         #expect(HTMLReportRenderer.periodLabel("2024-03-04") == "Mar 4")
     }
 
+    /// A history that ended years ago (an export made after leaving an app): the last session on 2021-05-03, the
+    /// report in March 2024. The calendar shows the 52 weeks up to that day and the monthly totals the 24 months
+    /// up to May 2021, each saying so, instead of empty charts.
+    static func endedYearsAgo() -> Report {
+        let last = SampleReports.day("2021-05-03")
+        let days = (0..<900).filter { $0 % 3 == 0 }.map { (last.adding(days: -$0), 1, 1_200.0) }
+        var months: [String: Double] = [:]
+        for day in days { months[String(day.0.description.prefix(7)), default: 0] += day.2 }
+        return Report(asOf: SampleReports.asOf, timeZone: SampleReports.berlin, entries: [
+            SampleReports.finished("daily_activity", "Practice calendar", SampleReports.calendar(days)),
+            SampleReports.finished("totals_by_period", "Totals by period", .record(months.sorted { $0.key < $1.key }.map {
+                StatisticField($0.key, SampleReports.tally(Int($0.value / 1_200), $0.value))
+            })),
+        ])
+    }
+
+    @Test func aHistoryThatEndedYearsAgoShowsTheYearUpToItsLastSession() throws {
+        let html = HTMLReportRenderer().render(Self.endedYearsAgo())
+        #expect(!html.contains("No practice in the last 52 weeks yet"))
+        let svg = try Self.svg("Active days over the 52 weeks up to the last session, 3 May 2021", in: html)
+        let tips = Self.matches("<title>([A-Z][a-z]{2} [0-9]+ [A-Z][a-z]{2} [0-9]{4}) ·", in: svg.components(separatedBy: ">Less<")[0])
+        #expect(tips.count == 364, "\(tips.count) days drawn")
+        #expect(tips.first == "Tue 5 May 2020" && tips.last == "Mon 3 May 2021", "\(tips.first ?? "") – \(tips.last ?? "")")
+        // 2021-05-03 and every third day before it within the window: 122 days of 20 minutes.
+        #expect(html.contains("<p>No practice in the last 52 weeks; 122 active days · 122 sessions · 40h 40m in the 52 weeks "
+                              + "up to the last session, 3 May 2021</p>"), "\(html)")
+    }
+
+    @Test func aHistoryThatEndedYearsAgoShowsTheMonthsUpToItsLastSession() throws {
+        let html = HTMLReportRenderer().render(Self.endedYearsAgo())
+        let svg = try Self.svg("Monthly totals", in: html)
+        let keys = Self.matches("<g><title>([0-9]{4}-[0-9]{2}):", in: svg)
+        #expect(keys.count == 24 && keys.first == "2019-06" && keys.last == "2021-05", "\(keys)")
+        #expect(!svg.contains("class=\"bar empty\""))
+        #expect(html.contains("<p>No practice in the latest 24 months; the 24 months up to the last with practice, 2021-05</p>"))
+        // The scale is in hours, from the months drawn.
+        let ticks = Self.matches("<text class=\"tick\"[^>]*>([^<]*)</text>", in: svg)
+        #expect(ticks.first == "0" && ticks.dropFirst().allSatisfy { $0.hasSuffix("h") } && ticks.count > 2, "\(ticks)")
+    }
+
+    /// A chart whose bars are all zero has no scale to show: its top gridline has no value such as `1m`.
+    @Test func anEmptyChartShowsNoUnitAsItsScale() {
+        let bars = ["2024-01", "2024-02", "2024-03"].map { BarChart.Bar(label: $0, value: 0, tooltip: $0) }
+        let svg = BarChart(bars: bars, style: "sand", tickLabel: { ValueText.duration($0 * 60) }).svg(description: "Monthly totals")
+        #expect(Self.matches("<text class=\"tick\"[^>]*>([^<]*)</text>", in: svg) == ["0"], "\(svg)")
+        #expect(svg.components(separatedBy: "<line class=\"grid\"").count - 1 == 2)
+    }
+
     /// One 22-hour month among months of 4 to 6 hours: the axis fits the others, the outlier reaches the top
     /// cut short, with a break, and its whole total above it.
     @Test func anOutlierMonthIsCutShortAndMarked() throws {

@@ -17,5 +17,8 @@ struct MarkdownReportRendererTests {
 
     @Test func escapesPipesAndHTML() {
         #expect(MarkdownReportRenderer.escape("a|b <script>") == "a\\|b &lt;script&gt;")
+        // Links, code and emphasis stay text; control characters and line breaks show escaped, backslash and all.
+        #expect(MarkdownReportRenderer.escape("[x](http://y) `z` *w* snake_case") == #"\[x\](http://y) \`z\` \*w\* snake_case"#)
+        #expect(MarkdownReportRenderer.escape("a\u{1B}[2J\nb") == #"a\\u{1B}\[2J\\nb"#)
     }
 }

@@ -4,6 +4,16 @@ import StillpointStatistics
 
 @Suite("Value text")
 struct ValueTextTests {
+    /// Text from outside shows its control characters, line breaks and bidirectional controls escaped, and
+    /// everything else (accents, emoji, joiners) as is.
+    @Test func showsTextFromOutsideVisibly() {
+        #expect(ValueText.visible("log\u{1B}]0;owned\u{07}\u{1B}[2J\nrun 99") == #"log\u{1B}]0;owned\u{7}\u{1B}[2J\nrun 99"#)
+        #expect(ValueText.visible("a\r\nb\tc\u{0}d\u{7F}e\u{9B}f") == #"a\r\nb\tc\u{0}d\u{7F}e\u{9B}f"#)
+        #expect(ValueText.visible("abc\u{202E}fdp.exe\u{2028}") == #"abc\u{202E}fdp.exe\u{2028}"#)
+        #expect(ValueText.visible("Café 🧘‍♀️ C:\\x") == "Café 🧘‍♀️ C:\\x")
+        #expect(ValueText.visible("one\ntwo\u{1B}", keepingLineBreaks: true) == "one\ntwo\\u{1B}")
+    }
+
     @Test func writesDurationsAsPeopleDo() {
         #expect(ValueText.duration(0) == "0s")
         #expect(ValueText.duration(45) == "45s")

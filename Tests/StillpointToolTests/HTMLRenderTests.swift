@@ -69,13 +69,15 @@ struct HTMLRenderTests {
         return String(dom[start.upperBound...].prefix { $0 != "\"" })
     }
 
-    @Test(arguments: ["large", "empty"])
+    /// `ended` is a history whose last session is four years before the report (its last year and months shown).
+    @Test(arguments: ["large", "empty", "ended"])
     func nothingLeavesItsCard(store kind: String) throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = tool.path("\(kind).sqlite")
-        let sessions = kind == "large" ? "6000" : "0"
-        let demo = try tool.run(["demo", "--sessions", sessions, "--years", "8", "--ending-at", "2025-05-31T20:00:00Z", "--store", store])
+        let sessions = kind == "empty" ? "0" : "6000"
+        let end = kind == "ended" ? "2021-05-31T20:00:00Z" : "2025-05-31T20:00:00Z"
+        let demo = try tool.run(["demo", "--sessions", sessions, "--years", "8", "--ending-at", end, "--store", store])
         #expect(demo.status == 0, "\(demo.standardError)")
         let output = tool.path("\(kind).html")
         let report = try tool.run(["report", "--store", store, "--format", "html", "--output", output, "--as-of", ReportCommandTests.asOf])

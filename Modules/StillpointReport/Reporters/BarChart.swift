@@ -56,9 +56,13 @@ struct BarChart {
         let barWidth = min(44, slot * 0.64)
         let n = HTMLText.number
         var svg = "<svg class=\"chart\" viewBox=\"0 0 \(n(width)) \(n(height))\" role=\"img\" aria-label=\"\(HTMLText.escape(description))\">"
+        // With every bar at zero the axis has no scale: its top gridline is drawn without a value, since "1m"
+        // there would be a number no bar has.
+        let isEmpty = !bars.contains { $0.value > 0 }
         for tick in scale.ticks {
             let y = top + plotHeight * (1 - scale.fraction(tick))
             svg += "<line class=\"grid\" x1=\"\(n(left))\" y1=\"\(n(y))\" x2=\"\(n(width - right))\" y2=\"\(n(y))\"/>"
+            guard tick == 0 || !isEmpty else { continue }
             // Zero is zero in any unit: "0" reads better than "0s" at the foot of an axis.
             let label = tick == 0 ? "0" : tickLabel(tick)
             svg += "<text class=\"tick\" x=\"\(n(left - 8))\" y=\"\(n(y + 4))\" text-anchor=\"end\">\(HTMLText.escape(label))</text>"

@@ -4,7 +4,8 @@ import StillpointStatistics
 /// scalar value, records and lists flattened to rows named `name.key.subkey` (list items numbered from 1).
 ///
 /// Every statistic has at least one row: an empty record or list, or no value, gives an empty `value`; a
-/// failed statistic puts its error message in `value`. Lines end with CRLF, as the RFC says.
+/// failed statistic puts its error message in `value`. Lines end with CRLF, as the RFC says, and a row is
+/// always one line (``quoted(_:)``).
 ///
 /// ```swift
 /// print(CSVReportRenderer().render(report), terminator: "")
@@ -56,10 +57,20 @@ public struct CSVReportRenderer: ReportRenderer {
         fields.map(quoted).joined(separator: ",") + "\r\n"
     }
 
-    /// A field as RFC 4180 writes it: in double quotes, doubled inside, when it holds a comma, a quote or a
-    /// line break; as is otherwise.
+    /// A field as RFC 4180 writes it: in double quotes, doubled inside, when it holds a comma or a quote; as is
+    /// otherwise. Text from outside (file names in `by_import`, kinds, error messages) is made safe first: its
+    /// control characters and line breaks are shown escaped (``ValueText/visible(_:keepingLineBreaks:)``), so a
+    /// row is one line, and a field that is not a number but starts with `=`, `+`, `-` or `@` is prefixed with
+    /// `'`, so that a spreadsheet shows it as text instead of running it as a formula.
+    ///
+    /// ```swift
+    /// CSVReportRenderer.quoted("=1+2")    // "'=1+2"
+    /// CSVReportRenderer.quoted("-5400")   // "-5400"
+    /// ```
     static func quoted(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        var text = ValueText.visible(field)
+        if let first = text.first, "=+-@".contains(first), Double(text) == nil { text = "'" + text }
+        guard text.contains(where: { $0 == "," || $0 == "\"" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -2,13 +2,16 @@ import PracticeLog
 import StillpointStatistics
 
 /// The calendar heatmap of active days, like a contribution graph: a column per week, a row per weekday,
-/// darker for days with more practice. It shows exactly the last 52 weeks, the 364 days through today
+/// darker for days with more practice. It shows exactly 52 weeks, the 364 days through its last day
 /// (``windowDays``), so that "in the last 52 weeks" is true of every number drawn; the first column is
-/// drawn from the window's first day.
+/// drawn from the window's first day. The last day is today, unless those 52 weeks hold no practice and
+/// earlier days do: then it is the last day with practice, so that a history that ended years ago (an
+/// export made after leaving an app) shows its last year rather than an empty one.
 ///
 /// ```swift
 /// let heatmap = CalendarHeatmap(activity: CalendarHeatmap.activity(of: calendarValue), today: LocalDay("2024-03-15")!)
-/// heatmap.svg()   // nil when no day in the range has practice
+/// heatmap.lastDay   // 2024-03-15, or the last day with practice when the year before it had none
+/// heatmap.svg()     // nil when no day has practice
 /// ```
 struct CalendarHeatmap {
     /// The practice of one local day.
@@ -18,21 +21,46 @@ struct CalendarHeatmap {
         var seconds: Double
     }
 
-    var activity: [Day]
-    var today: LocalDay
+    let activity: [Day]
+    /// The report's day.
+    let today: LocalDay
+    /// The window's last day: `today`, or the last day with practice when the 52 weeks through today have none.
+    let lastDay: LocalDay
     /// The weekday of the top row.
-    var weekStart: Weekday = .monday
+    let weekStart: Weekday
     /// Columns: the weeks that hold the window's days, 53 unless the window starts on the week's first day.
-    var weeks: Int { firstDay.distance(to: today) / 7 + 1 }
+    var weeks: Int { firstDay.distance(to: lastDay) / 7 + 1 }
+
+    init(activity: [Day], today: LocalDay, weekStart: Weekday = .monday) {
+        self.activity = activity
+        self.today = today
+        self.weekStart = weekStart
+        let practised = activity.filter { $0.day <= today && ($0.sessions > 0 || $0.seconds > 0) }.map(\.day)
+        let recent = today.adding(days: -(Self.windowDays - 1))
+        if let last = practised.max(), last < recent {
+            lastDay = last
+        } else {
+            lastDay = today
+        }
+    }
+
+    /// Whether the window ends today: its days are the last 52 weeks.
+    var isRecent: Bool { lastDay == today }
+
+    /// What the window is, for its caption and its label: `the last 52 weeks`, or
+    /// `the 52 weeks up to the last session, 3 May 2021`.
+    var window: String {
+        isRecent ? "the last 52 weeks" : "the 52 weeks up to the last session, " + DayText.medium(lastDay)
+    }
 
     /// The days of the window: 52 weeks.
     static let windowDays = 364
 
     private static let pitch = 14.0, cell = 11.0, left = 34.0, top = 22.0
 
-    /// The first day of the window: 363 days before today.
+    /// The first day of the window: 363 days before its last.
     var windowStart: LocalDay {
-        today.adding(days: -(Self.windowDays - 1))
+        lastDay.adding(days: -(Self.windowDays - 1))
     }
 
     /// The top of the first column: the start of the week that holds the window's first day. Days of that
@@ -55,7 +83,7 @@ struct CalendarHeatmap {
     /// The practice of each drawn day that has some.
     var days: [LocalDay: Day] {
         var days: [LocalDay: Day] = [:]
-        for entry in activity where entry.day >= windowStart && entry.day <= today && (entry.sessions > 0 || entry.seconds > 0) {
+        for entry in activity where entry.day >= windowStart && entry.day <= lastDay && (entry.sessions > 0 || entry.seconds > 0) {
             // Several entries for one day add up.
             var total = days[entry.day] ?? Day(day: entry.day, sessions: 0, seconds: 0)
             total.sessions += entry.sessions
@@ -85,7 +113,7 @@ struct CalendarHeatmap {
         let (pitch, cell, left, top) = (Self.pitch, Self.cell, Self.left, Self.top)
         let width = left + pitch * Double(weeks) + 4
         let height = top + pitch * 7 + 30
-        var svg = "<svg class=\"chart heatmap\" viewBox=\"0 0 \(n(width)) \(n(height))\" role=\"img\" aria-label=\"Active days over the last 52 weeks\">"
+        var svg = "<svg class=\"chart heatmap\" viewBox=\"0 0 \(n(width)) \(n(height))\" role=\"img\" aria-label=\"Active days over \(window)\">"
 
         // Weekday labels on every other row, as a contribution graph has them.
         for row in [0, 2, 4] {
@@ -99,7 +127,7 @@ struct CalendarHeatmap {
             let weekFirst = firstDay.adding(days: 7 * column)
             for row in 0..<7 {
                 let day = weekFirst.adding(days: row)
-                guard day <= today else { break }
+                guard day <= lastDay else { break }
                 guard day >= windowStart else { continue }
                 let practice = days[day]
                 let level = practice.map { Self.level($0.seconds, thresholds) } ?? 0
@@ -135,7 +163,7 @@ struct CalendarHeatmap {
         var labels: [(column: Int, month: Int)] = []
         for column in 0..<weeks {
             let weekFirst = firstDay.adding(days: 7 * column)
-            if let first = (0..<7).map({ weekFirst.adding(days: $0) }).first(where: { $0.day == 1 && $0 >= windowStart && $0 <= today }) {
+            if let first = (0..<7).map({ weekFirst.adding(days: $0) }).first(where: { $0.day == 1 && $0 >= windowStart && $0 <= lastDay }) {
                 labels.append((column, first.month))
             }
         }

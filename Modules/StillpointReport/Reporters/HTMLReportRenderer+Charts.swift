@@ -3,7 +3,8 @@ import PracticeLog
 import StillpointStatistics
 
 extension HTMLReportRenderer {
-    /// The calendar heatmap of the last 52 weeks, from a statistic shown as a calendar.
+    /// The calendar heatmap of the last 52 weeks, from a statistic shown as a calendar; of the 52 weeks up to
+    /// the last session when the last 52 hold none, and the caption says so.
     func heatmapPanel(_ page: Page, _ entry: ReportEntry) -> String {
         // Rows follow the week of the table by weekday, whose first field is the manifest's week_starts_on.
         var weekStart = Weekday.monday
@@ -13,9 +14,10 @@ extension HTMLReportRenderer {
         let heatmap = CalendarHeatmap(activity: CalendarHeatmap.activity(of: Page.value(entry)), today: page.today, weekStart: weekStart)
         let days = heatmap.days.values
         let caption = days.isEmpty ? nil
-            : ValueText.plural(Double(days.count), "active day", "active days") + " · "
+            : (heatmap.isRecent ? "" : "No practice in the last 52 weeks; ")
+            + ValueText.plural(Double(days.count), "active day", "active days") + " · "
             + ValueText.plural(Double(days.map(\.sessions).reduce(0, +)), "session", "sessions") + " · "
-            + ValueText.duration(days.map(\.seconds).reduce(0, +)) + " in the last 52 weeks"
+            + ValueText.duration(days.map(\.seconds).reduce(0, +)) + " in " + heatmap.window
         return panel(entry.label, caption: caption, body: heatmap.svg(),
                      empty: Page.missing(entry) ?? "No practice in the last 52 weeks yet: each day you practise will fill in a square here.")
     }
@@ -55,12 +57,19 @@ extension HTMLReportRenderer {
 
     /// Time practised per month (or quarter, or year), from a statistic shown by period, the latest 24 periods
     /// through the report's day: the periods after the last session are drawn empty, so a lapse shows as one.
+    /// When none of those 24 has practice, the 24 periods up to the last that has are drawn instead, and the
+    /// caption says so: a history that ended years ago shows its last two years, not an empty chart.
     func periodPanel(_ page: Page, _ entry: ReportEntry) -> String {
         var all = Self.tallies(Page.value(entry))
         if let last = all.last?.key {
             all += Self.periodKeys(after: last, through: page.today).map { ($0, (count: 0, time: 0)) }
         }
-        let shown = Array(all.suffix(24))
+        let practised = { (period: (key: String, tally: (count: Double, time: Double))) in period.tally.time > 0 || period.tally.count > 0 }
+        let hasData = all.contains(where: practised)
+        let lastPractised = all.lastIndex(where: practised)
+        let lapsed = hasData && !all.suffix(24).contains(where: practised)
+        let end = lapsed ? (lastPractised ?? all.count - 1) + 1 : all.count
+        let shown = Array(all[..<end].suffix(24))
         let kind = Self.periodKind(all.first?.key ?? "")
         // An outlier period is cut short (BarChart.capsOutliers): the unit follows the bars the axis fits.
         let times = shown.map(\.tally.time).sorted(by: >)
@@ -74,15 +83,13 @@ extension HTMLReportRenderer {
         }
         let chart = BarChart(bars: bars, style: "sand", tickLabel: { ValueText.duration($0 * unit) },
                              width: 1000, height: 240, capsOutliers: true)
-        // A lapse longer than the chart is drawn too: empty bars through the report's day say it.
-        let hasData = all.contains { $0.tally.time > 0 || $0.tally.count > 0 }
         var caption = all.count > shown.count ? "Time practised, the latest \(shown.count) of \(all.count) \(kind.plural)"
             : "Time practised per \(kind.singular)"
-        if chart.outlierIndex != nil { caption += "; the longest is cut short, its total above it" }
-        if hasData, !shown.contains(where: { $0.tally.time > 0 || $0.tally.count > 0 }),
-           let last = all.last(where: { $0.tally.time > 0 || $0.tally.count > 0 }) {
-            caption = "No practice in the latest \(shown.count) \(kind.plural); the last in \(last.key)"
+        if lapsed, let lastPractised {
+            caption = "No practice in the latest 24 \(kind.plural); the \(shown.count) \(kind.plural) up to the last "
+                + "with practice, \(all[lastPractised].key)"
         }
+        if chart.outlierIndex != nil { caption += "; the longest is cut short, its total above it" }
         return panel(kind.title, caption: hasData ? caption : nil,
                      body: hasData ? chart.svg(description: kind.title) : nil,
                      empty: Page.missing(entry) ?? "No sessions yet.")

@@ -6,11 +6,12 @@
 /// ```
 enum HTMLText {
     /// Escapes the five characters that could end text or an attribute value, so names from a manifest
-    /// (`as: "<script>"`) show as written and never run.
+    /// (`as: "<script>"`) show as written and never run; control characters, which a page would hide or
+    /// refuse, show escaped as in every other format (``ValueText/visible(_:keepingLineBreaks:)``).
     static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
-        for character in text {
+        for character in ValueText.visible(text) {
             switch character {
             case "&": result += "&amp;"
             case "<": result += "&lt;"

@@ -106,17 +106,22 @@ public struct MarkdownReportRenderer: ReportRenderer {
         "|" + cells.map { $0.isEmpty ? " |" : " \(escape($0)) |" }.joined() + "\n"
     }
 
-    /// Text that Markdown shows as written: pipes would end a cell, newlines a row, and `<` would start HTML.
+    /// Text that Markdown shows as written: pipes would end a cell, `` ` ``, `*`, `[` and `]` start code,
+    /// emphasis or a link, `<` would start HTML, and control characters and line breaks (which would end a row)
+    /// are shown escaped as ``ValueText/visible(_:keepingLineBreaks:)`` writes them, with their backslash escaped.
+    /// Underscores stay: in names (`days_since_last_yoga`) they sit inside words, where they are no emphasis.
+    ///
+    /// ```swift
+    /// MarkdownReportRenderer.escape("a|b\n[c](d)")   // #"a\|b\\n\[c\](d)"#, which renders as a|b\n[c](d)
+    /// ```
     static func escape(_ text: String) -> String {
         var result = ""
-        for character in text {
+        for character in ValueText.visible(text) {
             switch character {
-            case "|": result += "\\|"
-            case "\\": result += "\\\\"
+            case "|", "\\", "`", "*", "[", "]": result += "\\" + String(character)
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "&": result += "&amp;"
-            case "\n", "\r", "\r\n": result += " "
             default: result.append(character)
             }
         }

@@ -23,9 +23,14 @@ public struct TextReportRenderer: ReportRenderer {
     }
 
     public func render(_ report: Report) -> String {
-        let lines = report.entries.flatMap(self.lines)
+        // Labels and values may hold text from outside (file names, kinds, a manifest's names): each shows on
+        // its own line, whatever it holds.
+        let lines = report.entries.flatMap(self.lines).map { line in
+            Line(label: ValueText.visible(line.label), text: line.text.map { ValueText.visible($0) })
+        }
         let width = min(maximumLabelWidth, lines.filter { $0.text != nil }.map { $0.label.count }.max() ?? 0)
-        var output = "Practice report, as of \(ValueText.asOf(report))\n" + (report.notice.map { "Note: \($0)\n" } ?? "") + "\n"
+        var output = "Practice report, as of \(ValueText.asOf(report))\n"
+            + (report.notice.map { "Note: \(ValueText.visible($0))\n" } ?? "") + "\n"
         for line in lines {
             guard let text = line.text else { output += line.label + "\n"; continue }
             let padding = String(repeating: " ", count: max(0, width - line.label.count))

@@ -5,13 +5,14 @@ import StillpointStatistics
 /// Statistic values as people read them: `1h 23m`, `12 days`, `87 %`, `3 sessions · 1h 30m`.
 ///
 /// Shared by the text, Markdown and HTML reporters and the live view, so that a value reads the same
-/// everywhere. Machine formats (JSON, CSV) use ``MachineText`` instead.
+/// everywhere. Machine formats (JSON, CSV) use ``MachineText`` instead. Text from outside (file names, an
+/// export's fields, a manifest) is shown through ``visible(_:keepingLineBreaks:)``, by every output.
 ///
 /// ```swift
 /// ValueText.quantity(4_980, .seconds)   // "1h 23m"
 /// ValueText.quantity(12, .days)         // "12 days"
 /// ```
-enum ValueText {
+public enum ValueText {
     /// Written where a statistic has no value, such as the average of no sessions.
     static let noValue = "—"
 
@@ -46,6 +47,44 @@ enum ValueText {
         let totalMinutes = Int((magnitude / 60).rounded())  // swiftlint:disable:this trapping_conversion: under 10^15 hours
         let (hours, minutes) = (grouped(totalMinutes / 60), totalMinutes % 60)
         return minutes == 0 ? "\(sign)\(hours)h" : "\(sign)\(hours)h \(minutes)m"
+    }
+
+    /// Text from outside made safe to show: each control character (C0, DEL, C1), line or paragraph separator
+    /// and bidirectional control is written as Swift writes it in a string literal (`\n`, `\r`, `\t`, else
+    /// `\u{1B}` in hexadecimal), so that a file name or an export's field can neither drive a terminal
+    /// (clear it, retitle it) nor start a line of its own that reads like the tool's. A backslash is shown as
+    /// is: the escape is for reading, not for copying back.
+    ///
+    /// ```swift
+    /// ValueText.visible("log\u{1B}[2J\nrun 99.csv")   // #"log\u{1B}[2J\nrun 99.csv"#
+    /// ValueText.visible("a\nb", keepingLineBreaks: true) // "a\nb", still two lines
+    /// ```
+    ///
+    /// - Parameter keepingLineBreaks: keeps `\n` as a line break, for text of several lines made by the tool
+    ///   itself, whose outside parts were made visible where they were put in.
+    public static func visible(_ text: String, keepingLineBreaks: Bool = false) -> String {
+        func hidden(_ scalar: Unicode.Scalar) -> Bool {
+            if keepingLineBreaks && scalar == "\n" { return false }
+            switch scalar.value {
+            case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: return true
+            // Bidirectional controls can make a line read in another order than it is written.
+            case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+            default: return false
+            }
+        }
+        guard text.unicodeScalars.contains(where: hidden) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard hidden(scalar) else { result.append(scalar); continue }
+            let escape = switch scalar {
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            default: "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+            result.append(contentsOf: escape.unicodeScalars)
+        }
+        return String(result)
     }
 
     /// `1 session`, `3 sessions`.

@@ -37,7 +37,7 @@ public final class LiveReportView {
         case .planned(let planned):
             entries = planned
             printed = []
-            labelWidth = min(32, planned.map { $0.label.count }.max() ?? 0)
+            labelWidth = min(32, planned.map { ValueText.visible($0.label).count }.max() ?? 0)
             redraws = output.isTerminal && planned.count < (output.rows ?? .max)
             if redraws {
                 drawnLines = entries.count
@@ -96,8 +96,10 @@ public final class LiveReportView {
         case .failed: ("✗", .red)
         case .cancelled: ("–", .dim)
         }
-        let label = entry.label + String(repeating: " ", count: max(0, labelWidth - entry.label.count))
-        var text = ValueText.status(entry.outcome, presentation: entry.presentation)
+        // Labels (a manifest's names) and values (file names, kinds, error messages) may come from outside.
+        let name = ValueText.visible(entry.label)
+        let label = name + String(repeating: " ", count: max(0, labelWidth - name.count))
+        var text = ValueText.visible(ValueText.status(entry.outcome, presentation: entry.presentation))
         // Cut to the terminal's width: a wrapped line would throw the cursor arithmetic off by a row.
         if let columns = output.columns {
             let room = columns - 1 - (2 + label.count + 2)

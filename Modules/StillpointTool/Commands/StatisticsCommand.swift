@@ -33,7 +33,7 @@ struct StatisticsCommand: ParsableCommand {
             let count = statistics.count == 1 ? "1 statistic" : "\(statistics.count) statistics"
             sections.append("\(module.name) (\(module.origin), \(count))\n\n" + statistics.map(Self.describe).joined(separator: "\n\n"))
         }
-        Output.print(sections.joined(separator: "\n\n"))
+        Output.print(sections.joined(separator: "\n\n"), keepingLineBreaks: true)
     }
 
     /// A statistic's id, name, summary and parameters.

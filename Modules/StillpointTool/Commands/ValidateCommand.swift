@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StillpointReport
 import StillpointStatistics
 
 /// `stillpoint validate`: checks a manifest and lists every mistake at once.
@@ -26,13 +27,14 @@ struct ValidateCommand: ParsableCommand {
         let modules = ToolModules.current
         let errors = Manifest.validate(contentsOf: url, modules: modules)
         guard errors.isEmpty else {
-            for error in errors { Output.printError(error.description) }
+            for error in errors { Output.printError(error.description, keepingLineBreaks: true) }
             Output.printError("\(errors.count) problem\(errors.count == 1 ? "" : "s") in \(file)")
             // A manifest that cannot be read is a missing input; one that says something wrong is bad data.
             throw (errors.contains(where: \.isUnreadableFile) ? ExitStatus.noInput : .dataError).exitCode
         }
         let manifest = try Manifest.load(contentsOf: url)
-        Output.print("\(file) is a valid manifest\n" + Self.registration(of: manifest, from: modules))
+        Output.print("\(ValueText.visible(file)) is a valid manifest\n" + Self.registration(of: manifest, from: modules),
+                     keepingLineBreaks: true)
     }
 
     /// The modules the manifest registers, each with where it comes from and the entries that use it.

@@ -10,7 +10,7 @@ struct GlobalOptions: ParsableArguments {
     func bootstrapLogging() -> Logger {
         let level: Logger.Level = verbose ? .debug : .warning
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = VisibleLogHandler(StreamLogHandler.standardError(label: label))
             handler.logLevel = level
             return handler
         }

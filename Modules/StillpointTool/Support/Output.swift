@@ -1,14 +1,30 @@
 import Foundation
 import StillpointCore
+import StillpointReport
 
 /// Writing to standard output and standard error, and to the files commands are asked to write.
+///
+/// A message is one line: whatever in it came from outside (a file name, an export's field, a server's error)
+/// can neither drive the terminal nor start a line of its own, since its control characters and line breaks
+/// are shown escaped (``ValueText/visible(_:keepingLineBreaks:)``). Text of several lines that the tool makes
+/// itself says so with `keepingLineBreaks`.
+///
+/// ```swift
+/// Output.printError("wrote the report to \(path)")   // a newline in `path` shows as \n
+/// ```
 enum Output {
-    static func print(_ text: String) {
-        FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    static func print(_ text: String, keepingLineBreaks: Bool = false) {
+        FileHandle.standardOutput.write(Data(line(text, keepingLineBreaks: keepingLineBreaks).utf8))
     }
 
-    static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    static func printError(_ text: String, keepingLineBreaks: Bool = false) {
+        FileHandle.standardError.write(Data(line(text, keepingLineBreaks: keepingLineBreaks).utf8))
+    }
+
+    /// The text made visible, ending with one line break.
+    private static func line(_ text: String, keepingLineBreaks: Bool) -> String {
+        let body = text.hasSuffix("\n") ? String(text.dropLast()) : text
+        return ValueText.visible(body, keepingLineBreaks: keepingLineBreaks) + "\n"
     }
 
     /// Writes `text` to `path` as ``OutputDestination`` says: `-` is standard output, a link is written through,

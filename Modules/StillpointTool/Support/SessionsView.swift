@@ -67,8 +67,10 @@ final class SessionsView {
     private func line(_ row: LiveRow, mark: Character) -> String {
         let start = row[Session.start].map { $0.formatted(startFormat) } ?? "?"
         let duration = row[Session.duration].map(Self.duration) ?? "?"
-        let kind = row[Session.kind] ?? ""
-        let source = row[Session.source] ?? ""
+        // Kinds and sources come from the exports: shown escaped, they can neither drive the terminal nor
+        // break the line.
+        let kind = ValueText.visible(row[Session.kind] ?? "")
+        let source = ValueText.visible(row[Session.source] ?? "")
         return "\(mark) \(start)Z  \(String(repeating: " ", count: max(0, 8 - duration.count)))\(duration)  \(kind)  \(source)"
     }
 
