@@ -19,7 +19,7 @@ public enum ImportRunProcess {
     /// host, or a record this release does not read.
     public static func isGone(_ recorded: String) -> Bool {
         let parts = recorded.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3, parts[0] == hostName, let pid = Int32(parts[1]), pid > 0 else { return false }
+        guard parts.count == 3, parts[0] == hostName, let pid = pid_t(parts[1], radix: 10), pid > 0 else { return false }
         guard let start = startTime(of: pid) else { return true }
         return !parts[2].isEmpty && start != parts[2]
     }
