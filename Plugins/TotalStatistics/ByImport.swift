@@ -59,8 +59,9 @@ public struct ByImport: Statistic {
 
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
         let filter = try SessionFilter(parameters)
-        // The sessions, the runs (a run removed moves its sessions to the next), and the links between them.
-        return PreparedStatistic(entities: [Session.entity.name, ImportRun.entity.name, ImportRun.sessionLinksEntityName]) { context in
+        // The sessions and their links to runs: a run's file never changes, and removing a run removes its links
+        // (ImportRuns.remove), so a run that starts or ends runs nothing again.
+        return PreparedStatistic(entities: [Session.entity.name, ImportRun.sessionLinksEntityName]) { context in
             var request = filter.request()
             let run = "\(Session.importRuns.name).@min._id"
             request.properties = [.attribute(run), .count(as: "count"), .aggregate(.sum, of: Session.duration.name, as: "time")]

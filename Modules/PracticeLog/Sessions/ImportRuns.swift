@@ -184,11 +184,14 @@ public enum ImportRuns {
     /// it removed, or `nil` when there is no such run. A session another run read stays, linked to that run.
     @discardableResult
     public static func remove(_ run: Int64, from container: PersistentContainer) async throws -> Int? {
-        try await container.newBackgroundContext(name: "import run removal").perform { context in
+        let links = try linkEntity
+        return try await container.newBackgroundContext(name: "import run removal").perform { context in
             guard (try? context.existingObject(with: ObjectID(entity: ImportRun.entity, rowID: run))) != nil else { return nil }
             let onlyThisRun = FetchRequest(Session.self, predicate: try FetchPredicate("ANY importRuns._id == %@ AND importRuns.@count == 1", run))
             let removed = try await context.batchDelete(onlyThisRun).count
-            // The run's links go with it, in the store.
+            // The run's links as a change of their own (the store would delete them with the run, unannounced), so
+            // that what reads sessions through their runs (by_import) sees the run go without watching every run.
+            _ = try await context.batchDelete(FetchRequest(links, predicate: try FetchPredicate("source == %@", run)))
             _ = try await context.batchDelete(FetchRequest(ImportRun.self, predicate: try FetchPredicate("_id == %@", run)))
             return removed
         }
