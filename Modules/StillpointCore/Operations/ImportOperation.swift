@@ -150,12 +150,12 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
             let batch = ImportBatch(plan: plan, rows: rows, author: graph.name, origin: graph.origin)
             let hub = context.hub
             let flag = context.interruptFlag
-            let author = graph.name, origin = graph.origin
             // The rows and their links in one transaction: a row is never saved without the link that says who read it.
             let write: @Sendable (any StoreWriter) throws -> (ImportBatch.Result, ChangeSet?) = { writer in
                 let result = try writer.write(batch, hub: hub)
                 guard let linkPlan, !result.metRowIDs.isEmpty else { return (result, nil) }
-                return (result, try writer.write(try linkPlan.batch(linking: result.metRowIDs, author: author, origin: origin), hub: hub).changeSet)
+                let links = try linkPlan.batch(linking: result.metRowIDs, author: batch.author, origin: batch.origin)
+                return (result, try writer.write(links, hub: hub).changeSet)
             }
             let (result, linkChangeSet): (ImportBatch.Result, ChangeSet?)
             if context.isViewContext {
