@@ -233,4 +233,32 @@ struct SessionImportRunsTests {
             #expect(try StoreFile(path: store).integer("PRAGMA user_version") == 2)
         }
     }
+
+    /// A watched report follows a run's removal that deletes no session: the sessions it shared move to the run
+    /// that still holds them.
+    @Test(.timeLimit(.minutes(3)), arguments: stores)
+    func aWatchedReportFollowsARunsRemoval(_ kind: StoreKind) throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let store = try makeStore(kind, in: tool)
+        _ = try writeFullAndPart(in: tool)
+        // By the names as given, relative to the tool's folder, as by_import shows them.
+        _ = try importCSV("part.csv", into: store, tool)
+        _ = try importCSV("full.csv", into: store, tool)
+        let config = tool.path("by-import.yaml")
+        try "version: 1\nstatistics:\n  - id: by_import\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let watching = try RunningTool(["report", "--watch", "--store", store, "--config", config, "--as-of", "2030-01-01T00:00:00Z"], in: tool)
+        defer { watching.kill() }
+        #expect(watching.waitForOutput(within: .seconds(60)) { $0.contains("run 1: part.csv") && $0.contains("run 2: full.csv") },
+                "\(watching.standardOutput) \(watching.standardError)")
+
+        let removed = try tool.run(["imports", "remove", "1", "--store", store])
+        #expect(removed.standardOutput.contains("removed run 1 and the 0 sessions no other run read"), "\(removed.standardOutput)")
+        let followed = watching.waitForOutput(within: .seconds(60)) { output in
+            output.range(of: #"run 2: full\.csv +50 sessions"#, options: .regularExpression) != nil
+        }
+        #expect(followed, "\(watching.standardOutput) \(watching.standardError)")
+        let (status, _) = watching.interruptAndWaitForExit(within: .seconds(20))
+        #expect(status == 0, "\(watching.standardError)")
+    }
 }
