@@ -43,6 +43,7 @@ extension ImportBatch {
                 fill(&values, with: row)
                 if try write(upsert, values: values, in: db) == 1 {
                     inserted.append(db.lastInsertedRowIDUnchecked)
+                    result.metRowIDs.append(db.lastInsertedRowIDUnchecked)
                     result.inserted += 1
                 } else {
                     later.append(index)
@@ -63,6 +64,7 @@ extension ImportBatch {
             for index in later {
                 let row = rows[index]
                 if var existing = stored[row.key] {
+                    result.metRowIDs.append(existing.rowID)
                     var changed = false
                     var provenanceChanged = false
                     for (position, value) in row.values where existing.values[position] != value {
@@ -87,6 +89,7 @@ extension ImportBatch {
                     try write(insert, values: values, in: db)
                     let rowID = db.lastInsertedRowIDUnchecked
                     inserted.append(rowID)
+                    result.metRowIDs.append(rowID)
                     stored[row.key] = Stored(rowID: rowID, values: values, version: 1)
                     result.inserted += 1
                 }

@@ -28,4 +28,8 @@ struct SQLiteMigrationConnection: MigrationConnection {
     func execute(_ sql: String) throws {
         try db.execute(sql: sql)
     }
+
+    func columns(of table: String) throws -> Set<String> {
+        Set(try Row.fetchAll(db, sql: "PRAGMA table_info(\(Store.quote(table)))").compactMap { String.fromDatabaseValue($0["name"]) })
+    }
 }

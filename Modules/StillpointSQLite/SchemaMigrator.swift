@@ -272,10 +272,27 @@ struct SchemaMigrator {
             }
         }
         // Foreign keys are off while a migration runs (the caller's doing): every one must hold before it commits.
+        if try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") != nil {
+            try completeCascades(db)
+        }
         if let broken = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") {
             let table = String.fromDatabaseValue(broken["table"]) ?? "?"
             throw StoreError.incompatibleSchema(
                 path: path, entity: table, reason: "after the migration, a row of \(table) refers to a row of \(String.fromDatabaseValue(broken["parent"]) ?? "?") that does not exist")
+        }
+    }
+
+    /// Deletes the rows that go with the row they refer to (`ON DELETE CASCADE`: a many-to-many's links) when that
+    /// row is gone: another program deleted it with foreign keys off, so the cascade never ran. This completes it;
+    /// a broken reference of any other kind still stops the open.
+    private func completeCascades(_ db: Database) throws {
+        for entity in schema.entities {
+            for column in entity.storedAttributes where column.isDeletedWithReference {
+                guard let destination = column.references else { continue }
+                let name = Store.quote(column.name)
+                try db.execute(sql: "DELETE FROM \(Store.quote(entity.name)) WHERE \(name) IS NOT NULL "
+                    + "AND \(name) NOT IN (SELECT \"_id\" FROM \(Store.quote(destination)))")
+            }
         }
     }
 

@@ -8,7 +8,8 @@ import StillpointCore
 /// writing. A store of a higher version than ``current`` was written by a newer Stillpoint and is refused before
 /// anything is written to it: ``StoreError/newerVersion(path:version:supported:)``.
 enum StoreFormat {
-    /// 1: the change log, its purge point, and the table of open writers (``OpenWriters``).
+    /// 1: the change log, its purge point, and the table of open writers (``OpenWriters``). 2: rows linked by
+    /// imports (``PersistentContainer/storeFormatVersion``).
     static let current = PersistentContainer.storeFormatVersion
 
     static func version(of db: Database) throws -> Int {

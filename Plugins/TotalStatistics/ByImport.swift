@@ -2,10 +2,11 @@ import PracticeLog
 import StillpointCore
 import StillpointStatistics
 
-/// `by_import`: the count and time of the qualifying sessions per file they were imported from, read through
-/// each session's import run in one grouped SQL fetch: `{"Insight Timer.csv": {count, time}, ...}`, files in
-/// alphabetical order and shown as they are named; sessions no import wrote (the demo history, sessions made by
-/// hand) count under `not imported`, last.
+/// `by_import`: the count and time of the qualifying sessions per import run, read through each session's runs in
+/// one grouped SQL fetch: `{"run 1: Insight Timer.csv": {count, time}, ...}`, runs in the order they were made. A
+/// session read by several runs counts once, under the first run that read it and is still in the store, so the
+/// entries add up to the total. Sessions no run read (the demo history, sessions made by hand) count under
+/// `not imported`, last: every run's entry starts with `run N: `, so no file name can take that name.
 ///
 /// ```yaml
 /// - id: by_import
@@ -13,15 +14,20 @@ import StillpointStatistics
 /// ```
 public struct ByImport: Statistic {
     public let id = "by_import"
-    /// The name of the sessions no import wrote.
+    /// The name of the sessions no import read: not of the form `run N: file`, which every run's name is.
     static let notImported = "not imported"
+
+    /// `run 3: log.csv`: a run's entry, by its number (as `stillpoint imports` lists it) and its file.
+    static func name(ofRun id: Int64, file: String) -> String {
+        "run \(id): \(file)"
+    }
 
     public init() {}
 
     public var description: StatisticDescription {
         StatisticDescription(
             name: "By import",
-            summary: "The number and total time of the qualifying sessions for each file they were imported from, in alphabetical order; sessions no import wrote count as not imported, last.",
+            summary: "The number and total time of the qualifying sessions for each import run (its number and file), in the order of the runs; a session read by several runs counts under the first, and sessions no import read count as not imported, last.",
             parameters: [.kinds, .minimumDuration, .asOf],
             examples: [
                 StatisticExample(
@@ -32,8 +38,8 @@ public struct ByImport: Statistic {
                                .init("2024-03-15T07:00:00Z", minutes: 15)],
                     parameters: ["as_of": "2024-03-15T12:00:00Z"],
                     expected: .record([
-                        StatisticField("Insight Timer.csv", SessionTally(count: 2, time: 1_800).value),
-                        StatisticField("export.zip", SessionTally(count: 1, time: 2_700).value),
+                        StatisticField("run 1: Insight Timer.csv", SessionTally(count: 2, time: 1_800).value),
+                        StatisticField("run 2: export.zip", SessionTally(count: 1, time: 2_700).value),
                         StatisticField("not imported", SessionTally(count: 1, time: 900).value),
                     ])),
                 StatisticExample(
@@ -41,7 +47,7 @@ public struct ByImport: Statistic {
                     sessions: [.init("2024-03-13T07:00:00Z", minutes: 20, importedFrom: "Insight Timer.csv"),
                                .init("2024-03-14T18:00:00Z", minutes: 45, kind: "yoga", importedFrom: "export.zip")],
                     parameters: ["as_of": "2024-03-15T12:00:00Z", "kinds": ["yoga"]],
-                    expected: .record([StatisticField("export.zip", SessionTally(count: 1, time: 2_700).value)])),
+                    expected: .record([StatisticField("run 2: export.zip", SessionTally(count: 1, time: 2_700).value)])),
                 StatisticExample(
                     "an empty log has no import",
                     sessions: [],
@@ -53,22 +59,29 @@ public struct ByImport: Statistic {
 
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
         let filter = try SessionFilter(parameters)
-        // Sessions alone: a run's file never changes, and sessions name their run.
-        return PreparedStatistic(entities: [Session.entity.name]) { context in
+        // The sessions and their links to runs: a run's file never changes, and removing a run removes its links
+        // (ImportRuns.remove), so a run that starts or ends runs nothing again.
+        return PreparedStatistic(entities: [Session.entity.name, ImportRun.sessionLinksEntityName]) { context in
             var request = filter.request()
-            let file = "\(Session.importRun.name).\(ImportRun.file.name)"
-            request.properties = [.attribute(file), .count(as: "count"), .aggregate(.sum, of: Session.duration.name, as: "time")]
-            request.groupBy = [file]
-            var tallies: [String: SessionTally] = [:]
+            let run = "\(Session.importRuns.name).@min._id"
+            request.properties = [.attribute(run), .count(as: "count"), .aggregate(.sum, of: Session.duration.name, as: "time")]
+            request.groupBy = [run]
+            var tallies: [Int64: SessionTally] = [:]
+            var notImported: SessionTally?
             for row in try context.fetchDictionaries(request) {
-                let name: String
-                if case .string(let text)? = row[file] { name = text } else { name = Self.notImported }
-                let count = row["count"]?.numericValue ?? 0
-                tallies[name, default: SessionTally()].count += Int(exactly: count.rounded()) ?? 0
-                tallies[name, default: SessionTally()].time += row["time"]?.numericValue ?? 0
+                var tally = SessionTally()
+                tally.count = Int(exactly: (row["count"]?.numericValue ?? 0).rounded()) ?? 0
+                tally.time = row["time"]?.numericValue ?? 0
+                if case .integer(let id)? = row[run] { tallies[id] = tally } else { notImported = tally }
             }
-            let notImported = tallies.removeValue(forKey: Self.notImported)
-            let fields = tallies.sorted { $0.key < $1.key }.map { StatisticField($0.key, $0.value.value) }
+            var files: [Int64: String] = [:]
+            if !tallies.isEmpty {
+                let runs = FetchRequest(ImportRun.self, predicate: try FetchPredicate("_id IN %@", tallies.keys.sorted()))
+                for object in try context.fetch(runs) {
+                    if let id = object.objectID.rowID { files[id] = object[ImportRun.file] }
+                }
+            }
+            let fields = tallies.sorted { $0.key < $1.key }.map { StatisticField(Self.name(ofRun: $0.key, file: files[$0.key] ?? ""), $0.value.value) }
                 + (notImported.map { [StatisticField(Self.notImported, $0.value)] } ?? [])
             return StatisticResult(.record(fields))
         }

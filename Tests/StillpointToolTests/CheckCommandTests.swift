@@ -11,7 +11,7 @@ struct CheckCommandTests {
         let store = try ReportCommandTests.makeStore(tool)
         let result = try tool.run(["check", "--store", store])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput == "ok: \(store): 1500 sessions, store version 1 (this Stillpoint reads up to version 1)\n")
+        #expect(result.standardOutput == "ok: \(store): 1500 sessions, store version 2 (this Stillpoint reads up to version 2)\n")
     }
 
     @Test func theDefaultStoreIsCheckedWithoutAStoreOption() throws {

@@ -20,7 +20,7 @@ struct ImportRunTests {
         let second = try tool.run(["import", file, "--format", "csv", "--store", store, "--time-zone", "America/New_York"])
         #expect(second.status == 0, "\(second.standardError)")
         #expect(second.standardError.contains("this file was imported before (run 1"), "\(second.standardError)")
-        #expect(second.standardError.contains("removed the 3 sessions the earlier import wrote that this one did not"))
+        #expect(second.standardError.contains("removed the 3 sessions the earlier import read that no other run read"))
         #expect(try ImportCommandTests().count(store, in: tool) == 3)
 
         let again = try tool.run(["import", file, "--format", "csv", "--store", store, "--time-zone", "America/New_York"])
@@ -95,7 +95,7 @@ struct ImportRunTests {
         #expect(try ImportCommandTests().count(store, in: tool) == 4)
         let removed = try tool.run(["imports", "remove", "1", "--store", store])
         #expect(removed.status == 0, "\(removed.standardError)")
-        #expect(removed.standardOutput.contains("removed run 1 and its 3 sessions"))
+        #expect(removed.standardOutput.contains("removed run 1 and the 3 sessions no other run read"))
         #expect(try ImportCommandTests().count(store, in: tool) == 1)
         let missing = try tool.run(["imports", "remove", "1", "--store", store])
         #expect(missing.status == 64)

@@ -16,14 +16,14 @@ struct StoreVersionTests {
         defer { tool.cleanUp() }
         let store = try ReportCommandTests.makeStore(tool)
         let check = try tool.run(["check", "--store", store])
-        #expect(check.standardOutput.contains("store version 1"), "\(check.standardOutput) \(check.standardError)")
+        #expect(check.standardOutput.contains("store version 2"), "\(check.standardOutput) \(check.standardError)")
         try StoreFile(path: store).setVersion(9)
         let files = try Self.snapshot(tool.directory)
 
         let result = try tool.run(command + ["--store", store])
         #expect(result.status == 65, "\(result.status) \(result.standardError)")
         #expect(result.standardError.contains("version 9"), "\(result.standardError)")
-        #expect(result.standardError.contains("versions up to 1"))
+        #expect(result.standardError.contains("versions up to 2"))
         #expect(result.standardError.contains(store))
         #expect(try Self.snapshot(tool.directory) == files)
     }

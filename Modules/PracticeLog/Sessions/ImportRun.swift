@@ -1,9 +1,9 @@
 import Foundation
 import StillpointCore
 
-/// One import of a file: what was read, how, and what it did. The sessions it wrote name it in
-/// ``Session/importRun``, so that importing the same file again replaces them and `stillpoint imports remove`
-/// takes them out.
+/// One import of a file: what was read, how, and what it did. Every session it read (new, updated or already
+/// there) is linked to it through ``sessions`` (``Session/importRuns``): removing the run, or importing the same file
+/// again, removes the sessions that no other run read (docs/import-runs.md).
 ///
 /// ```swift
 /// let run = context.insert(ImportRun.self)
@@ -29,12 +29,19 @@ public enum ImportRun: Entity {
     public static let isComplete = Attribute<Bool>("isComplete", default: false)
     /// When the import ended (complete or not); `nil` while it runs, or when it was killed.
     public static let finishedAt = Attribute<Date?>("finishedAt")
-    /// The sessions the run wrote last: removing the run removes them.
-    public static let sessions = ToMany<Session>("sessions", inverse: "importRun", deleteRule: .cascade)
+    /// The process that runs the import (``ImportRunProcess``): a run that never ended and whose process is gone
+    /// was killed. Empty for runs made before it was recorded.
+    public static let process = Attribute<String>("process", default: "")
+    /// The sessions the run read. Deleting a run deletes its links, not the sessions: ``ImportRuns/remove(_:from:)``
+    /// removes those no other run read.
+    public static let sessions = ToMany<Session>("sessions", inverse: "importRuns")
+
+    /// The table of links between runs and the sessions they read (`_ImportRun_sessions`), which the schema adds.
+    public static let sessionLinksEntityName = ManyToManyLink(sessions.relationshipDescription, of: "ImportRun").entityName
 
     public static let entity = EntityDescription(
         "ImportRun",
-        attributes: [file, contentHash, format, options, startedAt, inserted, updated, unchanged, skipped, isComplete, finishedAt],
+        attributes: [file, contentHash, format, options, startedAt, inserted, updated, unchanged, skipped, isComplete, finishedAt, process],
         relationships: [sessions],
         indexes: [IndexDescription([contentHash])])
 }

@@ -2,11 +2,11 @@ import Foundation
 import StillpointCore
 
 /// The import runs of a store: recorded as an import starts and finishes, listed, replaced when the same file
-/// is imported again, and removed with their sessions.
+/// is imported again, and removed with the sessions no other run read (docs/import-runs.md).
 ///
 /// ```swift
 /// let run = try await ImportRuns.begin(file: "log.csv", contentHash: hash, format: "csv", options: "", in: container)
-/// // ... import with SessionImportSource(reader: reader, run: run) ...
+/// // ... import with ImportOperation(..., linking: .init(Session.importRuns.name, to: runID)) ...
 /// try await ImportRuns.finish(run, summary: operation.summary, complete: true, in: container)
 /// let replaced = try await ImportRuns.replaceEarlier(than: run, in: container)
 /// ```
@@ -26,8 +26,30 @@ public enum ImportRuns {
         public var isComplete: Bool
         /// When the run ended; `nil` while it runs, or when it was killed.
         public var finishedAt: Date?
-        /// The sessions that name this run now (a later import of another file may have taken some over).
+        /// The sessions linked to this run: those it read that are still in the store.
         public var sessions: Int
+
+        /// The process that ran it (``ImportRunProcess``), empty for runs of older releases.
+        public var process: String
+
+        /// How far the run got.
+        public enum State: Sendable, Equatable {
+            /// It read the whole file.
+            case complete
+            /// It ended before the end of the file: a line it could not read, Ctrl-C, a full disk.
+            case stoppedPartWay
+            /// It never ended and its process is gone: it was killed.
+            case killed
+            /// It has not ended, and its process may still be running it.
+            case running
+        }
+
+        public var state: State {
+            if isComplete { return .complete }
+            if finishedAt != nil { return .stoppedPartWay }
+            // An older release cannot open this store any more, so its run that never ended never will.
+            return process.isEmpty || ImportRunProcess.isGone(process) ? .killed : .running
+        }
     }
 
     /// Records an import that starts now and returns its run's ID.
@@ -40,6 +62,7 @@ public enum ImportRuns {
             run[ImportRun.format] = format
             run[ImportRun.options] = options
             run[ImportRun.startedAt] = Date()
+            run[ImportRun.process] = ImportRunProcess.current
             try await context.save()
             guard let id = run.objectID.rowID else { throw CocoaError(.coderInvalidValue) }
             return id
@@ -61,20 +84,19 @@ public enum ImportRuns {
     }
 
     /// Replaces the earlier runs of the same file (the same content hash; a run read from a device or a pipe has
-    /// none) with `run`: the sessions they wrote
-    /// that `run` did not write again are removed (one batch delete, merged into live reports like any other
-    /// change), and so are the runs. Returns the runs replaced and how many sessions were removed.
+    /// none) with `run`, which read the whole file: each earlier run is removed as ``remove(_:from:)`` removes it,
+    /// so the sessions `run` read again stay, and those only an earlier run read go. Returns the runs replaced and
+    /// how many sessions were removed.
     ///
-    /// Only runs that had ended before `run` began are replaced: a run of the same file that overlapped it (another
-    /// process importing it at the same moment, or one killed part-way, which never ended) may have written or
-    /// re-marked sessions that `run` counts as its own, and removing them would lose sessions. Those runs stay,
-    /// listed, until a later import or `imports remove` takes them out.
+    /// Every run of the file that began before `run` and is over is replaced: complete, stopped part-way, or
+    /// killed (it never ended and its process is gone). A run still going in another process is left alone, and so
+    /// are runs that began later: the next complete import of the file replaces them.
     public static func replaceEarlier(than run: Int64, in container: PersistentContainer) async throws -> (runs: [Listing], removed: Int) {
         let runs = try await list(in: container)
         guard let current = runs.first(where: { $0.id == run }), !current.contentHash.isEmpty else { return ([], 0) }
         let earlier = runs.filter { listing in
-            guard listing.id != run, listing.contentHash == current.contentHash, let finished = listing.finishedAt else { return false }
-            return finished <= current.startedAt
+            listing.id != run && listing.contentHash == current.contentHash && listing.state != .running
+                && (listing.startedAt, listing.id) < (current.startedAt, current.id)
         }
         guard !earlier.isEmpty else { return ([], 0) }
         var removed = 0
@@ -82,42 +104,95 @@ public enum ImportRuns {
         return (earlier, removed)
     }
 
+    /// The link table between runs and sessions (``ImportRun/sessions``, ``Session/importRuns``).
+    static var linkEntity: EntityDescription {
+        get throws {
+            try Session.schema.entity(named: ImportRun.sessionLinksEntityName)
+        }
+    }
+
     /// Every run, oldest first.
     public static func list(in container: PersistentContainer) async throws -> [Listing] {
-        try await container.newBackgroundContext(name: "import runs").perform { context in
+        let links = try linkEntity
+        return try await container.newBackgroundContext(name: "import runs").perform { context in
             var request = FetchRequest(ImportRun.self)
             request.sortKeys = [.ascending("startedAt")]
             let runs = try context.fetch(request)
-            var counts: [Int64: Int] = [:]
-            var sessions = FetchRequest(Session.self, predicate: try FetchPredicate("importRun != nil"))
-            sessions.properties = [.attribute("importRun"), .aggregate(.count, of: "key", as: "sessions")]
-            sessions.groupBy = ["importRun"]
-            for row in try context.fetchDictionaries(sessions) {
-                if case .integer(let id)? = row["importRun"], case .integer(let count)? = row["sessions"] {
-                    counts[id] = Int(exactly: count) ?? 0
-                }
-            }
+            let counts = try sessionCounts(through: links, in: context)
             return runs.compactMap { run -> Listing? in
                 guard let id = run.objectID.rowID else { return nil }
                 return Listing(id: id, file: run[ImportRun.file], contentHash: run[ImportRun.contentHash],
                                format: run[ImportRun.format], options: run[ImportRun.options], startedAt: run[ImportRun.startedAt],
                                inserted: run[ImportRun.inserted], updated: run[ImportRun.updated],
                                unchanged: run[ImportRun.unchanged], skipped: run[ImportRun.skipped],
-                               isComplete: run[ImportRun.isComplete], finishedAt: run[ImportRun.finishedAt], sessions: counts[id] ?? 0)
+                               isComplete: run[ImportRun.isComplete], finishedAt: run[ImportRun.finishedAt], sessions: counts[id] ?? 0,
+                               process: run[ImportRun.process])
             }
         }
     }
 
-    /// Removes a run and the sessions that name it (one batch delete); returns how many sessions it removed,
-    /// or `nil` when there is no such run.
+    /// The number of sessions linked to each run id, from the link table: one grouped query.
+    private static func sessionCounts(through links: EntityDescription, in context: isolated ObjectContext) throws -> [Int64: Int] {
+        var request = FetchRequest(links)
+        request.properties = [.attribute("source"), .count(as: "sessions")]
+        request.groupBy = ["source"]
+        var counts: [Int64: Int] = [:]
+        for row in try context.fetchDictionaries(request) {
+            if case .integer(let id)? = row["source"], case .integer(let count)? = row["sessions"] {
+                counts[id] = Int(exactly: count) ?? 0
+            }
+        }
+        return counts
+    }
+
+    /// Links between runs and sessions that reach a run or a session that is gone: another program deleted it
+    /// with SQLite's foreign keys off (or PostgreSQL's triggers disabled), so the link table's cascade never ran.
+    public struct BrokenLinks: Sendable, Equatable {
+        /// The runs that are gone, by id, with the number of sessions still linked to each.
+        public var runsGone: [Int64: Int] = [:]
+        /// The links to sessions that are gone.
+        public var sessionsGone = 0
+
+        public var isEmpty: Bool { runsGone.isEmpty && sessionsGone == 0 }
+    }
+
+    /// What ``BrokenLinks`` the store holds; none in a sound store. Opening the store for writing (an import) deletes
+    /// them, as the cascade would have.
+    ///
+    /// ```swift
+    /// let broken = try await ImportRuns.brokenLinks(in: container)   // runsGone: [3: 25]
+    /// ```
+    public static func brokenLinks(in container: PersistentContainer) async throws -> BrokenLinks {
+        let links = try linkEntity
+        return try await container.newBackgroundContext(name: "import run links").perform { context in
+            var broken = BrokenLinks()
+            let runs = Set(try context.fetchObjectIDs(FetchRequest(ImportRun.self)).compactMap(\.rowID))
+            for (run, count) in try sessionCounts(through: links, in: context) where !runs.contains(run) {
+                broken.runsGone[run] = count
+            }
+            // A session always has a key: a link whose session's key reads as nil reaches no session.
+            var gone = FetchRequest(links, predicate: try FetchPredicate("target.key == nil"))
+            gone.properties = [.count(as: "links")]
+            if case .integer(let count)? = try context.fetchDictionaries(gone).first?["links"] {
+                broken.sessionsGone = Int(exactly: count) ?? 0
+            }
+            return broken
+        }
+    }
+
+    /// Removes a run, and the sessions it read that no other run read (one batch delete); returns how many sessions
+    /// it removed, or `nil` when there is no such run. A session another run read stays, linked to that run.
     @discardableResult
     public static func remove(_ run: Int64, from container: PersistentContainer) async throws -> Int? {
-        try await container.newBackgroundContext(name: "import run removal").perform { context in
-            guard let object = try? context.existingObject(with: ObjectID(entity: ImportRun.entity, rowID: run)) else { return nil }
-            let sessions = FetchRequest(Session.self, predicate: try FetchPredicate("importRun == %@", run))
-            let removed = try await context.batchDelete(sessions).count
-            try context.delete(object)
-            try await context.save()
+        let links = try linkEntity
+        return try await container.newBackgroundContext(name: "import run removal").perform { context in
+            guard (try? context.existingObject(with: ObjectID(entity: ImportRun.entity, rowID: run))) != nil else { return nil }
+            let onlyThisRun = FetchRequest(Session.self, predicate: try FetchPredicate("ANY importRuns._id == %@ AND importRuns.@count == 1", run))
+            let removed = try await context.batchDelete(onlyThisRun).count
+            // The run's links as a change of their own (the store would delete them with the run, unannounced), so
+            // that what reads sessions through their runs (by_import) sees the run go without watching every run.
+            _ = try await context.batchDelete(FetchRequest(links, predicate: try FetchPredicate("source == %@", run)))
+            _ = try await context.batchDelete(FetchRequest(ImportRun.self, predicate: try FetchPredicate("_id == %@", run)))
             return removed
         }
     }

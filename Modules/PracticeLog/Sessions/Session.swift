@@ -24,23 +24,39 @@ public enum Session: Entity {
     public static let note = Attribute<String?>("note")
     /// A key that makes re-imports idempotent: the same session imported twice has the same key.
     public static let key = Attribute<String>("key")
-    /// The ``ImportRun`` that wrote the session last; `nil` for sessions no import wrote (the demo history).
-    /// Its column holds the run's row id, which imports write directly.
-    public static let importRun = ToOne<ImportRun>("importRun", inverse: "sessions")
+    /// The ``ImportRun``s that read the session: every import that met it, inserting, updating or finding it
+    /// unchanged. Empty for sessions no import wrote (the demo history). A session stays while any of them does
+    /// (docs/import-runs.md).
+    public static let importRuns = ToMany<ImportRun>("importRuns", inverse: "sessions")
 
     public static let entity = EntityDescription(
         "Session",
         attributes: [start, duration, kind, source, timeZone, note, key],
-        relationships: [importRun],
+        relationships: [importRuns],
         indexes: [IndexDescription([start]), IndexDescription([kind]), IndexDescription([duration]),
                   IndexDescription([key], isUnique: true)])
 
-    /// The schema of a practice log store: the sessions and the imports that wrote them.
+    /// The schema of a practice log store: the sessions and the imports that read them.
+    ///
+    /// Version 1 kept one run per session (the last that wrote it) in a `Session.importRun` column; version 2
+    /// keeps every run that read it in the link table `_ImportRun_sessions`.
     public static let schema: Schema = {
         do {
-            return try Schema([Session.self, ImportRun.self])
+            return try Schema([Session.self, ImportRun.self], versions: [SchemaVersion(1), SchemaVersion(2, step: linkImportRuns)])
         } catch {
             preconditionFailure("the session schema is invalid: \(error)")
         }
     }()
+
+    /// Version 2: the run each session named in version 1 becomes its first link, when that run is still there;
+    /// the old column is emptied, so that nothing reads or keeps a reference to a run that is gone.
+    @Sendable private static func linkImportRuns(_ migration: MigrationContext) throws {
+        // A store made before import runs existed has no such column, and nothing to link.
+        guard try migration.columns(of: entity.name).contains("importRun") else { return }
+        try migration.execute("""
+            INSERT INTO "\(ImportRun.sessionLinksEntityName)" ("source", "target")
+            SELECT "importRun", "_id" FROM "Session" WHERE "importRun" IN (SELECT "_id" FROM "ImportRun")
+            """)
+        try migration.execute(#"UPDATE "Session" SET "importRun" = NULL WHERE "importRun" IS NOT NULL"#)
+    }
 }

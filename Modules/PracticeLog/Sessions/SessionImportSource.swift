@@ -10,12 +10,10 @@ import StillpointCore
 /// ```
 public struct SessionImportSource: ImportRecordSource {
     private let reader: SessionRecordReader
-    private let run: Int64?
 
-    /// Records from `reader`; each session names `run` (an ``ImportRun``) when one is given.
-    public init(reader: SessionRecordReader, run: Int64? = nil) {
+    /// Records from `reader`. The run that reads them is linked to each by the import (``ImportOperation/Link``).
+    public init(reader: SessionRecordReader) {
         self.reader = reader
-        self.run = run
     }
 
     /// Rows left out because they are not practice, by their type (see ``SessionRecordReader/notPractice``).
@@ -24,9 +22,7 @@ public struct SessionImportSource: ImportRecordSource {
     public mutating func next() throws -> ImportSourceElement? {
         switch try reader.next() {
         case .record(let record, let line)?:
-            var values = record.attributeValues
-            if let run { values[Session.importRun.name] = .integer(run) }
-            return .record(ImportRecord(values, position: line))
+            return .record(ImportRecord(record.attributeValues, position: line))
         case .issue(let issue)?:
             return .issue(ImportRecordIssue(position: issue.line, reason: issue.reason))
         case nil:

@@ -41,8 +41,11 @@ public final class PersistentContainer: Sendable {
     /// Whether the store was opened read-only: saves fail with ``StoreError/readOnly(path:)``.
     public var isReadOnly: Bool { store.access == .readOnly }
 
-    /// The store format this Stillpoint writes and reads (newer ones are refused).
-    public static let storeFormatVersion = 1
+    /// The store format this Stillpoint writes and reads (newer ones are refused). 2: imports link every row they
+    /// meet through many-to-many link tables (``ImportOperation/Link``), where a practice log kept one import run
+    /// per session in a column; a release of format 1 would write that column and miss the links, so it must refuse
+    /// a store of format 2.
+    public static let storeFormatVersion = 2
 
     /// The store's format version: 0 for a store made before versions were recorded.
     public func storeVersion() throws -> Int {

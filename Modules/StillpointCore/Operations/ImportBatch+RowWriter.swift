@@ -27,6 +27,8 @@ extension ImportBatch {
         var skipped: [ImportRecordIssue] = []
         var insertedIDs: [Int64] = []
         var updatedIDs: [Int64] = []
+        /// The row of every record the pass stored or found unchanged.
+        var metIDs: [Int64] = []
         var changedNames: Set<String> = []
     }
 
@@ -58,6 +60,7 @@ extension ImportBatch {
             for (index, id) in zip(candidates, ids) {
                 if let id {
                     inserted.append(id)
+                    result.metRowIDs.append(id)
                     result.inserted += 1
                 } else {
                     later.append(index)
@@ -89,6 +92,7 @@ extension ImportBatch {
             result.skipped += done.skipped
             inserted += done.insertedIDs
             updated += done.updatedIDs
+            result.metRowIDs += done.metIDs
             changedNames.formUnion(done.changedNames)
         }
 
@@ -131,10 +135,12 @@ extension ImportBatch {
         /// `inBulk`: the first update of a stored row that leaves every unique attribute as it was, which no other
         /// write can make clash, nor it another, so that it may go before or after them.
         var updates: [(target: Target, values: ContiguousArray<AttributeValue>, version: Int64, inBulk: Bool)] = []
+        var met: [Target] = []
         let uniquePositions = Set(entity.uniquenessConstraints.joined().compactMap { entity.attributePositions[$0] })
         for index in later {
             let row = rows[index]
             if var existing = current[row.key] {
+                met.append(existing.target)
                 let before = existing.values
                 let (changed, provenanceChanged) = merge(row, into: &existing.values, changedNames: &pass.changedNames)
                 guard changed || provenanceChanged else {
@@ -153,6 +159,7 @@ extension ImportBatch {
                 pass.skipped.append(issue)
             } else {
                 let values = newRow(row)
+                met.append(.new(newRows.count))
                 current[row.key] = (.new(newRows.count), values, 1)
                 newRows.append(values)
                 pass.inserted += 1
@@ -164,6 +171,12 @@ extension ImportBatch {
             ids.append(id)
         }
         pass.insertedIDs = ids
+        pass.metIDs = met.map { target in
+            switch target {
+            case .stored(let id): id
+            case .new(let place): ids[place]
+            }
+        }
         let bulk = updates.filter(\.inBulk).compactMap { update -> (rowID: Int64, version: Int64, values: ContiguousArray<AttributeValue>)? in
             guard case .stored(let id) = update.target else { return nil }
             return (id, update.version, update.values)
@@ -201,6 +214,7 @@ extension ImportBatch {
         for index in later {
             let row = rows[index]
             if var existing = stored[row.key] {
+                pass.metIDs.append(existing.rowID)
                 let (changed, provenanceChanged) = merge(row, into: &existing.values, changedNames: &pass.changedNames)
                 guard changed || provenanceChanged else {
                     pass.unchanged += 1
@@ -219,6 +233,7 @@ extension ImportBatch {
                 let values = newRow(row)
                 guard let rowID = try writer.insertRow(values, of: entity) else { throw try refused(values, rowID: nil) }
                 pass.insertedIDs.append(rowID)
+                pass.metIDs.append(rowID)
                 stored[row.key] = Stored(rowID: rowID, values: values, version: 1)
                 pass.inserted += 1
             }

@@ -27,6 +27,9 @@ package struct ImportBatch: Sendable {
         package var lookedUp = false
         /// `nil` when nothing was written.
         package var changeSet: ChangeSet?
+        /// The row of every record the batch stored or found unchanged (not those it skipped), for the links an
+        /// import adds to each row it met (``ImportOperation/Link``).
+        package var metRowIDs: [Int64] = []
 
         package init() {}
     }

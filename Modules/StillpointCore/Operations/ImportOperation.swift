@@ -19,6 +19,15 @@ import Synchronization
 /// change set, which contexts merge as they merge saves. Give the key attributes a unique index: new records
 /// then need no look-up at all, and each look-up is fast.
 ///
+/// With a ``Link``, every row the import meets (inserted, updated or found unchanged) is also linked to one object
+/// through a many-to-many relationship, in the same transaction as its batch: a row read by several imports
+/// belongs to each of them.
+///
+/// ```swift
+/// let run = ObjectID(entity: ImportRun.entity, rowID: runID)
+/// ImportOperation(entity: Session.entity, key: ["key"], linking: .init("importRuns", to: run)) { source }
+/// ```
+///
 /// When it fails, the batches already saved stay saved and the error is an ``ImportOperationError`` that
 /// says how far it got; when it is cancelled, ``summary`` says the same. Importing again is the way to
 /// resume: the saved records match their keys and are left as they are.
@@ -34,6 +43,8 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
     /// The attribute that records which import wrote a row, if any: records set it, it is written to every row
     /// the import meets, and a row whose only change is this attribute counts as unchanged.
     public let provenance: String?
+    /// The object every row the import meets is linked to, if any.
+    public let link: Link?
     private let makeSource: SourceFactory
     private let current = LockedState(ImportSummary())
     /// Key look-ups made so far: at most one per batch, none for a batch of new records keyed by a unique index.
@@ -46,9 +57,10 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
     ///   - batchSize: records per look-up and save.
     ///   - context: a background context for the import alone (it is reset after each batch); `nil` for a
     ///     fresh one.
+    ///   - linking: a many-to-many relationship of the entity and the object to link every row the import meets to.
     ///   - source: makes the source once the import runs, in its context.
     public init(entity: EntityDescription, key: [String]? = nil, batchSize: Int = 1_000, provenance: String? = nil,
-                identifier: String? = nil, priority: OperationPriority = .normal, context: ObjectContext? = nil,
+                linking link: Link? = nil, identifier: String? = nil, priority: OperationPriority = .normal, context: ObjectContext? = nil,
                 source: @escaping SourceFactory) {
         let key = key ?? entity.uniquenessConstraints.first ?? []
         precondition(!key.isEmpty, "an import of \(entity.name) needs a key: pass one, or give the entity a unique index")
@@ -57,6 +69,7 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
         self.key = key
         self.batchSize = batchSize
         self.provenance = provenance
+        self.link = link
         self.makeSource = source
         super.init(identifier: identifier, priority: priority, context: context)
     }
@@ -83,6 +96,7 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
         var position: Int?
         do {
             let plan = try ImportPlan(entity: entity, key: key, provenance: provenance)
+            let linkPlan = try link.map { try $0.plan(from: entity, in: context.store.schema) }
             var source = try makeSource()
             var batch: [ImportRecord] = []
             batch.reserveCapacity(batchSize)
@@ -106,7 +120,7 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
                     }
                 }
                 if !batch.isEmpty {
-                    try await store(batch, plan: plan, in: context, summary: &summary)
+                    try await store(batch, plan: plan, linking: linkPlan, in: context, summary: &summary)
                 }
                 current.withLock { $0 = summary }
                 reportProgress(completed: summary.recordsRead, of: source.expectedRecordCount,
@@ -121,8 +135,8 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
     }
 
     /// Checks, writes and resets one batch; adds its counts once it is saved.
-    private func store(_ records: [ImportRecord], plan: ImportPlan, in context: isolated ObjectContext,
-                       summary: inout ImportSummary) async throws {
+    private func store(_ records: [ImportRecord], plan: ImportPlan, linking linkPlan: Link.Plan?,
+                       in context: isolated ObjectContext, summary: inout ImportSummary) async throws {
         var rows: [ImportPlan.Row] = []
         rows.reserveCapacity(records.count)
         for record in records {
@@ -136,16 +150,23 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
             let batch = ImportBatch(plan: plan, rows: rows, author: graph.name, origin: graph.origin)
             let hub = context.hub
             let flag = context.interruptFlag
-            let result: ImportBatch.Result
+            // The rows and their links in one transaction: a row is never saved without the link that says who read it.
+            let write: @Sendable (any StoreWriter) throws -> (ImportBatch.Result, ChangeSet?) = { writer in
+                let result = try writer.write(batch, hub: hub)
+                guard let linkPlan, !result.metRowIDs.isEmpty else { return (result, nil) }
+                let links = try linkPlan.batch(linking: result.metRowIDs, author: batch.author, origin: batch.origin)
+                return (result, try writer.write(links, hub: hub).changeSet)
+            }
+            let (result, linkChangeSet): (ImportBatch.Result, ChangeSet?)
             if context.isViewContext {
-                result = try await context.store.writingAsync(interruptedBy: flag) { writer in try writer.write(batch, hub: hub) }
+                (result, linkChangeSet) = try await context.store.writingAsync(interruptedBy: flag, write)
             } else {
                 // A background context's queue may block on the writer: that is what it is for.
-                result = try context.store.writing(interruptedBy: flag) { writer in try writer.write(batch, hub: hub) }
+                (result, linkChangeSet) = try context.store.writing(interruptedBy: flag, write)
             }
             if result.lookedUp { keyLookups.add(1, ordering: .relaxed) }
             for issue in result.skipped { summary.skip(issue) }
-            if let changeSet = result.changeSet {
+            for changeSet in [result.changeSet, linkChangeSet].compactMap({ $0 }) {
                 // Objects this context holds catch up; the operation finishes once live contexts merged it too.
                 try graph.merge(changeSet)
                 mergeBeforeFinishing(changeSet)

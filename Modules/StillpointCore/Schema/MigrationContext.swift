@@ -30,6 +30,16 @@ public final class MigrationContext {
     public func execute(_ sql: String) throws {
         try connection.execute(sql)
     }
+
+    /// The names of the columns the table `entity` has now (none when there is no such table): a step that reads a
+    /// column an older release may never have made asks first.
+    ///
+    /// ```swift
+    /// if try migration.columns(of: "Session").contains("minutes") { ... }
+    /// ```
+    public func columns(of entity: String) throws -> Set<String> {
+        try connection.columns(of: entity)
+    }
 }
 
 /// One row read by ``MigrationContext/rows(of:columns:)``.
@@ -53,6 +63,7 @@ package protocol MigrationConnection {
     func rows(of table: String, columns: [String]) throws -> [MigrationRow]
     func update(_ table: String, id: Int64, values: [String: AttributeValue]) throws
     func execute(_ sql: String) throws
+    func columns(of table: String) throws -> Set<String>
 }
 
 extension Schema {

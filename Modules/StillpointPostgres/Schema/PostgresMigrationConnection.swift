@@ -43,4 +43,10 @@ struct PostgresMigrationConnection: MigrationConnection {
     func execute(_ sql: String) throws {
         try connection.execute(sql)
     }
+
+    func columns(of table: String) throws -> Set<String> {
+        let result = try connection.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1", [table])
+        return Set((0..<result.rowCount).compactMap { result.text(row: $0, column: 0) })
+    }
 }

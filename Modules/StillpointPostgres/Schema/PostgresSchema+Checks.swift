@@ -9,6 +9,9 @@ extension PostgresSchema {
         INSERT INTO \(formatTable) (id, format) VALUES (1, \(PersistentContainer.storeFormatVersion)) ON CONFLICT (id) DO NOTHING
         """
 
+    /// Marks a store of an older format as of this one, once the open brought it up to date.
+    static let markFormat = "UPDATE \(formatTable) SET format = \(PersistentContainer.storeFormatVersion) WHERE format < \(PersistentContainer.storeFormatVersion)"
+
     /// The store's format version, or 0 when the database holds no store.
     package static func formatVersion(on connection: PostgresConnection) throws -> Int {
         let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [formatTable])

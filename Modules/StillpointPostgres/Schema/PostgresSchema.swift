@@ -42,6 +42,8 @@ package struct PostgresSchema {
             guard try !isComplete(on: connection) else {
                 try applyConversions(on: connection, path: path)
                 if let steps { try run(steps, on: connection) }
+                try completeCascades(on: connection)
+                try connection.execute(Self.markFormat)
                 return
             }
             try connection.execute(Self.createFormatTable)
@@ -55,6 +57,22 @@ package struct PostgresSchema {
             }
             try applyConversions(on: connection, path: path)
             if let steps { try run(steps, on: connection) }
+            try completeCascades(on: connection)
+            try connection.execute(Self.markFormat)
+        }
+    }
+
+    /// Deletes the rows that go with the row they refer to (`ON DELETE CASCADE`: a many-to-many's links) when that
+    /// row is gone, which only a delete with the foreign keys' triggers disabled leaves behind: this completes the
+    /// cascade it skipped.
+    private func completeCascades(on connection: PostgresConnection) throws {
+        for entity in schema.entities {
+            for column in entity.storedAttributes where column.isDeletedWithReference {
+                guard let destination = column.references else { continue }
+                let table = dialect.quote(entity.name), name = dialect.quote(column.name)
+                try connection.execute("DELETE FROM \(table) WHERE \(name) IS NOT NULL AND NOT EXISTS "
+                    + "(SELECT 1 FROM \(dialect.quote(destination)) WHERE \(dialect.quote(destination)).\"_id\" = \(table).\(name))")
+            }
         }
     }
 

@@ -1,11 +1,11 @@
 import StillpointStatistics
 
 extension HTMLReportRenderer {
-    /// A card for every statistic presented as a value or by name (`by_import`): its value large, or a breakdown
-    /// for a record, and its notes; failed and cancelled statistics say so in their card.
+    /// A card for every statistic presented as a value or by name (`by_import`, keyed as written): its value large,
+    /// or a breakdown for a record, and its notes; failed and cancelled statistics say so in their card.
     func cards(_ page: Page) -> String {
         var html = "<section class=\"cards\">\n"
-        for entry in page.report.entries where [.value, .byName].contains(entry.presentation) {
+        for entry in page.report.entries where entry.presentation == .value || entry.presentation == .byName {
             html += card(entry)
         }
         return html + "</section>\n"

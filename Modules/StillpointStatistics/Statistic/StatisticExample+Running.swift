@@ -29,7 +29,7 @@ extension StatisticExample {
                 if let file = example.importedFrom {
                     let run = runs[file] ?? Self.importRun(of: file, in: context)
                     runs[file] = run
-                    try session.set(Session.importRun, to: run)
+                    try session.add(run, to: Session.importRuns)
                 }
             }
             try await context.save()

@@ -31,7 +31,8 @@ public struct ExampleSession: Sendable, Hashable {
     public var kind: String
     public var source: String
     public var timeZone: String?
-    /// The file of the import that wrote the session, if one did: its ``ImportRun``, one per file.
+    /// The file of the import that read the session, if one did: its ``ImportRun``, one per file, numbered from 1
+    /// in the order the examples first name them.
     public var importedFrom: String?
 
     public init(_ start: String, minutes: Double, kind: String = "meditation", source: String = "example", timeZone: String? = nil,

@@ -42,9 +42,27 @@ struct CheckCommand: AsyncParsableCommand {
                               + "problems, listed above); restore it from a backup, or export what can be read into a new store",
                               status: .dataError)
         }
+        try await Self.checkImportLinks(in: container, path: path)
         let sessions = try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Session.self)) }
         let version = try container.storeVersion()
         Output.print("ok: \(path): \(sessions) sessions, store version \(version) (this Stillpoint reads up to version "
                      + "\(PersistentContainer.storeFormatVersion))")
+    }
+
+    /// Fails (65) when links between import runs and sessions reach a run or a session that is gone: another
+    /// program deleted it without its links. Opening the store for writing completes that delete.
+    private static func checkImportLinks(in container: PersistentContainer, path: String) async throws {
+        let broken = try await ImportRuns.brokenLinks(in: container)
+        guard !broken.isEmpty else { return }
+        var found: [String] = []
+        for (run, sessions) in broken.runsGone.sorted(by: { $0.key < $1.key }) {
+            found.append("\(sessions) \(sessions == 1 ? "session is" : "sessions are") linked to import run \(run), which is gone")
+        }
+        if broken.sessionsGone > 0 {
+            found.append("\(broken.sessionsGone) \(broken.sessionsGone == 1 ? "link reaches a session that is" : "links reach sessions that are") gone")
+        }
+        throw ToolFailure("\(path): \(found.joined(separator: "; ")) (deleted by another program without its links); "
+                          + "importing any file into the store (`stillpoint import FILE --format FORMAT --store STORE`) removes those links "
+                          + "and keeps the sessions", status: .dataError)
     }
 }

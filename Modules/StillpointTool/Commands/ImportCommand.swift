@@ -153,8 +153,10 @@ struct ImportCommand: AsyncParsableCommand {
         let run = try await ImportRuns.begin(file: file, contentHash: contentHash, format: format, options: recordedOptions,
                                              in: container)
         let queue = ContextOperationQueue(container: container, name: "import")
-        let input = ImportInput(reader, run: run)
-        let operation = ImportOperation(entity: Session.entity, key: ["key"], batchSize: 2_000, provenance: Session.importRun.name) {
+        let input = ImportInput(reader)
+        // Every session the file holds is linked to this run, new or already there: it stays while any run that read it does.
+        let operation = ImportOperation(entity: Session.entity, key: ["key"], batchSize: 2_000,
+                                        linking: .init(Session.importRuns.name, to: ObjectID(entity: ImportRun.entity, rowID: run))) {
             try input.takeSource()
         }
         let interrupt = InterruptHandler { operation.cancel() }
@@ -229,11 +231,12 @@ struct ImportCommand: AsyncParsableCommand {
     private static func replaceEarlierRuns(than run: Int64, in container: PersistentContainer) async throws {
         let (replaced, removed) = try await ImportRuns.replaceEarlier(than: run, in: container)
         for earlier in replaced {
+            let state = earlier.state == .killed ? ", killed part-way" : earlier.state == .stoppedPartWay ? ", stopped part-way" : ""
             Output.printError("this file was imported before (run \(earlier.id), \(earlier.startedAt.formatted(date: .abbreviated, time: .shortened))"
-                              + "\(earlier.options.isEmpty ? "" : ", \(earlier.options)")): run \(run) replaces it")
+                              + "\(earlier.options.isEmpty ? "" : ", \(earlier.options)")\(state)): run \(run) replaces it")
         }
         if removed > 0 {
-            Output.printError("removed the \(removed) \(removed == 1 ? "session" : "sessions") the earlier import wrote that this one did not")
+            Output.printError("removed the \(removed) \(removed == 1 ? "session" : "sessions") the earlier import read that no other run read")
         }
     }
 
@@ -362,11 +365,8 @@ private final class ImportInput: @unchecked Sendable {
     private var stoppedBy: ImportDataError?
     private var leftOut: [String: Int] = [:]
 
-    private let run: Int64
-
-    init(_ reader: SessionRecordReader, run: Int64) {
+    init(_ reader: SessionRecordReader) {
         self.reader = reader
-        self.run = run
     }
 
     /// Where the file broke off, if it did.
@@ -379,7 +379,7 @@ private final class ImportInput: @unchecked Sendable {
         try lock.withLock {
             guard let reader else { throw ToolFailure("the import's input was already read", status: .software) }
             self.reader = nil
-            return Source(base: SessionImportSource(reader: reader, run: run), input: self)
+            return Source(base: SessionImportSource(reader: reader), input: self)
         }
     }
 

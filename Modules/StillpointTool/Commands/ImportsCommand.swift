@@ -10,8 +10,11 @@ struct ImportsCommand: AsyncParsableCommand {
         abstract: "List the imports of a store, or remove one with its sessions.",
         discussion: """
             Every import is recorded as a run: the file, a hash of its content, the format and options, and what \
-            it did. Importing the same file again replaces the sessions its earlier run wrote; removing a run \
-            removes the sessions it wrote (one batch delete, which a report --watch shows at once).
+            it did. A session belongs to every run that read it, and stays while any of them does: removing a run \
+            removes only the sessions no other run read (one batch delete, which a report --watch shows at once). \
+            Importing the same file again replaces its earlier runs, complete or not. A run that did not read its \
+            whole file is listed as unfinished: stopped part-way, killed, or still running. docs/import-runs.md \
+            says more.
 
             Examples:
               stillpoint imports --store my.sqlite
@@ -36,7 +39,12 @@ struct ImportsCommand: AsyncParsableCommand {
                 return
             }
             for run in runs {
-                let state = run.isComplete ? "" : " (stopped part-way)"
+                let state = switch run.state {
+                case .complete: ""
+                case .stoppedPartWay: " (unfinished: stopped part-way)"
+                case .killed: " (unfinished: killed; a complete import of the file replaces it)"
+                case .running: " (unfinished: still running)"
+                }
                 Output.print("run \(run.id)  \(run.startedAt.formatted(date: .abbreviated, time: .shortened))  \(run.file)  "
                              + "\(run.format)\(run.options.isEmpty ? "" : " \(run.options)")  \(run.sessions) "
                              + "\(run.sessions == 1 ? "session" : "sessions") now; it read \(run.inserted) new, \(run.updated) updated, "
@@ -48,7 +56,7 @@ struct ImportsCommand: AsyncParsableCommand {
     /// `stillpoint imports remove RUN`: the run and the sessions it wrote.
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "remove", abstract: "Remove an import run and the sessions it wrote.")
+            commandName: "remove", abstract: "Remove an import run and the sessions no other run read.")
 
         @Argument(help: ArgumentHelp("The run's number, as `stillpoint imports` lists it.", valueName: "run"))
         var run: Int64
@@ -62,7 +70,7 @@ struct ImportsCommand: AsyncParsableCommand {
             guard let removed = try await ImportRuns.remove(run, from: container) else {
                 throw ToolFailure("there is no import run \(run) in this store; `stillpoint imports` lists them", status: .usage)
             }
-            Output.print("removed run \(run) and its \(removed) \(removed == 1 ? "session" : "sessions")")
+            Output.print("removed run \(run) and the \(removed) \(removed == 1 ? "session" : "sessions") no other run read")
         }
     }
 }
