@@ -176,19 +176,19 @@ struct CustomStatisticTests {
     @Test func aRelationshipIsNotAnAttributeAndTheMessageSaysSo() throws {
         let yaml = """
             custom_statistics:
-              by_run: {function: count, group_by: [kind, importRun]}
-              runs: {function: maximum, attribute: importRun}
-              of_run: {function: count, where: "importRun == 1"}
+              by_run: {function: count, group_by: [kind, importRuns]}
+              runs: {function: maximum, attribute: importRuns}
+              of_run: {function: count, where: "importRuns == 1"}
             statistics: [by_run, runs, of_run]
             """
         let errors = try Self.errors(yaml)
         #expect(errors.map(\.location?.line) == [2, 3, 4], "\(errors)")
         for error in errors {
-            #expect(error.message.contains("'importRun' is a relationship of Session (to ImportRun), not an attribute"), "\(error.message)")
+            #expect(error.message.contains("'importRuns' is a relationship of Session (to ImportRun), not an attribute"), "\(error.message)")
             #expect(error.message.contains("by_import totals the sessions of each import run"), "\(error.message)")
             #expect(!error.message.contains("did you mean"), "\(error.message)")
         }
-        #expect(errors[0].location?.column == ManifestTests.column(of: "importRun", line: 2, in: yaml))
+        #expect(errors[0].location?.column == ManifestTests.column(of: "importRuns", line: 2, in: yaml))
     }
 
     @Test func sqlIsNeverPastedIn() throws {
