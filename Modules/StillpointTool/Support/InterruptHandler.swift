@@ -9,7 +9,7 @@ import StillpointCore
 /// The action cancels what runs (a statement waiting on a lock another session holds is cancelled on the
 /// server); a command that then has more to do asks ``wasInterrupted`` first, and sends no new statement that
 /// could wait again. Should one wait all the same, the process exits with status 130 when the grace period is
-/// over: nothing half-done stays behind, since every write is one transaction that the store rolls back.
+/// over: no store is left half-written, since every write to it is one transaction that the store rolls back.
 ///
 /// ```swift
 /// let interrupt = InterruptHandler { operation.cancel() }
