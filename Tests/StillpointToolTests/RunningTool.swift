@@ -33,6 +33,9 @@ final class RunningTool {
         kill()
     }
 
+    /// Whether the tool still runs.
+    var isRunning: Bool { process.isRunning }
+
     var standardOutput: String { output.text }
     var standardError: String { errors.text }
 

@@ -42,6 +42,22 @@ public enum ImportLimits {
         return nil
     }
 
+    /// Why a session's text cannot be stored as it is, or `nil` when it can: a NUL character (U+0000), which
+    /// SQLite would keep but PostgreSQL's `text` cannot hold. The row is skipped with its line on every store,
+    /// rather than stored on one and refused (with the whole batch) on the other, or stored cut short.
+    ///
+    /// ```swift
+    /// ImportLimits.textProblem(of: SessionRecord(start: start, duration: 600, kind: "yoga", source: "csv", note: "a\u{0}b"))
+    /// // "the note holds a NUL character (U+0000), which a store cannot keep; remove it from the file"
+    /// ```
+    public static func textProblem(of record: SessionRecord) -> String? {
+        let fields: [(name: String, text: String?)] = [("kind", record.kind), ("source", record.source),
+                                                       ("time zone", record.timeZone), ("note", record.note),
+                                                       ("key", record.key)]
+        guard let field = fields.first(where: { $0.text?.utf8.contains(0) == true }) else { return nil }
+        return "the \(field.name) holds a NUL character (U+0000), which a store cannot keep; remove it from the file"
+    }
+
     /// A duration for a message: whole seconds when exact, otherwise as Swift prints a `Double` (`1e+300`).
     private static func seconds(_ value: TimeInterval) -> String {
         if let whole = Int64(exactly: value) { return String(whole) }

@@ -36,7 +36,8 @@ public final class SessionRecordReader {
     ///
     /// Every format passes this door: a session outside ``ImportLimits`` (a duration that is not finite,
     /// not positive or over 7 days; a start before 1970 or more than a day ahead) comes out as an issue
-    /// with its line, never as a record.
+    /// with its line, never as a record; so does one whose text holds a NUL character
+    /// (``ImportLimits/textProblem(of:)``), which not every store can keep.
     ///
     /// - Throws: ``ImportDataError`` when the file breaks off part-way (a quote never closed, a record over
     ///   ``ImportLimits/maxRecordBytes``, broken markup, a document cut short); ``ImportReadError`` when it
@@ -52,7 +53,8 @@ public final class SessionRecordReader {
             throw ImportReadError.wrapping(error, path: url.path, line: source.line)
         }
         if case .record(let record, let line)? = event,
-           let problem = ImportLimits.problem(start: record.start, duration: record.duration, now: now) {
+           let problem = ImportLimits.problem(start: record.start, duration: record.duration, now: now)
+               ?? ImportLimits.textProblem(of: record) {
             return .issue(ImportIssue(line: line, reason: problem))
         }
         return event

@@ -29,10 +29,13 @@ public actor ObjectContext {
     nonisolated let childEvents = Broadcaster<ParentEvent>()
     /// The task that merges incoming changes, while ``automaticallyMergesChangesFromParent`` is on.
     var mergeTask: Task<Void, Never>?
-    /// The error of the latest automatic merge that failed, if any.
+    /// The error of the latest automatic merge that failed, if any. A merge whose read failed is tried again by
+    /// itself, for up to a minute, before its change set is passed over.
     public internal(set) var lastMergeError: (any Error)?
-    /// Change sets whose automatic merge was interrupted, merged again before the next one.
+    /// Change sets whose automatic merge was interrupted or failed, merged again before the next one.
     var unmergedChangeSets: [ChangeSet] = []
+    /// The retry of the first of ``unmergedChangeSets`` after its read failed, if one is pending.
+    var mergeRetry: MergeRetry?
     /// Owned by ``graphCustody``, which outlives the context to free it on the context's queue.
     unowned(unsafe) let graph: ObjectGraph
     /// Frees the graph on the context's queue after the context is gone.
@@ -187,6 +190,7 @@ public actor ObjectContext {
 
     deinit {
         mergeTask?.cancel()
+        mergeRetry?.task?.cancel()
         let tracker = mergeTracker
         let identity = ObjectIdentifier(self)
         Task { await tracker.unregister(identity) }

@@ -27,6 +27,8 @@ extension ObjectContext {
     public func setAutomaticallyMergesChangesFromParent(_ enabled: Bool) async {
         mergeTask?.cancel()
         mergeTask = nil
+        mergeRetry?.task?.cancel()
+        mergeRetry = nil
         unmergedChangeSets.removeAll()
         let identity = ObjectIdentifier(self)
         guard enabled else {
@@ -61,22 +63,53 @@ extension ObjectContext {
         if changeSet.originContext != graph.origin.context {
             unmergedChangeSets.append(changeSet)
         }
+        mergeWaiting()
+        await mergeTracker.didMerge(ObjectIdentifier(self), through: hub.publication(of: changeSet))
+    }
+
+    /// Merges the change sets waiting, in save order, up to the first whose read fails.
+    ///
+    /// An interrupted context keeps that one and the ones after it for its next merge. Any other failure (the
+    /// server cancelled the read, a connection dropped) is tried again by itself after a pause
+    /// (``MergeRetry``): without it, a change from another process whose merge failed once would leave its
+    /// objects stale until some later change came, which may be never.
+    private func mergeWaiting() {
         var merged = 0
+        defer { unmergedChangeSets.removeFirst(merged) }
         for waiting in unmergedChangeSets {
             do {
                 try graph.merge(waiting)
+                mergeRetry?.task?.cancel()
+                mergeRetry = nil
             } catch is CancellationError {
-                // The context is interrupted: this change set and the ones after it wait for the next merge, in
-                // save order.
                 lastMergeError = CancellationError()
-                break
+                return
             } catch {
-                lastMergeError = error  // a read that failed otherwise is not retried
+                lastMergeError = error
+                var retry = mergeRetry ?? MergeRetry(now: .now)
+                guard !retry.hasExpired(at: .now) else {
+                    // Failing for a minute: passed over, as the error says, so that it holds back no other.
+                    mergeRetry = nil
+                    merged += 1
+                    continue
+                }
+                guard retry.task == nil else { return }
+                let pause = retry.nextPause()
+                retry.task = Task { [weak self] in
+                    try? await Task.sleep(for: pause)
+                    await self?.retryMerge()
+                }
+                mergeRetry = retry
+                return
             }
             merged += 1
         }
-        unmergedChangeSets.removeFirst(merged)
-        await mergeTracker.didMerge(ObjectIdentifier(self), through: hub.publication(of: changeSet))
+    }
+
+    private func retryMerge() {
+        guard !Task.isCancelled, mergeTask != nil else { return }
+        mergeRetry?.task = nil
+        mergeWaiting()
     }
 
     /// Runs `body` against one consistent state of the store: every fetch inside reads the same read

@@ -31,8 +31,10 @@ extension PersistentContainer {
     /// publishes them on ``changeSets``, so that contexts that merge automatically catch up by themselves.
     ///
     /// A SQLite store is checked every `interval`; a PostgreSQL store wakes at once when another process
-    /// commits (its saves ring `NOTIFY`), and checks every `interval` only while a transaction still running
-    /// in the same database holds later changes back.
+    /// commits (its saves ring `NOTIFY`), checks every `interval` while a transaction still running in the same
+    /// database holds later changes back, and looks at the change log's last entry every `interval`, so that a
+    /// save whose notification was missed is read within the interval. A PostgreSQL store replaced under the
+    /// watch (its database dropped and made again) ends it: its changes do not follow the old store's.
     ///
     /// Returns the watching task; cancel it to stop.
     ///

@@ -45,6 +45,10 @@ public enum StoreError: Error, Sendable, Equatable {
     case noDatabase(path: String, database: String)
     /// The database server reported an error (`code` is PostgreSQL's SQLSTATE, when it gave one).
     case server(path: String, code: String?, message: String)
+    /// The database server cancelled a statement this program did not ask to stop: a `statement_timeout` (in the
+    /// URI's `options`, the role's or the database's settings) ran out, or an administrator cancelled it
+    /// (`pg_cancel_backend`). `message` is the server's; nothing of the statement's transaction was kept.
+    case serverCancelled(path: String, message: String)
     /// The location cannot be read as a store's location (a PostgreSQL URI libpq cannot parse).
     case invalidLocation(path: String, detail: String)
     /// The location needs a store module this program was not built with.
@@ -106,6 +110,10 @@ extension StoreError: LocalizedError, CustomStringConvertible {
                 + "(createdb \(database)), or name an existing database"
         case .server(let path, let code, let message):
             return "\(path): PostgreSQL error" + (code.map { " \($0)" } ?? "") + ": \(message)"
+        case .serverCancelled(let path, let message):
+            return "\(path): the PostgreSQL server cancelled a statement (\(message)), so nothing of it was kept; a "
+                + "statement_timeout ran out or an administrator stopped it: raise the timeout (the URI's "
+                + "options=-c statement_timeout=..., or the role's) or try again later"
         case .invalidLocation(let path, let detail):
             return "\(path) is not a PostgreSQL connection URI libpq can read (\(detail)); write it as "
                 + "postgresql://user@host:port/database?parameter=value"

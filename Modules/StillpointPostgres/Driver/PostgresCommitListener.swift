@@ -4,12 +4,16 @@ import StillpointCore
 /// Rings each time another process may have committed to a PostgreSQL store: a connection of its own
 /// `LISTEN`s on the change log's channel, which every save notifies in its transaction.
 ///
-/// A commit whose change-log entry is held back (a transaction that began earlier is still running, see
-/// ``PostgresChangeLog``) rings again once that transaction has ended, checked every `interval` only while it
-/// runs, and it rings at least every ten intervals (a second at least) whatever happened, so that a read a ring
-/// brought and that failed is made again without waiting for the next commit. Without a server the listener
-/// retries every `interval`, ringing when it is back; `connection` hears
-/// once that it lost the server and once that it is back, not at each retry.
+/// The doorbell is not the record: a notification can be missed (a writer that does not ring, a listener
+/// that was busy reconnecting), so every `interval` the listener also looks at the change log's last entry and
+/// rings when it moved. A commit whose change-log entry is held back (a transaction that began earlier is still
+/// running, see ``PostgresChangeLog``) rings again once that transaction has ended, checked every `interval`
+/// only while it runs, and it rings at least every ten intervals (a second at least) whatever happened, so that
+/// a read a ring brought and that failed is made again without waiting for the next commit. Without a server
+/// the listener retries every `interval`, ringing when it is back; `connection` hears once that it lost the
+/// server and once that it is back, not at each retry. A store replaced under it (its database dropped and
+/// made again) is not the one it followed: `connection` hears ``PostgresListenerEvent/replaced`` and the
+/// listener stops.
 ///
 /// ```swift
 /// for await _ in PostgresCommitListener.signals(uri: uri, every: .milliseconds(500)) { readNewChanges() }
@@ -44,13 +48,28 @@ enum PostgresCommitListener {
         var connection: PostgresConnection?
         /// Whether the server was lost and the listener has not yet reconnected: said once each way.
         var isAway = false
+        /// The store followed, as ``LogState/store`` first found it.
+        var followed: String?
+        /// The change log's last entry when the listener last looked.
+        var lastEntry: Int64?
         /// The transaction ids a held-back entry waits for: rings again once every one below it has ended.
         var heldBackBelow: UInt64?
         var lastCheck = ContinuousClock.now
+        var lastLook = ContinuousClock.now
         var lastRing = ContinuousClock.now
+        /// Looks at the store and its change log; throws ``StoreReplaced`` when the store is not the one followed.
+        func look(_ connection: PostgresConnection) throws {
+            let state = try PostgresLogState(on: connection)
+            lastLook = .now
+            if followed == nil { followed = state.store }
+            guard state.store == followed else { throw StoreReplaced() }
+            lastEntry = state.lastEntry
+        }
         // What is running is looked at before each ring: an entry the reader then finds held back is by one of
-        // those, and the listener rings again once they have all ended.
+        // those, and the listener rings again once they have all ended. So is the store: the new store's changes
+        // must not be read as the old one's.
         func ringNoting(_ connection: PostgresConnection) throws {
+            try look(connection)
             heldBackBelow = try runningTransactions(on: connection)
             lastCheck = .now
             lastRing = .now
@@ -61,6 +80,7 @@ enum PostgresCommitListener {
                 guard let listening = connection else {
                     let fresh = try PostgresConnection(uri: uri)
                     try fresh.execute("LISTEN \(PostgresChangeLog.channel)")
+                    try look(fresh)
                     connection = fresh
                     if isAway {
                         isAway = false
@@ -70,17 +90,27 @@ enum PostgresCommitListener {
                     try ringNoting(fresh)
                     continue
                 }
-                if try !listening.notifications(waitingUpTo: min(interval, stopCheck)).isEmpty {
-                    try ringNoting(listening)
-                } else if let horizon = heldBackBelow, ContinuousClock.now - lastCheck >= interval {
+                var rings = try !listening.notifications(waitingUpTo: min(interval, stopCheck)).isEmpty
+                if !rings, let horizon = heldBackBelow, ContinuousClock.now - lastCheck >= interval {
                     lastCheck = .now
                     let (oldestRunning, _) = try snapshot(on: listening)
-                    if oldestRunning >= horizon { try ringNoting(listening) }
-                } else if ContinuousClock.now - lastRing >= Self.safetyRing(every: interval) {
+                    rings = oldestRunning >= horizon
+                }
+                if !rings, ContinuousClock.now - lastLook >= interval {
+                    // A doorbell missed: the log moved without a notification.
+                    let before = lastEntry
+                    try look(listening)
+                    rings = lastEntry != before
+                }
+                if !rings, ContinuousClock.now - lastRing >= Self.safetyRing(every: interval) {
                     // Now and then whatever happened: a read the last ring brought may have failed, and the
                     // watcher must not wait for the next commit to catch up.
-                    try ringNoting(listening)
+                    rings = true
                 }
+                if rings { try ringNoting(listening) }
+            } catch is StoreReplaced {
+                report(.replaced)
+                return
             } catch {
                 connection = nil
                 if !isAway && !stopped.withLock({ $0 }) {
@@ -92,6 +122,9 @@ enum PostgresCommitListener {
             }
         }
     }
+
+    /// The store the listener follows was replaced under it.
+    private struct StoreReplaced: Error {}
 
     /// The first transaction id not yet handed out, when a transaction of this database below it is still running.
     private static func runningTransactions(on connection: PostgresConnection) throws -> UInt64? {

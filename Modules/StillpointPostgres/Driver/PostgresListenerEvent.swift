@@ -1,5 +1,6 @@
 /// What the commit listener says about its connection to the server, for a watcher to tell its user: once when
-/// it loses the server (it then keeps trying), once when it is back (and has caught up).
+/// it loses the server (it then keeps trying), once when it is back (and has caught up), and once when the store
+/// it follows was replaced by another (it then stops).
 ///
 /// ```swift
 /// store.observeListener { event in
@@ -11,4 +12,7 @@ package enum PostgresListenerEvent: Sendable, Equatable {
     case lost(detail: String)
     /// The listener is connected and listening again after a ``lost(detail:)``.
     case back
+    /// The store is not the one the listener started on: its database (or its change log) was dropped and made
+    /// again. The listener stops without ringing, since the new store's changes do not follow the old one's.
+    case replaced
 }

@@ -110,7 +110,7 @@ package final class PostgresStore: StoreDriver {
         guard !isClosed.withLock({ $0 }) else {
             throw StoreError.server(path: path, code: nil, message: "the store was closed")
         }
-        return try Self.translating(path: path) {
+        return try Self.translating(path: path, interruptedBy: flag) {
             guard let flag else { return try body() }
             let token = connection.cancelToken
             return try flag.whileWatched(cancelling: { token.cancel() }, body)
@@ -140,12 +140,17 @@ package final class PostgresStore: StoreDriver {
         }
     }
 
-    /// The server's errors as ``StoreError``; cancellation and the store's own errors pass through.
-    static func translating<T>(path: String, _ body: () throws -> T) throws -> T {
+    /// The server's errors as ``StoreError``; the store's own errors pass through.
+    ///
+    /// A cancelled statement is `CancellationError` only when `flag` asked for it: one the server cancelled by
+    /// itself (a `statement_timeout`, `pg_cancel_backend`) is ``StoreError/serverCancelled(path:message:)``, so
+    /// that it is not taken for the user's Ctrl-C or an operation's cancellation.
+    static func translating<T>(path: String, interruptedBy flag: InterruptFlag? = nil, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as PostgresError where error.isCancellation {
-            throw CancellationError()
+            if flag?.isSet == true { throw CancellationError() }
+            throw StoreError.serverCancelled(path: path, message: error.message.replacing(#/^ERROR:\s+/#, with: ""))
         } catch let error as PostgresError {
             throw StoreError.server(path: path, code: error.sqlState, message: error.message)
         }

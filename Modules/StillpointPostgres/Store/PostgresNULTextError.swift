@@ -1,3 +1,4 @@
+import Foundation
 import StillpointCore
 
 /// Text that PostgreSQL cannot store: it holds a NUL character (U+0000). SQLite keeps such text, but PostgreSQL's
@@ -8,7 +9,7 @@ import StillpointCore
 /// try PostgresRowInsert(entity).parameters([.string("a\u{0}b")])
 /// // Practice.name holds text with a NUL character (U+0000), which PostgreSQL cannot store; ...
 /// ```
-package struct PostgresNULTextError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct PostgresNULTextError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     package let entity: String
     package let attribute: String
 
@@ -21,6 +22,9 @@ package struct PostgresNULTextError: Error, Sendable, Equatable, CustomStringCon
         "\(entity).\(attribute) holds text with a NUL character (U+0000), which PostgreSQL cannot store; "
             + "remove the character, or store the value as binary data"
     }
+
+    /// The message, not the type's name and a number, where an error is shown by its localized description.
+    package var errorDescription: String? { description }
 
     /// Throws for the first attribute among `values` (in `attributes`' order) whose text holds a NUL character.
     package static func check(_ values: some Sequence<AttributeValue>, of attributes: some Sequence<AttributeDescription>,

@@ -9,14 +9,12 @@ import StillpointCore
 /// ```
 extension PostgresStoreConnection: StoreWriter {
     /// Runs `body` in one `READ COMMITTED` transaction (version checks and unique indexes guard concurrent
-    /// writers), then what it left for after the commit; a cancelled statement throws `CancellationError`.
+    /// writers), then what it left for after the commit; a cancelled statement throws the server's ``PostgresError``.
     package static func writing<T>(on connection: PostgresConnection, _ body: (PostgresStoreConnection) throws -> T) throws -> T {
         let actions = PostgresCommitActions()
         let value: T
         do {
-            value = try translatingCancellation {
-                try connection.transaction { try body(PostgresStoreConnection(connection, commitActions: actions)) }
-            }
+            value = try connection.transaction { try body(PostgresStoreConnection(connection, commitActions: actions)) }
         } catch {
             actions.discard()
             throw error

@@ -22,19 +22,10 @@ package struct PostgresStoreConnection: StoreReader {
         self.commitActions = commitActions
     }
 
-    /// Runs `body` in a read-only `REPEATABLE READ` transaction; a cancelled statement throws `CancellationError`.
+    /// Runs `body` in a read-only `REPEATABLE READ` transaction; a cancelled statement throws the server's
+    /// ``PostgresError`` (``PostgresError/isCancellation``), which the store tells apart from its own interrupt.
     package static func reading<T>(on connection: PostgresConnection, _ body: (PostgresStoreConnection) throws -> T) throws -> T {
-        try translatingCancellation {
-            try connection.transaction("ISOLATION LEVEL REPEATABLE READ, READ ONLY") { try body(PostgresStoreConnection(connection)) }
-        }
-    }
-
-    static func translatingCancellation<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as PostgresError where error.isCancellation {
-            throw CancellationError()
-        }
+        try connection.transaction("ISOLATION LEVEL REPEATABLE READ, READ ONLY") { try body(PostgresStoreConnection(connection)) }
     }
 
     // MARK: Statements

@@ -21,6 +21,17 @@ public final class ReportRunner: Sendable {
     private let log: @Sendable (String) -> Void
     /// The digest of the last run and the results of its digest statistics, for the next run to catch up with.
     private let kept = LockedState<(digest: SessionDigest?, results: [String: KeptResult])>((nil, [:]))
+    /// The first failure of the store (not of a statistic) in the last run.
+    private let storeFailure = LockedState<StoreError?>(nil)
+
+    /// The first error of the store itself that failed a statistic in the last run (the server cancelled a
+    /// statement, went away, refused a right), or `nil`: a failure of the whole report, not of one statistic.
+    ///
+    /// ```swift
+    /// let report = await runner.run(entries, environment: environment)
+    /// if let failure = runner.lastStoreFailure { print(failure) }   // "...: the PostgreSQL server cancelled a statement ..."
+    /// ```
+    public var lastStoreFailure: StoreError? { storeFailure.withLock { $0 } }
 
     /// A runner of up to `maxConcurrentStatistics` statistics at a time; `log` hears how each run read the
     /// store (built the digest, caught up with it, or had to build it again, and why).
@@ -53,6 +64,7 @@ public final class ReportRunner: Sendable {
                                    outcome: .waiting)
             })
         await onEvent(.planned(report.entries))
+        storeFailure.withLock { $0 = nil }
 
         let events = queue.events
         let digestOperation = entries.contains { $0.prepared.readsDigest } ? makeDigestOperation() : nil
@@ -67,6 +79,8 @@ public final class ReportRunner: Sendable {
 
         var remaining = operations.count
         for await event in events where remaining > 0 {
+            // The digest's failure too: the statistics that read it fail only with a word about it.
+            if case .failed(let error as StoreError) = event.kind { storeFailure.withLock { $0 = $0 ?? error } }
             guard let index = indexByOperation[ObjectIdentifier(event.operation)] else { continue }
             let outcome: ReportOutcome
             switch event.kind {

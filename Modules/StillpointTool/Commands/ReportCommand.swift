@@ -15,8 +15,11 @@ struct ReportCommand: AsyncParsableCommand {
             Each statistic runs in its own background context, concurrently; in a terminal the report fills in \
             line by line as each one completes (with standard output not a terminal, those lines go to standard \
             error and standard output gets the report alone). Ctrl-C stops the running statistics cleanly, prints the report \
-            with the unfinished ones marked cancelled, and exits with status 130. Otherwise the exit status is 0 \
-            only when every statistic succeeded.
+            with the unfinished ones marked cancelled, and exits with status 130, within a second whatever the store \
+            is waiting for; a second Ctrl-C exits at once. Otherwise the exit status is 0 \
+            only when every statistic succeeded; when the store itself failed (a server that cancelled a \
+            statement, or went away), no report is written: the store's error is said on standard error, with its \
+            own status.
 
             The report is written in each of the manifest's output.formats, to its output.path (relative to the \
             manifest, one file per format: reports/practice.html, reports/practice.json), or to standard output \
@@ -98,7 +101,13 @@ struct ReportCommand: AsyncParsableCommand {
         var report = await runner.run(entries, environment: manifest.environment) { event in
             live?.show(event)
         }
-        report.notice = try await Report.demoNotice(for: container, asOf: report.asOf)
+        // After Ctrl-C, no new statement: one could wait on the lock that held the cancelled ones.
+        if !interrupt.wasInterrupted {
+            // The store failed, not a statistic (the server cancelled a statement, or went away): no report of
+            // failures, but the store's own message and status.
+            if let failure = runner.lastStoreFailure { throw failure }
+            report.notice = try await Report.demoNotice(for: container, asOf: report.asOf)
+        }
         let screen = WatchScreen(output: .standardOutput())
         try deliver(report, to: destinations, screen: screen, replacing: false)
         if let storeWatch, !interrupt.wasInterrupted {
@@ -108,6 +117,7 @@ struct ReportCommand: AsyncParsableCommand {
             if let change = removal?.change, !interrupt.wasInterrupted {
                 throw StoreRemovalWatch.failure(change, path: container.location.displayPath)
             }
+            if storeWatch.wasReplaced { throw ServerNotices.replacedFailure(of: container) }
             Output.printError("stopped watching")
         }
         guard !report.succeeded else { return }

@@ -62,10 +62,24 @@ struct SessionsCommand: AsyncParsableCommand {
         }
         // Merging is on, and other processes are watched, before the first read: nothing saved after it is missed.
         await context.setAutomaticallyMergesChangesFromParent(true)
-        ServerNotices.install(on: container)
+        // A store replaced under the list ends it: the new store's changes would be added to the old one's rows.
+        let following = LockedState<(results: LiveResults?, replaced: Bool)>((nil, false))
+        ServerNotices.install(on: container) {
+            let results = following.withLock { state in
+                state.replaced = true
+                return state.results
+            }
+            if let results { Task { await results.stop() } }
+        }
         let watcher = container.observeOtherProcesses(every: .milliseconds(250))
         defer { watcher.cancel() }
         let results = try await context.liveResults(for: request)
+        if following.withLock({ state in
+            state.results = results
+            return state.replaced
+        }) {
+            await results.stop()
+        }
         let interrupt = InterruptHandler(signals: [SIGINT, SIGTERM]) {
             Task { await results.stop() }
         }
@@ -86,6 +100,7 @@ struct SessionsCommand: AsyncParsableCommand {
         if let change = removal?.change, !interrupt.wasInterrupted {
             throw StoreRemovalWatch.failure(change, path: container.location.displayPath)
         }
+        if following.withLock({ $0.replaced }) { throw ServerNotices.replacedFailure(of: container) }
         Output.printError(interrupt.wasInterrupted ? "stopped following the store" : "shown \(shown) \(shown == 1 ? "state" : "states") of the list")
     }
 

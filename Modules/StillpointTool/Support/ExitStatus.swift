@@ -22,6 +22,9 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case cannotCreate = 73
     /// Reading or writing failed part-way (`EX_IOERR`).
     case ioError = 74
+    /// The database server cancelled a statement (a statement timeout, an administrator): trying again later
+    /// may succeed (`EX_TEMPFAIL`).
+    case temporaryFailure = 75
     /// Stopped by Ctrl-C.
     case interrupted = 130
 

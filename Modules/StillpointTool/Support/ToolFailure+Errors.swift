@@ -52,6 +52,7 @@ extension ToolFailure {
         case .specialFile: .noInput
         case .sqlite, .diskFull, .server: .ioError
         case .serverUnreachable: .unavailable
+        case .serverCancelled: .temporaryFailure
         case .storeModuleMissing: .software
         case .invalidLocation: .usage
         }
