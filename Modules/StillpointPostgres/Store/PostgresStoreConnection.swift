@@ -50,7 +50,8 @@ package struct PostgresStoreConnection: StoreReader {
         (["\"_id\"", "\"_version\""] + entity.storedAttributes.map { SQLDialect.postgreSQL.quote($0.name) }).joined(separator: ", ")
     }
 
-    /// Calls `body` with the id, version and values of each row of a result of ``objectColumns(of:)``.
+    /// Calls `body` with the id, version and values of each row of a result of ``objectColumns(of:)``; a value its
+    /// attribute cannot hold (another program wrote it) throws a ``StoredValueError``.
     static func forEachObjectRow(_ result: PostgresResult, of entity: EntityDescription,
                                          _ body: (Int64, Int64, ContiguousArray<AttributeValue>) throws -> Void) throws {
         let types = entity.storedAttributes.map(\.type)
@@ -60,7 +61,9 @@ package struct PostgresStoreConnection: StoreReader {
             for (offset, type) in types.enumerated() {
                 values.append(PostgresValueText.value(result.text(row: row, column: 2 + offset), as: type))
             }
-            try body(result.integer(row: row, column: 0) ?? 0, result.integer(row: row, column: 1) ?? 0, values)
+            let rowID = result.integer(row: row, column: 0) ?? 0
+            try entity.checkStoredValues(values, rowID: rowID)
+            try body(rowID, result.integer(row: row, column: 1) ?? 0, values)
         }
     }
 
