@@ -1,5 +1,3 @@
-import Foundation
-
 /// An object of an entity, registered in exactly one context.
 ///
 /// A managed object is not `Sendable`: the compiler keeps it inside the context that made it. Pass its
@@ -188,22 +186,6 @@ public final class ManagedObject {
         guard values[position] != value else { return }
         values[position] = value
         graph.didChange(self)
-    }
-}
-
-extension AttributeType {
-    /// The value an attribute of this type reads as when there is none to read: 0, "", false, 1970, the nil UUID.
-    @usableFromInline
-    var emptyValue: AttributeValue {
-        switch self {
-        case .integer: return .integer(0)
-        case .double: return .double(0)
-        case .string: return .string("")
-        case .bool: return .bool(false)
-        case .date: return .date(Date(timeIntervalSince1970: 0))
-        case .uuid: return .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
-        case .binary: return .binary(Data())
-        }
     }
 }
 
