@@ -22,14 +22,17 @@ extension AttributeValue {
                 guard let base = bytes.baseAddress, !bytes.isEmpty else {
                     return sqlite3_bind_text(statement, index, "", 0, transientDestructor)  // empty text, never NULL
                 }
+                // Text beyond 2 GB is more than SQLite stores: an error, not a trap in the conversion.
+                guard let count = Int32(exactly: bytes.count) else { return SQLITE_TOOBIG }
                 return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                    sqlite3_bind_text(statement, index, $0, Int32(bytes.count), transientDestructor)
+                    sqlite3_bind_text(statement, index, $0, count, transientDestructor)
                 }
             }
         case .uuid(let value): return sqlite3_bind_text(statement, index, value.uuidString, -1, transientDestructor)
         case .binary(let value):
+            guard let count = Int32(exactly: value.count) else { return SQLITE_TOOBIG }
             return value.withUnsafeBytes { bytes in
-                sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), transientDestructor)
+                sqlite3_bind_blob(statement, index, bytes.baseAddress, count, transientDestructor)
             }
         }
     }

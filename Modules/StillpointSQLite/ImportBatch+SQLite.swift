@@ -139,7 +139,7 @@ extension ImportBatch {
         let keyPositions = plan.keyPositions
         // A statement of its own: the IN lists change size from batch to batch.
         try db.query(try db.makeStatement(sql: sql), arguments) { statement in
-            let values = StoreRows.values(of: entity, from: statement)
+            let values = try StoreRows.values(of: entity, from: statement)
             stored[keyPositions.map { values[$0] }] = Stored(rowID: sqlite3_column_int64(statement, 0), values: values,
                                                              version: sqlite3_column_int64(statement, 1))
         }

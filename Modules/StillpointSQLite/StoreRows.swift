@@ -9,13 +9,18 @@ enum StoreRows {
         (["\"_id\"", "\"_version\""] + entity.storedAttributes.map { Store.quote($0.name) }).joined(separator: ", ")
     }
 
-    /// Reads the attribute values of the current row, starting at column `first`.
-    static func values(of entity: EntityDescription, from statement: OpaquePointer, first: Int32 = 2) -> ContiguousArray<AttributeValue> {
+    /// Reads the attribute values of the current row of `SELECT _id, _version, attributes...`.
+    ///
+    /// - Throws: ``StoredValueError`` for a value its attribute cannot hold (another program wrote it).
+    static func values(of entity: EntityDescription, from statement: OpaquePointer) throws -> ContiguousArray<AttributeValue> {
         var values = ContiguousArray<AttributeValue>()
         values.reserveCapacity(entity.storedAttributes.count)
-        for (offset, attribute) in entity.storedAttributes.enumerated() {
-            values.append(AttributeValue(column: first + Int32(offset), of: statement, as: attribute.type))
+        var column: Int32 = 2
+        for attribute in entity.storedAttributes {
+            values.append(AttributeValue(column: column, of: statement, as: attribute.type))
+            column += 1
         }
+        try entity.checkStoredValues(values, rowID: sqlite3_column_int64(statement, 0))
         return values
     }
 
@@ -23,7 +28,7 @@ enum StoreRows {
     static func row(id: Int64, entity: EntityDescription, in db: Database) throws -> (ContiguousArray<AttributeValue>, Int64)? {
         var result: (ContiguousArray<AttributeValue>, Int64)?
         try db.query("SELECT \(objectColumns(of: entity)) FROM \(Store.quote(entity.name)) WHERE \"_id\" = ?", [.integer(id)]) { statement in
-            result = (values(of: entity, from: statement), sqlite3_column_int64(statement, 1))
+            result = try (values(of: entity, from: statement), sqlite3_column_int64(statement, 1))
         }
         return result
     }

@@ -22,7 +22,7 @@ struct UniqueKeyClash {
             var found: (Int64, ContiguousArray<AttributeValue>, Int64)?
             let sql = "SELECT \(StoreRows.objectColumns(of: entity)) FROM \(Store.quote(entity.name)) WHERE \(condition)"
             try db.query(sql, key + [excluded.map(AttributeValue.integer) ?? .null]) { statement in
-                found = (sqlite3_column_int64(statement, 0), StoreRows.values(of: entity, from: statement), sqlite3_column_int64(statement, 1))
+                found = try (sqlite3_column_int64(statement, 0), StoreRows.values(of: entity, from: statement), sqlite3_column_int64(statement, 1))
             }
             if let (id, values, version) = found {
                 (self.id, self.values, self.version, self.constraint, self.entity) = (id, values, version, constraint, entity)

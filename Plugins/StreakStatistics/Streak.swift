@@ -13,11 +13,10 @@ public struct Streak: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The last day of the run, always an active day.
     public let end: LocalDay
 
-    /// A run from `start` through `end`; `start` must not be after `end`.
+    /// A run from `start` through `end`; given the other way round, the earlier day is its start.
     public init(start: LocalDay, end: LocalDay) {
-        precondition(start <= end, "A streak cannot end (\(end)) before it starts (\(start))")
-        self.start = start
-        self.end = end
+        self.start = min(start, end)
+        self.end = max(start, end)
     }
 
     /// The number of days from `start` through `end`, rest days inside the run included.

@@ -57,11 +57,15 @@ struct TrapAuditTests {
             let g = "a string with y! and try! in it"
             let h = optional!
             let i = table[key]! // swiftlint:disable:this force_unwrapping
+            precondition(count >= 1, "at least one")
+            guard let j = k else { fatalError("no k") }
+            preconditionFailure("unreachable") // swiftlint:disable:this runtime_trap: the switch above covers every case
+            assert(count >= 1)
             """
         let source = SwiftSource(path: "Example.swift", text: text)
         let flagged = TrapRule.all.map { rule in (rule.identifier, Self.violations(of: rule, in: source).map { $0.split(separator: ":")[1] }) }
-        #expect(flagged.map(\.0) == ["force_try", "force_cast", "force_unwrapping", "trapping_conversion", "integer_conversion"])
-        #expect(flagged.map { $0.1.map(String.init) } == [["1"], ["2"], ["3", "8"], ["4"], []])
+        #expect(flagged.map(\.0) == ["force_try", "force_cast", "force_unwrapping", "trapping_conversion", "integer_conversion", "runtime_trap"])
+        #expect(flagged.map { $0.1.map(String.init) } == [["1"], ["2"], ["3", "8"], ["4"], [], ["10", "11"]])
         let importer = SwiftSource(path: "Modules/PracticeLog/Importing/Example.swift", text: text)
         #expect(Self.violations(of: .integerConversion, in: importer).map { $0.split(separator: ":")[1] } == ["4"])
     }

@@ -38,6 +38,15 @@ struct TrapRule: Sendable {
         pattern: #"\bU?Int(8|16|32|64)?\((?!exactly:|ascii:|truncatingIfNeeded:|clamping:)"#,
         folders: ["Modules/PracticeLog/Importing", "Modules/PracticeLog/Sessions"])
 
+    /// `fatalError` and the preconditions stop the process, which a server (or an app on the library) cannot
+    /// survive: stored data and a caller's mistake that the typed API cannot rule out must meet a thrown error. The
+    /// lines left are the allow-list: each says, after `runtime_trap:`, why only a broken invariant of the code
+    /// itself (or of a conformance written against the documentation) reaches it.
+    static let runtimeTrap = TrapRule(
+        identifier: "runtime_trap",
+        summary: "`fatalError`/`precondition` stops the process; throw an error, or say why only a broken invariant reaches it",
+        pattern: #"\b(fatalError|precondition|preconditionFailure|assertionFailure)\("#)
+
     /// Every rule the audit runs.
-    static let all: [TrapRule] = [forceTry, forceCast, forceUnwrapping, trappingConversion, integerConversion]
+    static let all: [TrapRule] = [forceTry, forceCast, forceUnwrapping, trappingConversion, integerConversion, runtimeTrap]
 }

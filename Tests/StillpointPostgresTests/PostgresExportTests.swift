@@ -106,7 +106,7 @@ struct PostgresExportTests {
 
     @Test func streamsChunkAfterChunk() async throws {
         // More rows than one FETCH holds, so the cursor is read several times; the rows come in order, each once.
-        let many = (0..<(PostgresExportCursor.chunk * 2 + 17)).map { index -> ContiguousArray<AttributeValue> in
+        let many = (0..<(PostgresCursor.chunk * 2 + 17)).map { index -> ContiguousArray<AttributeValue> in
             [.integer(Int64(1_000 + index)), .string("row \(index)"), .null, .integer(Int64(index)), .double(Double(index) / 8),
              .null, .null, .null, .null]
         }

@@ -14,7 +14,7 @@ package enum BatchStatement: Sendable {
         }
     }
 
-    /// Checks names, types and required values before anything is written.
+    /// Checks names, types, integer ranges and required values before anything is written.
     package func validate() throws {
         switch self {
         case .delete:
@@ -36,6 +36,10 @@ package enum BatchStatement: Sendable {
         let attribute = try entity.attribute(position: name)
         guard value.isNull ? attribute.isOptional : value.fits(attribute.type) else {
             throw SchemaError.invalidDeclaration("\(entity.name).\(name) is \(attribute.isOptional ? "an optional " : "")\(attribute.type.rawValue); \(value) does not fit")
+        }
+        guard attribute.isInRange(value) else {
+            throw SaveError.validation([ValidationFailure(objectID: .temporary(entityName: entity.name),
+                                                          reason: .outOfRange(attribute: name, value: value, range: attribute.integerRange))])
         }
     }
 }

@@ -47,32 +47,70 @@ public final class ManagedObject {
     /// let uid: Int32 = item[Item.uid]
     /// ```
     ///
+    /// An attribute of another entity (`note[Item.uid]`) does not stop the process: reading it gives the
+    /// attribute's default (or its type's empty value: 0, "", nil...), writing it changes nothing, and the
+    /// context's next save throws a ``SaveError/validation(_:)`` that names the object and the attribute, until
+    /// the context rolls back or resets. ``value(of:)`` throws at once instead.
+    ///
     /// Inlinable, so that the caller's code is specialized for `Value`: typed access then costs no generic
     /// dispatch, which loops over thousands of objects feel.
     @inlinable
     public subscript<Value: AttributeValueConvertible>(attribute: Attribute<Value>) -> Value {
         get {
-            let stored = storedValue(named: attribute.name)
-            guard let value = Value(attributeValue: stored) ?? attribute.defaultValue else {
-                preconditionFailure("\(entity.name).\(attribute.name) holds \(stored), which is not a \(Value.self)")
+            if let stored = storedValue(named: attribute.name) {
+                if let value = Value(attributeValue: stored) { return value }
+                if stored.isNull, let value = attribute.defaultValue { return value }
             }
-            return value
+            return misread(attribute)
         }
         set {
             setStoredValue(newValue.attributeValue, named: attribute.name)
         }
     }
 
-    /// The value of the attribute named `name`, which must exist: the typed subscript's getter.
-    @usableFromInline
-    func storedValue(named name: String) -> AttributeValue {
-        values[position(of: name)]
+    /// The typed value of an attribute, or an error when the object's entity has no such attribute (one of
+    /// another entity) or holds a value of another type under its name.
+    ///
+    /// ```swift
+    /// let uid = try item.value(of: Item.uid)
+    /// ```
+    public func value<Value: AttributeValueConvertible>(of attribute: Attribute<Value>) throws(SchemaError) -> Value {
+        let position = try entity.position(of: attribute.name)
+        guard entity.storedAttributes[position].type == Value.attributeType,
+              let value = Value(attributeValue: values[position]) ?? attribute.defaultValue else {
+            throw SchemaError.invalidDeclaration(
+                "\(entity.name).\(attribute.name) is \(entity.storedAttributes[position].kindDescription), which \(Value.self) cannot read")
+        }
+        return value
     }
 
-    /// Sets the attribute named `name`, which must exist, to a value of its type: the typed subscript's setter.
+    /// The value of the attribute named `name`, or `nil` when the entity has none (an attribute of another
+    /// entity): the typed subscript's getter.
+    @usableFromInline
+    func storedValue(named name: String) -> AttributeValue? {
+        position(of: name).map { values[$0] }
+    }
+
+    /// Sets the attribute named `name` to a value of its type: the typed subscript's setter. A name the entity
+    /// does not have, or a value its attribute of that name cannot hold, is recorded for the next save to refuse.
     @usableFromInline
     func setStoredValue(_ value: AttributeValue, named name: String) {
-        setStoredValue(value, at: position(of: name))
+        guard let position = position(of: name), entity.storedAttributes[position].admits(value) else {
+            return graph.recordMisuse(of: name, on: self)
+        }
+        setStoredValue(value, at: position)
+    }
+
+    /// What the typed getter gives for an attribute the object's entity does not have (one of another entity),
+    /// after recording the mistake for the next save to refuse: the attribute's default, or its type's empty value.
+    @usableFromInline
+    func misread<Value: AttributeValueConvertible>(_ attribute: Attribute<Value>) -> Value {
+        graph.recordMisuse(of: attribute.name, on: self)
+        if let value = attribute.defaultValue ?? Value(attributeValue: .null) ?? Value(attributeValue: Value.attributeType.emptyValue) {
+            return value
+        }
+        // Only a conformance of the caller's own that reads no value of its own type, not even the empty one.
+        preconditionFailure("\(Value.self) reads no \(Value.attributeType.rawValue) value; its AttributeValueConvertible conformance is broken") // swiftlint:disable:this runtime_trap: only a conformance that reads no value of its own type, against the protocol's contract
     }
 
     /// The value of an attribute by name, for code that works with any entity (exports, dictionaries).
@@ -80,12 +118,12 @@ public final class ManagedObject {
         values[try entity.position(of: key)]
     }
 
-    /// Sets an attribute by name, checking the value's type against the attribute's.
+    /// Sets an attribute by name, checking the value's type (and an integer's range) against the attribute's.
     public func setValue(_ value: AttributeValue, forKey key: String) throws(SchemaError) {
         let position = try entity.position(of: key)
         let attribute = entity.storedAttributes[position]
-        guard value.isNull ? attribute.isOptional : value.fits(attribute.type) else {
-            throw SchemaError.invalidDeclaration("\(entity.name).\(key) is \(attribute.isOptional ? "an optional " : "")\(attribute.type.rawValue); \(value) does not fit")
+        guard attribute.admits(value) else {
+            throw SchemaError.invalidDeclaration("\(entity.name).\(key) is \(attribute.kindDescription); \(value) does not fit")
         }
         setStoredValue(value, at: position)
     }
@@ -133,15 +171,15 @@ public final class ManagedObject {
         Dictionary(uniqueKeysWithValues: zip(entity.storedAttributes.map(\.name), values))
     }
 
-    private func position(of name: String) -> Int {
+    /// The position of the attribute named `name`, or `nil` when the entity has none.
+    private func position(of name: String) -> Int? {
         // Entities are small: comparing a few names costs less than hashing one, on every typed access.
         let attributes = entity.storedAttributes
         if attributes.count <= 8 {
             for position in attributes.indices where attributes[position].name == name { return position }
-        } else if let position = entity.attributePositions[name] {
-            return position
+            return nil
         }
-        preconditionFailure("\(name) is not an attribute of \(entity.name)")
+        return entity.attributePositions[name]
     }
 
     func setStoredValue(_ value: AttributeValue, at position: Int) {

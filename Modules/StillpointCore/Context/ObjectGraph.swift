@@ -25,6 +25,9 @@ final class ObjectGraph {
     private var entityWithoutDeleteRules: ObjectIdentifier?
     /// The live results that follow the changes this context takes in.
     var changeObservers = ChangeObservers()
+    /// Typed accesses with an attribute the object's entity does not have, which the next save refuses (the
+    /// subscript cannot throw, and must not stop a server); kept until a rollback or reset.
+    private(set) var attributeMisuses: [ValidationFailure] = []
 
     init(store: any StoreDriver, hub: ChangeSetHub, name: String, interruptFlag: InterruptFlag, parentSnapshot: ParentSnapshot?) {
         self.store = store
@@ -95,6 +98,12 @@ final class ObjectGraph {
         return hasRules
     }
 
+    /// Records a typed access to `object` with the attribute `name` that its entity lacks (or holds as another type).
+    func recordMisuse(of name: String, on object: ManagedObject) {
+        let failure = ValidationFailure(objectID: object.objectID, reason: .attributeOfAnotherEntity(attribute: name))
+        if !attributeMisuses.contains(failure) { attributeMisuses.append(failure) }
+    }
+
     /// Called by an object when one of its values changes.
     func didChange(_ object: ManagedObject) {
         guard object.committedValues != nil, !object.isDeleted else { return }
@@ -151,6 +160,7 @@ final class ObjectGraph {
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
+        attributeMisuses.removeAll()
     }
 
     /// Forgets every object, saved or not. Objects fetched before must not be used afterwards.
@@ -159,6 +169,7 @@ final class ObjectGraph {
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
+        attributeMisuses.removeAll()
     }
 
     /// Re-reads an object from its source. With `mergeChanges`, its unsaved changes stay on top of the new values.

@@ -1,11 +1,13 @@
 /// How a queue drives an operation: enqueue, start, run in a context, finish.
 extension AnyContextOperation {
-    /// Marks the operation as waiting in `queue`. Each operation goes into one queue, once.
-    func enqueue(in queue: ContextOperationQueue) {
+    /// Marks the operation as waiting in `queue`; `false` when it is in a queue already (or ran): an operation
+    /// goes into one queue, once, and adding it again changes nothing.
+    func enqueue(in queue: ContextOperationQueue) -> Bool {
         state.withLock { state in
-            precondition(state.phase == .created, "'\(identifier)' is already in a queue; an operation runs once")
+            guard state.phase == .created else { return false }
             state.phase = .enqueued
             state.queue.value = queue
+            return true
         }
     }
 
@@ -91,6 +93,7 @@ extension AnyContextOperation {
     /// A failed or cancelled run rolls back what it did not save. Whatever it did save stays, and is merged
     /// before the run returns, so that whoever sees the operation end also sees its saves.
     func run(in container: PersistentContainer) async -> ContextOperationOutcome<any Sendable> {
+        if let misuse = state.withLock({ $0.misuse }) { return .failed(misuse) }
         let context = self.context ?? container.newBackgroundContext(name: "operation.\(identifier)")
         guard attach(context) else {
             return .cancelled(cancellationReason ?? .requested)

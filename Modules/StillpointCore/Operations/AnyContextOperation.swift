@@ -29,12 +29,21 @@ open class AnyContextOperation: @unchecked Sendable, CustomStringConvertible {
     private static let counter = Atomic<Int>(0)
 
     init(identifier: String?, priority: OperationPriority, context: ObjectContext?) {
-        precondition(context.map { !$0.isViewContext } ?? true,
-                     "an operation runs off the main actor: give it a background or child context, not the view context")
         let number = Self.counter.add(1, ordering: .relaxed).newValue
         self.identifier = identifier ?? "operation-\(number)"
         self.context = context
         self.state = LockedState(OperationState(priority: priority))
+        if context?.isViewContext == true {
+            recordMisuse("an operation runs off the main actor: give it a background or child context, not the view context")
+        }
+    }
+
+    /// Records a mistake in setting the operation up: its run fails with ``ContextOperationError/misused(identifier:reason:)``
+    /// (the first mistake's), and a queue never runs its work.
+    func recordMisuse(_ reason: String) {
+        state.withLock { state in
+            if state.misuse == nil { state.misuse = .misused(identifier: identifier, reason: reason) }
+        }
     }
 
     public var description: String { identifier }
@@ -63,18 +72,24 @@ open class AnyContextOperation: @unchecked Sendable, CustomStringConvertible {
     ///
     /// The dependency may run in any queue. Add dependencies before enqueueing the operation.
     ///
-    /// - Precondition: the operation is not enqueued yet, and the dependency does not already depend on it
-    ///   (a cycle would wait forever).
+    /// A dependency on itself, one that would close a cycle (it would wait forever), or one added once the
+    /// operation is in a queue is not added: the operation then fails with ``ContextOperationError/misused(identifier:reason:)``
+    /// when its queue runs it.
     public func addDependency(_ dependency: AnyContextOperation) {
-        precondition(dependency !== self, "'\(identifier)' cannot depend on itself")
-        precondition(!dependency.dependsTransitively(on: self),
-                     "'\(dependency.identifier)' already depends on '\(identifier)': the cycle would never start")
-        state.withLock { state in
-            precondition(state.phase == .created, "add dependencies to '\(identifier)' before enqueueing it")
+        if dependency === self {
+            return recordMisuse("it was made to depend on itself")
+        }
+        if dependency.dependsTransitively(on: self) {
+            return recordMisuse("'\(dependency.identifier)' already depends on it, so depending on '\(dependency.identifier)' would never start")
+        }
+        let added = state.withLock { state in
+            guard state.phase == .created else { return false }
             if !state.dependencies.contains(where: { $0 === dependency }) {
                 state.dependencies.append(dependency)
             }
+            return true
         }
+        if !added { recordMisuse("a dependency on '\(dependency.identifier)' was added after it was enqueued; add dependencies first") }
     }
 
     /// Where the operation is in its life.

@@ -18,10 +18,15 @@ public struct CSVExportFormat: ExportFormat, ExportRowEncoding, Hashable {
     /// The line ending: CRLF, as the RFC asks, unless told otherwise.
     public var lineEnding: String
 
+    /// A delimiter that is a quote or a line break makes a format whose exports fail (``configurationProblem``).
     public init(delimiter: Character = ",", lineEnding: String = "\r\n") {
-        precondition(delimiter != "\"" && !delimiter.isNewline, "a CSV delimiter cannot be a quote or a line break")
         self.delimiter = delimiter
         self.lineEnding = lineEnding
+    }
+
+    public var configurationProblem: String? {
+        guard delimiter == "\"" || delimiter.isNewline else { return nil }
+        return "a CSV delimiter cannot be a quote or a line break; choose another, such as ';' or a tab"
     }
 
     public func header(columns: [String]) -> String? {

@@ -38,11 +38,12 @@ public final class ContextBlockOperation: ContextOperation<Void>, @unchecked Sen
         super.init(identifier: identifier, priority: priority, context: context)
     }
 
-    /// Adds a block after the others.
-    ///
-    /// - Precondition: the operation has not started.
+    /// Adds a block after the others. A block added once the operation has started does not run: the operation
+    /// fails with ``ContextOperationError/misused(identifier:reason:)`` if it has not finished yet.
     public func addExecutionBlock(_ block: @escaping Block) {
-        precondition(phase == .created || phase == .enqueued, "add blocks to '\(identifier)' before it starts")
+        guard phase == .created || phase == .enqueued else {
+            return recordMisuse("a block was added after it started; add blocks before")
+        }
         blocks.withLock { $0.append(block) }
     }
 

@@ -86,7 +86,7 @@ open class ContextOperation<Result: Sendable>: AnyContextOperation, @unchecked S
     public var value: Result {
         get async throws {
             await waitUntilFinished()
-            guard let outcome else { preconditionFailure("an operation that finished has an outcome") }
+            guard let outcome else { preconditionFailure("an operation that finished has an outcome") } // swiftlint:disable:this runtime_trap: finish(_:) sets the outcome with the phase
             return try outcome.get()
         }
     }

@@ -19,6 +19,8 @@ public enum ContextOperationError: Error, Sendable, LocalizedError {
     case notADependency(identifier: String)
     /// An operation was made without a body and its subclass does not override `main(context:)`.
     case mainNotImplemented(type: String)
+    /// The operation was set up in a way it cannot run (`reason` says how): it fails when its queue runs it.
+    case misused(identifier: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -30,6 +32,8 @@ public enum ContextOperationError: Error, Sendable, LocalizedError {
             return "'\(identifier)' is not a dependency of this operation; add it with addDependency(_:) before enqueueing"
         case .mainNotImplemented(let type):
             return "\(type) has no body: pass one to init(identifier:priority:context:body:) or override main(context:)"
+        case .misused(let identifier, let reason):
+            return "'\(identifier)' cannot run: \(reason)"
         }
     }
 }

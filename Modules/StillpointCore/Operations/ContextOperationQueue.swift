@@ -29,15 +29,14 @@ public final class ContextOperationQueue: Sendable {
     /// A queue on `container`.
     ///
     /// - Parameters:
-    ///   - maxConcurrentOperationCount: how many operations run at once; the processor count by default.
+    ///   - maxConcurrentOperationCount: how many operations run at once (at least one); the processor count by default.
     ///   - dependencyFailurePolicy: what happens to dependents of a failed or cancelled operation.
     public init(container: PersistentContainer, name: String = "operations",
                 maxConcurrentOperationCount: Int = ProcessInfo.processInfo.activeProcessorCount,
                 dependencyFailurePolicy: DependencyFailurePolicy = .cancelDependents) {
-        precondition(maxConcurrentOperationCount >= 1, "a queue runs at least one operation at a time")
         self.container = container
         self.name = name
-        self.state = LockedState(QueueState(maxConcurrentOperationCount: maxConcurrentOperationCount,
+        self.state = LockedState(QueueState(maxConcurrentOperationCount: max(1, maxConcurrentOperationCount),
                                       dependencyFailurePolicy: dependencyFailurePolicy))
     }
 
@@ -48,12 +47,11 @@ public final class ContextOperationQueue: Sendable {
 
     // MARK: Settings
 
-    /// How many operations run at once. Raising it starts waiting operations at once.
+    /// How many operations run at once; less than one runs one. Raising it starts waiting operations at once.
     public var maxConcurrentOperationCount: Int {
         get { state.withLock { $0.maxConcurrentOperationCount } }
         set {
-            precondition(newValue >= 1, "a queue runs at least one operation at a time")
-            update { $0.maxConcurrentOperationCount = newValue }
+            update { $0.maxConcurrentOperationCount = max(1, newValue) }
         }
     }
 
@@ -82,18 +80,20 @@ public final class ContextOperationQueue: Sendable {
 
     /// Adds an operation; it starts once its dependencies have ended and a slot is free.
     ///
-    /// - Precondition: the operation is not in a queue already.
+    /// An operation in a queue already stays where it is: it runs once. One whose context belongs to another
+    /// container fails with ``ContextOperationError/misused(identifier:reason:)``.
     public func addOperation(_ operation: AnyContextOperation) {
         addOperations([operation])
     }
 
     /// Adds operations in order: among equal priorities, the earlier ones start first.
     public func addOperations(_ operations: [AnyContextOperation]) {
-        for operation in operations {
-            if let context = operation.context {
-                precondition(context.store === container.store, "'\(operation.identifier)' has a context of another container")
+        // An operation in a queue already (this one or another) is left where it is.
+        let added = operations.filter { $0.enqueue(in: self) }
+        for operation in added {
+            if let context = operation.context, context.store !== container.store {
+                operation.recordMisuse("its context belongs to another container than its queue's; give it one of \(name)'s container")
             }
-            operation.enqueue(in: self)
             // A dependency in another queue (or in none yet) tells this queue when it ends. Registered before
             // the operation waits, so that no ending can slip in between.
             for dependency in operation.dependencies {
@@ -101,7 +101,7 @@ public final class ContextOperationQueue: Sendable {
             }
         }
         update { state in
-            for operation in operations {
+            for operation in added {
                 state.waiting.append(.init(operation: operation, sequence: state.nextSequence))
                 state.nextSequence += 1
                 state.emit(.enqueued, of: operation)

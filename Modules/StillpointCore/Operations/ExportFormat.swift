@@ -20,6 +20,13 @@ public protocol ExportFormat: Sendable {
 
     /// Appends one row, with its line ending: `values[i]` is the value of `columns[i]`.
     func appendRow(_ values: [AttributeValue], columns: [String], to output: inout String)
+    /// Why the format cannot write a file that reads back (a CSV delimiter that is a quote), or `nil`: an export
+    /// with such a format fails with it before writing anything.
+    var configurationProblem: String? { get }
+}
+
+extension ExportFormat {
+    public var configurationProblem: String? { nil }
 }
 
 extension ExportFormat where Self == CSVExportFormat {

@@ -65,6 +65,7 @@ public final class ExportOperation: ContextOperation<Int>, @unchecked Sendable {
     /// its context; a store that no container opens yet can be read directly.
     package func write(reading: ((any StoreReader) throws -> Void) throws -> Void,
                        checkpoint: @escaping (_ written: Int) throws -> Void) throws -> Int {
+        if let problem = format.configurationProblem { throw ContextOperationError.misused(identifier: identifier, reason: problem) }
         let (columns, types) = try selectedColumns()
         let file = try ExportFile(destination: url)
         var rows = ExportRowWriter(format: format, columns: columns, file: file, step: request.batchSize, checkpoint: checkpoint)

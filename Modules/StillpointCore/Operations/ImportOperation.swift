@@ -54,7 +54,8 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
     ///
     /// - Parameters:
     ///   - key: the attributes that identify a record; the entity's first uniqueness constraint by default.
-    ///   - batchSize: records per look-up and save.
+    ///     Without one, the operation fails with ``ContextOperationError/misused(identifier:reason:)``.
+    ///   - batchSize: records per look-up and save (at least one).
     ///   - context: a background context for the import alone (it is reset after each batch); `nil` for a
     ///     fresh one.
     ///   - linking: a many-to-many relationship of the entity and the object to link every row the import meets to.
@@ -63,15 +64,14 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
                 linking link: Link? = nil, identifier: String? = nil, priority: OperationPriority = .normal, context: ObjectContext? = nil,
                 source: @escaping SourceFactory) {
         let key = key ?? entity.uniquenessConstraints.first ?? []
-        precondition(!key.isEmpty, "an import of \(entity.name) needs a key: pass one, or give the entity a unique index")
-        precondition(batchSize >= 1, "an import's batches hold at least one record")
         self.entity = entity
         self.key = key
-        self.batchSize = batchSize
+        self.batchSize = max(1, batchSize)
         self.provenance = provenance
         self.link = link
         self.makeSource = source
         super.init(identifier: identifier, priority: priority, context: context)
+        if key.isEmpty { recordMisuse("an import of \(entity.name) needs a key: pass one, or give the entity a unique index") }
     }
 
     /// An import of records held in memory.

@@ -51,7 +51,7 @@ package struct ImportPlan: Sendable {
             let attribute = entity.storedAttributes[position]
             guard let stored = Self.storedForm(of: value, for: attribute) else {
                 let what = value.isNull ? "has no value for the required attribute '\(name)'"
-                    : "has \(value) for '\(name)', which is \(attribute.isOptional ? "an optional " : "a ")\(attribute.type.rawValue) attribute"
+                    : "has \(value) for '\(name)', which is \(attribute.kindDescription)"
                 return .skipped(ImportRecordIssue(position: record.position, reason: what))
             }
             values.append((position, stored))
@@ -96,7 +96,7 @@ package struct ImportPlan: Sendable {
             }
             return .date(date)
         default:
-            return value.fits(attribute.type) ? value : nil
+            return attribute.admits(value) ? value : nil
         }
     }
 }

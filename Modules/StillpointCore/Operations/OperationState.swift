@@ -18,6 +18,9 @@ struct OperationState {
     var publishedChangeSet: ChangeSet?
     var waiters: [CheckedContinuation<Void, Never>] = []
     var finishObservers: [@Sendable () -> Void] = []
+    /// A mistake in setting the operation up (a cycle of dependencies, the view context...), which fails its run
+    /// with this error instead of stopping the process.
+    var misuse: ContextOperationError?
 
     init(priority: OperationPriority) {
         self.priority = priority

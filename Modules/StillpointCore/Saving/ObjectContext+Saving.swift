@@ -14,7 +14,7 @@ extension ObjectContext {
             isSaving = false
             if !savesWaiting.isEmpty { savesWaiting.removeFirst().resume() }
         }
-        guard graph.hasChanges else { return nil }
+        guard graph.hasChanges || !graph.attributeMisuses.isEmpty else { return nil }
         if let parent {
             let (changes, objects) = try graph.makeChildChanges()
             try await parent.absorb(changes)

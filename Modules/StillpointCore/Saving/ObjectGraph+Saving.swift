@@ -1,8 +1,10 @@
 import Foundation
 
 extension ObjectGraph {
-    /// The unsaved changes as a transaction, after checking required attributes, with the objects it writes.
+    /// The unsaved changes as a transaction, after checking required attributes and integer ranges, with the
+    /// objects it writes. Typed accesses with another entity's attribute fail it first.
     func makeSaveTransaction() throws -> (SaveTransaction, SaveObjects) {
+        if !attributeMisuses.isEmpty { throw SaveError.validation(attributeMisuses) }
         var transaction = SaveTransaction(author: name, origin: origin, defaultPolicy: mergePolicy, entityPolicies: entityMergePolicies)
         var objects = SaveObjects()
         var failures: [ValidationFailure] = []
@@ -20,11 +22,11 @@ extension ObjectGraph {
         objects.inserts = inserted.slotsInOrder
         transaction.inserts.reserveCapacity(inserted.count)
         for case let object? in objects.inserts {
-            appendMissingValues(of: object, to: &failures)
+            appendInvalidValues(of: object, to: &failures)
             transaction.inserts.append(.init(id: object.objectID, entityRef: entityRef(of: object), values: object.values))
         }
         for object in updated.objects where object.hasChangedValues {
-            appendMissingValues(of: object, to: &failures)
+            appendInvalidValues(of: object, to: &failures)
             transaction.updates.append(.init(id: object.objectID, entityRef: entityRef(of: object), values: object.values,
                                              readValues: object.committedValues ?? object.values, version: object.version))
             objects.updates.append(object)
@@ -282,11 +284,18 @@ extension ObjectGraph {
         object.version = written.version
     }
 
-    /// Adds a failure for each required attribute of `object` without a value; allocates nothing when none is missing.
-    private func appendMissingValues(of object: ManagedObject, to failures: inout [ValidationFailure]) {
+    /// Adds a failure for each required attribute of `object` without a value, and each integer out of its
+    /// attribute's range; allocates nothing when every value fits.
+    private func appendInvalidValues(of object: ManagedObject, to failures: inout [ValidationFailure]) {
         let attributes = object.entity.storedAttributes
-        for position in attributes.indices where !attributes[position].isOptional && object.values[position].isNull {
-            failures.append(ValidationFailure(objectID: object.objectID, reason: .missingValue(attribute: attributes[position].name)))
+        for position in attributes.indices {
+            let attribute = attributes[position], value = object.values[position]
+            if !attribute.isOptional && value.isNull {
+                failures.append(ValidationFailure(objectID: object.objectID, reason: .missingValue(attribute: attribute.name)))
+            } else if !attribute.isInRange(value) {
+                failures.append(ValidationFailure(objectID: object.objectID, reason: .outOfRange(attribute: attribute.name, value: value,
+                                                                                               range: attribute.integerRange)))
+            }
         }
     }
 }

@@ -23,6 +23,11 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
         /// The object refers through a relationship to a row that does not exist (deleted meanwhile, or kept by
         /// the ``DeleteRule/noAction`` rule from being cleared).
         case danglingReference(relationship: String)
+        /// An integer outside the range of its attribute's type (`range`, an `Attribute<Int32>`'s).
+        case outOfRange(attribute: String, value: AttributeValue, range: ClosedRange<Int64>?)
+        /// The object was read or written through a typed attribute its entity does not have (one of another
+        /// entity), or holds as another type: the subscript gave a default, or dropped the value.
+        case attributeOfAnotherEntity(attribute: String)
     }
 
     public let objectID: ObjectID
@@ -43,6 +48,12 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
             return "\(objectID) can't be deleted: its '\(relationship)' relationship denies it while \(related) object\(related == 1 ? " is" : "s are") related; delete or move them first"
         case .danglingReference(let relationship):
             return "\(objectID): its '\(relationship)' relationship refers to an object that no longer exists, or a deleted object still has objects referring to it"
+        case .outOfRange(let attribute, let value, let range):
+            let holds = range.map { "integers in \($0.lowerBound)...\($0.upperBound)" } ?? "64-bit integers"
+            return "\(objectID): '\(attribute)' holds \(holds), not \(value); declare it with a wider type (Int64) to store such values"
+        case .attributeOfAnotherEntity(let attribute):
+            return "\(objectID): a typed attribute '\(attribute)' was read or set on it, which \(objectID.entityName) does not have "
+                + "(or has as another type), so it read a default and wrote nothing; use that entity's own attributes, then roll back or reset the context"
         }
     }
 }

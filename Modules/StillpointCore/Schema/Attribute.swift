@@ -43,7 +43,9 @@ public struct Attribute<Value: AttributeValueConvertible>: AttributeDeclaration 
             isOptional: Value.isOptional,
             defaultValue: defaultValue.map(\.attributeValue),
             renamedFrom: renamedFrom,
-            conversion: conversion)
+            conversion: conversion,
+            // A range as wide as the column's is no limit: nothing to check.
+            integerRange: Value.integerRange.flatMap { $0 == Int64.min...Int64.max ? nil : $0 })
     }
 }
 

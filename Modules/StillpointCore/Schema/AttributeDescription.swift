@@ -9,6 +9,9 @@ public struct AttributeDescription: AttributeDeclaration, Hashable {
     public var renamedFrom: String?
     /// How values stored with another type are converted to ``type``, when the attribute's type changed.
     public var conversion: AttributeConversion?
+    /// The integers the attribute's Swift type holds, when fewer than the column's 64 bits (an `Attribute<Int32>`'s
+    /// `Int32` range): a save or batch refuses a value outside it, and a stored one outside it is an error when read.
+    public var integerRange: ClosedRange<Int64>?
     /// The entity whose row ids the column holds, for the column of a to-one relationship: its foreign key.
     package var references: String?
     /// Whether the store deletes the row when the row it references is deleted: the columns of a many-to-many's
@@ -17,7 +20,7 @@ public struct AttributeDescription: AttributeDeclaration, Hashable {
 
     public init(
         name: String, type: AttributeType, isOptional: Bool = false, defaultValue: AttributeValue? = nil,
-        renamedFrom: String? = nil, conversion: AttributeConversion? = nil
+        renamedFrom: String? = nil, conversion: AttributeConversion? = nil, integerRange: ClosedRange<Int64>? = nil
     ) {
         self.name = name
         self.type = type
@@ -25,10 +28,41 @@ public struct AttributeDescription: AttributeDeclaration, Hashable {
         self.defaultValue = defaultValue
         self.renamedFrom = renamedFrom
         self.conversion = conversion
+        self.integerRange = integerRange
     }
 
     public var attributeDescription: AttributeDescription { self }
 
     /// The value a newly inserted object starts with.
     package var initialValue: AttributeValue { defaultValue ?? .null }
+
+    /// Whether `value` can be stored in the attribute: `null` only when it is optional, else a value of its type
+    /// and, for an integer, in ``integerRange``.
+    package func admits(_ value: AttributeValue) -> Bool {
+        value.isNull ? isOptional : value.fits(type) && isInRange(value)
+    }
+
+    /// Whether `value` is not an integer outside ``integerRange``.
+    package func isInRange(_ value: AttributeValue) -> Bool {
+        guard let integerRange, case .integer(let integer) = value else { return true }
+        return integerRange.contains(integer)
+    }
+
+    /// What the attribute is, for messages: `an optional string attribute`, `an integer attribute (-2147483648...2147483647)`.
+    package var kindDescription: String {
+        let article = isOptional ? "an optional" : (type == .integer ? "an" : "a")
+        return "\(article) \(type.rawValue) attribute" + (integerRange.map { " (\($0.lowerBound)...\($0.upperBound))" } ?? "")
+    }
+
+    /// Whether a stored value might be one the typed accessors cannot read, so that reading a row checks it: an
+    /// integer of a narrower range, a UUID (text that is not one), a required value with no default (a null).
+    var needsCheckWhenRead: Bool {
+        integerRange != nil || type == .uuid || !isOptional && defaultValue == nil
+    }
+
+    /// Whether a value read from the store can be read by the typed accessors: admitted, or a null the default
+    /// stands in for.
+    func canRead(_ value: AttributeValue) -> Bool {
+        admits(value) || value.isNull && defaultValue != nil
+    }
 }

@@ -19,6 +19,7 @@ public struct EntityDescription: Sendable, Hashable {
         let renamedFrom: String?
         let attributePositions: [String: Int]
         let initialValues: ContiguousArray<AttributeValue>
+        let positionsCheckedWhenRead: [Int]
 
         init(name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription],
              indexes: [IndexDescription], renamedFrom: String?) {
@@ -37,6 +38,8 @@ public struct EntityDescription: Sendable, Hashable {
             }
             self.attributePositions = positions
             self.initialValues = ContiguousArray(storedAttributes.map(\.initialValue))
+            let stored = storedAttributes
+            self.positionsCheckedWhenRead = stored.indices.filter { stored[$0].needsCheckWhenRead }
         }
     }
 
@@ -63,6 +66,8 @@ public struct EntityDescription: Sendable, Hashable {
     package var attributePositions: [String: Int] { storage.attributePositions }
     /// The values of a new object: each attribute's default, or null.
     var initialValues: ContiguousArray<AttributeValue> { storage.initialValues }
+    /// The positions of the attributes whose stored values a read checks (``checkStoredValues(_:rowID:)``).
+    var positionsCheckedWhenRead: [Int] { storage.positionsCheckedWhenRead }
 
     /// `renamedFrom` is the entity's previous name, if it was renamed (see <doc:Migrations>):
     ///

@@ -20,10 +20,19 @@ public protocol AttributeValueConvertible: PredicateArgumentConvertible {
     var attributeValue: AttributeValue { get }
     /// Reads a stored value, or returns `nil` when it has another type.
     init?(attributeValue: AttributeValue)
+    /// The integers the type holds, when fewer than a 64-bit column holds (`Int32`'s range); `nil` for any other.
+    /// A save or batch refuses an integer outside it, and a stored one outside it is an error when read.
+    ///
+    /// ```swift
+    /// Int32.integerRange   // -2147483648...2147483647
+    /// Int64.integerRange   // nil: the column's whole range
+    /// ```
+    static var integerRange: ClosedRange<Int64>? { get }
 }
 
 extension AttributeValueConvertible {
     public static var isOptional: Bool { false }
+    public static var integerRange: ClosedRange<Int64>? { nil }
     public var predicateArgument: PredicateArgument { .value(attributeValue) }
 }
 
@@ -42,6 +51,8 @@ extension Int64: AttributeValueConvertible {
 
 extension Int: AttributeValueConvertible {
     public static var attributeType: AttributeType { .integer }
+    /// `Int`'s range: no limit where it has 64 bits (an attribute then records none), 32 bits on a 32-bit platform.
+    public static var integerRange: ClosedRange<Int64>? { Int64(Int.min)...Int64(Int.max) }
     public var attributeValue: AttributeValue { .integer(Int64(self)) }
     public init?(attributeValue: AttributeValue) {
         guard let value = Int64(attributeValue: attributeValue) else { return nil }
@@ -51,6 +62,7 @@ extension Int: AttributeValueConvertible {
 
 extension Int32: AttributeValueConvertible {
     public static var attributeType: AttributeType { .integer }
+    public static var integerRange: ClosedRange<Int64>? { Int64(Int32.min)...Int64(Int32.max) }
     public var attributeValue: AttributeValue { .integer(Int64(self)) }
     public init?(attributeValue: AttributeValue) {
         guard let value = Int64(attributeValue: attributeValue) else { return nil }
@@ -131,6 +143,7 @@ extension Optional: PredicateArgumentConvertible where Wrapped: AttributeValueCo
 extension Optional: AttributeValueConvertible where Wrapped: AttributeValueConvertible {
     public static var attributeType: AttributeType { Wrapped.attributeType }
     public static var isOptional: Bool { true }
+    public static var integerRange: ClosedRange<Int64>? { Wrapped.integerRange }
     public var attributeValue: AttributeValue { self?.attributeValue ?? .null }
     public init?(attributeValue: AttributeValue) {
         if attributeValue.isNull {

@@ -143,8 +143,17 @@ package final class PostgresConnection {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 16)
         func flush() throws(PostgresError) {
-            let sent = buffer.withUnsafeBufferPointer { bytes in
-                bytes.baseAddress.map { PQputCopyData(handle, UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self), Int32(bytes.count)) } ?? 1
+            // One row may hold more bytes than libpq's C int counts (a caller's huge value): send pieces of 1 GB at most.
+            let sent = buffer.withUnsafeBufferPointer { bytes -> Int32 in
+                guard let base = bytes.baseAddress else { return 1 }
+                var offset = 0
+                while offset < bytes.count {
+                    let length = min(bytes.count - offset, 1 << 30)
+                    let status = PQputCopyData(handle, UnsafeRawPointer(base + offset).assumingMemoryBound(to: CChar.self), Int32(truncatingIfNeeded: length))
+                    if status != 1 { return status }
+                    offset += length
+                }
+                return 1
             }
             buffer.removeAll(keepingCapacity: true)
             if sent != 1 { throw error(PQerrorMessage(handle)) }

@@ -1,16 +1,13 @@
 import StillpointCore
 
-/// An export's rows read through a server-side cursor in the read transaction, `FETCH FORWARD` a chunk at a time,
-/// so that memory holds one chunk whatever the number of rows. Between chunks the connection is free, so a format
-/// may run statements of its own.
+/// An export's rows read through a ``PostgresCursor`` in the read transaction, so that memory holds one chunk
+/// whatever the number of rows. Between chunks the connection is free, so a format may run statements of its own.
 ///
 /// ```swift
 /// try PostgresExportCursor(connection).export(request, columns: ["uid", "name"], types: [.integer, .string], to: &rows)
 /// ```
 struct PostgresExportCursor {
     let connection: PostgresConnection
-    /// Rows per `FETCH`: large enough that the round trips vanish, small enough that a chunk stays small.
-    static let chunk = 2_000
 
     init(_ connection: PostgresConnection) {
         self.connection = connection
@@ -25,21 +22,10 @@ struct PostgresExportCursor {
         // Shortest exact text for doubles whatever the server's setting, so that they read back bit for bit.
         try connection.execute("SET LOCAL extra_float_digits = 3")
         // A name of its own, should a format export again from inside a row.
-        let cursor = "stillpoint_export_\(UInt64.random(in: 0...UInt64.max))"
-        try connection.execute("DECLARE \(cursor) NO SCROLL CURSOR FOR \(query.sql)", query.arguments.map(PostgresValueText.text))
-        do {
-            while true {
-                let result = try connection.execute("FETCH FORWARD \(Self.chunk) FROM \(cursor)")
-                for row in 0..<result.rowCount {
-                    try rows.append(PostgresExportRow(result: result, row: row, types: types))
-                }
-                if result.rowCount < Self.chunk { break }
+        try PostgresCursor(connection, name: "stillpoint_export").forEachChunk(query.sql, query.arguments.map(PostgresValueText.text)) { result in
+            for row in 0..<result.rowCount {
+                try rows.append(PostgresExportRow(result: result, row: row, types: types))
             }
-        } catch {
-            // A caller that catches the error and carries on in the transaction is left no open cursor.
-            _ = try? connection.execute("CLOSE \(cursor)")
-            throw error
         }
-        try connection.execute("CLOSE \(cursor)")
     }
 }

@@ -41,7 +41,8 @@ package struct PostgresStoreConnection: StoreReader {
         (["\"_id\"", "\"_version\""] + entity.storedAttributes.map { SQLDialect.postgreSQL.quote($0.name) }).joined(separator: ", ")
     }
 
-    /// Calls `body` with the id, version and values of each row of a result of ``objectColumns(of:)``.
+    /// Calls `body` with the id, version and values of each row of a result of ``objectColumns(of:)``; a value its
+    /// attribute cannot hold (another program wrote it) throws a ``StoredValueError``.
     static func forEachObjectRow(_ result: PostgresResult, of entity: EntityDescription,
                                          _ body: (Int64, Int64, ContiguousArray<AttributeValue>) throws -> Void) throws {
         let types = entity.storedAttributes.map(\.type)
@@ -51,7 +52,9 @@ package struct PostgresStoreConnection: StoreReader {
             for (offset, type) in types.enumerated() {
                 values.append(PostgresValueText.value(result.text(row: row, column: 2 + offset), as: type))
             }
-            try body(result.integer(row: row, column: 0) ?? 0, result.integer(row: row, column: 1) ?? 0, values)
+            let rowID = result.integer(row: row, column: 0) ?? 0
+            try entity.checkStoredValues(values, rowID: rowID)
+            try body(rowID, result.integer(row: row, column: 1) ?? 0, values)
         }
     }
 
@@ -59,9 +62,15 @@ package struct PostgresStoreConnection: StoreReader {
 
     package func forEachObject(_ request: FetchRequest, limit: Int?, offset: Int?, streaming: Bool,
                                _ body: (Int64, Int64, ContiguousArray<AttributeValue>) throws -> Void) throws {
-        // The whole result is read before `body` runs, so `body` may use the connection (as a stream's body may).
         let query = try dialect.select(request, columns: Self.objectColumns(of: request.entity), limit: limit, offset: offset)
-        try Self.forEachObjectRow(try run(query), of: request.entity, body)
+        guard streaming else {
+            // A whole result: `body` may use the connection, since every row has arrived.
+            return try Self.forEachObjectRow(try run(query), of: request.entity, body)
+        }
+        // A stream holds one chunk at a time; between chunks the connection is free for `body`.
+        try PostgresCursor(connection, name: "stillpoint_objects").forEachChunk(query.sql, query.arguments.map(PostgresValueText.text)) { result in
+            try Self.forEachObjectRow(result, of: request.entity, body)
+        }
     }
 
     package func forEachObject(of entity: EntityDescription, rowIDs: [Int64],
@@ -71,6 +80,31 @@ package struct PostgresStoreConnection: StoreReader {
         let sql = "SELECT \(Self.objectColumns(of: entity)) FROM \(dialect.quote(entity.name)) WHERE \"_id\" = ANY($1::bigint[])"
         let result = try connection.execute(sql, ["{" + rowIDs.map(String.init).joined(separator: ",") + "}"])
         try Self.forEachObjectRow(result, of: entity, body)
+    }
+
+    /// A column scan through a cursor: only the `_id` and the attributes asked for, one chunk of rows in memory at a
+    /// time, so that a report's digest of a million sessions costs what it costs on SQLite.
+    package func scanRows(of entity: EntityDescription, attributes: [String], rowIDs: [Int64]?,
+                          _ body: (borrowing ScannedRow) throws -> Void) throws {
+        let types = try attributes.map { name throws(SchemaError) in try entity.checkedAttribute(named: name).type }
+        var sql = "SELECT \"_id\"" + attributes.map { ", " + dialect.quote($0) }.joined() + " FROM \(dialect.quote(entity.name))"
+        var parameters: [String?] = []
+        if let rowIDs {
+            guard !rowIDs.isEmpty else { return }
+            sql += " WHERE \"_id\" = ANY($1::bigint[])"
+            parameters = ["{" + rowIDs.map(String.init).joined(separator: ",") + "}"]
+        }
+        try PostgresCursor(connection, name: "stillpoint_scan").forEachChunk(sql, parameters) { result in
+            var values = ContiguousArray<AttributeValue>()
+            values.reserveCapacity(types.count)
+            for row in 0..<result.rowCount {
+                values.removeAll(keepingCapacity: true)
+                for (offset, type) in types.enumerated() {
+                    values.append(PostgresValueText.value(result.text(row: row, column: 1 + offset), as: type))
+                }
+                try body(ScannedRow(rowID: result.integer(row: row, column: 0) ?? 0, values: values))
+            }
+        }
     }
 
     package func count(_ request: FetchRequest) throws -> Int {

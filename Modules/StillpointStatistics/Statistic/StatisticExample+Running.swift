@@ -14,7 +14,10 @@ extension StatisticExample {
     }
 
     /// A fresh in-memory store holding `sessions`.
+    ///
+    /// - Throws: ``ExampleSessionError`` for a session whose start could not be read.
     public static func store(holding sessions: [ExampleSession]) async throws -> PersistentContainer {
+        if let unreadable = sessions.lazy.compactMap(\.unreadableStart).first { throw ExampleSessionError(start: unreadable) }
         let container = try PersistentContainer(schema: Session.schema, location: .inMemory)
         try await container.performBackgroundTask { context in
             var runs: [String: ManagedObject] = [:]

@@ -323,7 +323,7 @@ struct ImportOperationTests {
         #expect(summary.issues.map(\.position) == [2, 3, 4, 5])
         #expect(summary.issues.map(\.description) == [
             "record 2: the source could not read it",
-            "record 3: has \"three\" for 'uid', which is a integer attribute",
+            "record 3: has \"three\" for 'uid', which is an integer attribute (-2147483648...2147483647)",
             "record 4: has no value for the key attribute 'uid'",
             "record 5: has no value for the required attribute 'title'",
         ])

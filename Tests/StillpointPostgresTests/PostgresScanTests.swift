@@ -1,0 +1,80 @@
+import Foundation
+@testable import StillpointCore
+@testable import StillpointPostgres
+import StillpointPostgresTestSupport
+import Testing
+
+/// Large reads on PostgreSQL stream through a server-side cursor, a chunk at a time, as they do on SQLite: a
+/// report's digest scan of a million sessions held libpq's whole result (about 280 bytes a session) before.
+@Suite("PostgreSQL scans", .enabled(if: PostgresTestServer.isWanted))
+struct PostgresScanTests {
+    enum Reading: Entity {
+        static let uid = Attribute<Int>("uid")
+        static let kind = Attribute<String>("kind")
+        static let entity = EntityDescription("Reading", attributes: [uid, kind])
+    }
+
+    /// More rows than two chunks, so that a scan fetches three times.
+    static let count = PostgresCursor.chunk * 2 + 17
+
+    private func makeStore() async throws -> (PersistentContainer, PostgresConnection) {
+        let uri = try PostgresTestServer.shared().makeDatabase("scan")
+        let container = try PersistentContainer(schema: try Schema([Reading.self]), postgres: uri)
+        try await container.performBackgroundTask { context in
+            _ = try await context.batchInsert(Reading.entity, rows: (1...Self.count).map { ["uid": .integer(Int64($0)), "kind": .string("kind \($0 % 7)")] })
+        }
+        return (container, try PostgresConnection(uri: uri))
+    }
+
+    /// The cursors open on `connection` now.
+    private static func openCursors(on connection: PostgresConnection) throws -> Int64? {
+        try connection.execute("SELECT count(*) FROM pg_cursors").integer(row: 0, column: 0)
+    }
+
+    @Test func aScanReadsEveryRowThroughACursorAndLetsItsBodyRunStatements() async throws {
+        let (_, connection) = try await makeStore()
+        var uids: [Int64] = [], kinds: Set<String> = [], cursors: Set<Int64?> = []
+        try PostgresStoreConnection.reading(on: connection) { reader in
+            try reader.scanRows(of: Reading.entity, attributes: ["kind", "uid"], rowIDs: nil) { row in
+                uids.append(Int64(row.double(1) ?? 0))
+                _ = row.withUTF8(0) { kinds.insert(String(decoding: $0, as: UTF8.self)) }
+                if uids.count % 1_000 == 1 { cursors.insert(try Self.openCursors(on: connection)) }
+            }
+            #expect(try Self.openCursors(on: connection) == 0)
+        }
+        #expect(uids.sorted() == (1...Int64(Self.count)).map { $0 })
+        #expect(kinds == Set((0..<7).map { "kind \($0)" }))
+        #expect(cursors == [1])
+    }
+
+    @Test func aScanOfSomeRowsReadsThemAlone() async throws {
+        let (_, connection) = try await makeStore()
+        var ids: [Int64] = []
+        try PostgresStoreConnection.reading(on: connection) { reader in
+            try reader.scanRows(of: Reading.entity, attributes: ["uid"], rowIDs: [3, 5, 4_000]) { ids.append($0.rowID) }
+            try reader.scanRows(of: Reading.entity, attributes: ["uid"], rowIDs: []) { ids.append($0.rowID) }
+            #expect(throws: SchemaError.self) { try reader.scanRows(of: Reading.entity, attributes: ["nope"], rowIDs: nil) { _ in } }
+        }
+        #expect(ids.sorted() == [3, 5, 4_000])
+    }
+
+    /// `enumerate` and the other streaming object reads too; a read that is not a stream keeps reading the whole
+    /// result at once.
+    @Test func streamingObjectReadsGoThroughACursor() async throws {
+        let (_, connection) = try await makeStore()
+        var streamed = 0, whole = 0, cursors: Set<Int64?> = []
+        try PostgresStoreConnection.reading(on: connection) { reader in
+            try reader.forEachObject(FetchRequest(Reading.self), limit: nil, offset: nil, streaming: true) { _, _, values in
+                streamed += 1
+                if streamed == 1 { cursors.insert(try Self.openCursors(on: connection)) }
+                #expect(values.count == 2)
+            }
+            try reader.forEachObject(FetchRequest(Reading.self), limit: 10, offset: nil, streaming: false) { _, _, _ in
+                whole += 1
+                if whole == 1 { cursors.insert(try Self.openCursors(on: connection).map { -$0 }) }
+            }
+        }
+        #expect(streamed == Self.count && whole == 10)
+        #expect(cursors == [1, 0])
+    }
+}
