@@ -35,21 +35,24 @@ package final class PostgresStore: StoreDriver {
     /// Connects to the database `uri` names, creating the schema's tables or adding what they lack (read-write),
     /// or checking that they are all there (read-only).
     ///
-    /// - Throws: ``StoreError/serverUnreachable(path:detail:)`` when the server cannot be reached,
+    /// - Throws: ``StoreError/invalidLocation(path:detail:)`` when libpq cannot read `uri`, would misread it (a
+    ///   password holding `/` or `@`), or refuses a parameter's value (a port that is not a number, `sslmode=bogus`),
+    ///   ``StoreError/serverUnreachable(path:detail:)`` when the server cannot be reached,
     ///   ``StoreError/noDatabase(path:database:)`` when it has no database of the URI's name,
     ///   ``StoreError/noStore(path:)`` or ``StoreError/needsUpgrade(path:)`` for a read-only open of a database
     ///   that lacks the store's tables, ``StoreError/newerVersion(path:version:supported:)`` for a store written
     ///   by a newer Stillpoint.
     package init(uri: String, schema: Schema, access: StoreAccess = .readWrite) throws {
-        self.uri = uri
         self.location = .postgres(uri)
+        let path = location.displayPath
+        if let misreading = PostgresTarget.misreading(of: uri) {
+            throw StoreError.invalidLocation(path: path, detail: misreading)
+        }
+        let uri = StoreLocation.libpqForm(of: uri)
+        self.uri = uri
         self.schema = schema
         self.access = access
-        let path = location.displayPath
         self.path = path
-        if let failure = PostgresTarget.parseFailure(of: uri) {
-            throw StoreError.invalidLocation(path: path, detail: StoreLocation.redacting(failure, passwordsOf: uri))
-        }
         let connection = try Self.connect(uri, path: path)
         try Self.translating(path: path) {
             let layout = PostgresSchema(schema)
@@ -136,7 +139,10 @@ package final class PostgresStore: StoreDriver {
             throw StoreError.noDatabase(path: path, database: error.database ?? PostgresTarget(uri: uri).database ?? "?")
         } catch {
             // libpq quotes a URI it cannot parse, password and all.
-            throw StoreError.serverUnreachable(path: path, detail: StoreLocation.redacting(error.message, passwordsOf: uri))
+            let detail = StoreLocation.redacting(error.message, passwordsOf: uri)
+            // A parameter's value libpq refuses (sslmode=bogus) is a mistake in the URI, not an unreachable server.
+            if PostgresTarget.isRefusedParameter(error.message) { throw StoreError.invalidLocation(path: path, detail: detail) }
+            throw StoreError.serverUnreachable(path: path, detail: detail)
         }
     }
 
