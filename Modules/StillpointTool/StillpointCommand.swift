@@ -13,8 +13,8 @@ struct StillpointCommand: AsyncParsableCommand {
 
             Exit status: 0 success, 1 a statistic, import or export failed, 64 a wrong command line, 65 bad \
             data (a manifest, an import file or a damaged store), 66 a missing input, 69 a PostgreSQL server that \
-            cannot be reached, 70 a bug in Stillpoint, 73 an output that cannot be created, 74 an I/O error, 130 \
-            stopped by Ctrl-C.
+            cannot be reached, 70 a bug in Stillpoint, 73 an output that cannot be created, 74 an I/O error, 77 a \
+            PostgreSQL role without a right the store needs, 130 stopped by Ctrl-C.
 
             Examples:
               stillpoint report

@@ -1,9 +1,11 @@
 import Foundation
+import StillpointPostgres
 import StillpointPostgresTestSupport
 import Testing
 
-/// The exit statuses of PostgreSQL's faults, on a throwaway server: a URI whose port or parameter is wrong is a
-/// mistake on the command line (64), not a server that cannot be reached (69).
+/// The exit statuses of PostgreSQL's faults, on a throwaway server with real roles: a URI whose port or
+/// parameter is wrong is a mistake on the command line (64), a role without a right the store needs is refused
+/// with which right and what to grant (77).
 @Suite("exit statuses on PostgreSQL", .serialized, .enabled(if: PostgresTestServer.isWanted))
 struct PostgresExitStatusTests {
     private static let commands = [["check"], ["report"], ["sessions"], ["imports"], ["import", "SESSIONS", "--format", "csv"]]
@@ -32,5 +34,93 @@ struct PostgresExitStatusTests {
                 #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
             }
         }
+    }
+
+    /// A role that may read the store but not write it: every reading command works, and a write is refused
+    /// before it starts, saying which rights are missing and the grant that gives them; after that grant, it works.
+    @Test func aReadOnlyRoleIsRefusedWritesWithTheRightsItLacks() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let server = try PostgresTestServer.shared()
+        let uri = try server.makeDatabase("rights")
+        let demo = try tool.run(["demo", "--sessions", "100", "--years", "1", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
+        #expect(demo.status == 0, "\(demo.standardError)")
+        let role = Self.newRole()
+        let admin = try PostgresConnection(uri: uri)
+        try admin.execute("CREATE ROLE \(role) LOGIN")
+        try admin.execute("GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(role)")
+        let reader = Self.uri(uri, role: role)
+
+        for command in [["check"], ["report"], ["sessions"], ["imports"]] {
+            let result = try run(command, store: reader, in: tool)
+            #expect(result.status == 0, "\(command): \(result.standardError)")
+        }
+        for command in [["import", "SESSIONS", "--format", "csv"], ["demo"], ["imports", "remove", "1"]] {
+            let result = try run(command, store: reader, in: tool)
+            #expect(result.status == 77, "\(command): \(result.standardError)")
+            #expect(result.standardError.contains("the role \(role) may not INSERT, UPDATE, DELETE the store's tables in the schema public"),
+                    "\(command): \(result.standardError)")
+            #expect(result.standardError.contains("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA \"public\" TO \"\(role)\""),
+                    "\(result.standardError)")
+        }
+        // The grants the message gives are enough.
+        try admin.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA \"public\" TO \"\(role)\"")
+        try admin.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA \"public\" TO \"\(role)\"")
+        let imported = try run(["import", "SESSIONS", "--format", "csv"], store: reader, in: tool)
+        #expect(imported.status == 0, "\(imported.standardError)")
+    }
+
+    /// A role that may not create tables in the schema cannot make a store there: 77 and the grant, not an I/O error.
+    @Test func aRoleWithoutCreateOnTheSchemaIsRefusedMakingAStore() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let uri = try PostgresTestServer.shared().makeDatabase("create")
+        let role = Self.newRole()
+        let admin = try PostgresConnection(uri: uri)
+        try admin.execute("CREATE ROLE \(role) LOGIN")
+        // PostgreSQL 15 grants no one CREATE on public; say so for servers of other defaults.
+        try admin.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
+        let maker = Self.uri(uri, role: role)
+        for command in [["import", "SESSIONS", "--format", "csv"], ["demo"]] {
+            let result = try run(command, store: maker, in: tool)
+            #expect(result.status == 77, "\(command): \(result.standardError)")
+            #expect(result.standardError.contains("the role \(role) may not create the store's tables in the schema public"),
+                    "\(result.standardError)")
+            #expect(result.standardError.contains("GRANT CREATE ON SCHEMA \"public\" TO \"\(role)\""), "\(result.standardError)")
+        }
+        try admin.execute("GRANT CREATE ON SCHEMA \"public\" TO \"\(role)\"")
+        let imported = try run(["import", "SESSIONS", "--format", "csv"], store: maker, in: tool)
+        #expect(imported.status == 0, "\(imported.standardError)")
+    }
+
+    /// A search_path that names no schema, or only one the role may not use: 77 for every command, not "no store"
+    /// (66) nor an I/O error (74).
+    @Test func aSearchPathWithNoSchemaTheRoleMayUseIsRefused() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let uri = try PostgresTestServer.shared().makeDatabase("path")
+        let demo = try tool.run(["demo", "--sessions", "100", "--years", "1", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
+        #expect(demo.status == 0, "\(demo.standardError)")
+        let role = Self.newRole()
+        let admin = try PostgresConnection(uri: uri)
+        try admin.execute("CREATE ROLE \(role) LOGIN")
+        try admin.execute("CREATE SCHEMA hidden")
+        for store in [uri + "&options=-csearch_path%3Dnowhere", Self.uri(uri, role: role) + "&options=-csearch_path%3Dhidden"] {
+            for command in Self.commands {
+                let result = try run(command, store: store, in: tool)
+                #expect(result.status == 77, "\(store), \(command): \(result.standardError)")
+                #expect(result.standardError.contains("names no schema the role"), "\(result.standardError)")
+                #expect(result.standardError.contains("GRANT USAGE, CREATE ON SCHEMA"), "\(result.standardError)")
+            }
+        }
+    }
+
+    private static func newRole() -> String {
+        "role_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased())"
+    }
+
+    /// `uri` (the test server's, as user postgres) as `role`.
+    private static func uri(_ uri: String, role: String) -> String {
+        uri.replacingOccurrences(of: "user=postgres", with: "user=\(role)")
     }
 }

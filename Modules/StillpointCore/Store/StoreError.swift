@@ -37,6 +37,9 @@ public enum StoreError: Error, Sendable, Equatable {
     case noDatabase(path: String, database: String)
     /// The database server reported an error (`code` is PostgreSQL's SQLSTATE, when it gave one).
     case server(path: String, code: String?, message: String)
+    /// The database server refused a right the store needs (a table it may not write, a schema it may not create
+    /// in, a `search_path` with no schema it may use); `detail` says which, and what to grant.
+    case permissionDenied(path: String, detail: String)
     /// The location cannot be read as a store's location (a PostgreSQL URI libpq cannot parse).
     case invalidLocation(path: String, detail: String)
     /// The location needs a store module this program was not built with.
@@ -88,6 +91,8 @@ extension StoreError: LocalizedError, CustomStringConvertible {
                 + "(createdb \(database)), or name an existing database"
         case .server(let path, let code, let message):
             return "\(path): PostgreSQL error" + (code.map { " \($0)" } ?? "") + ": \(message)"
+        case .permissionDenied(let path, let detail):
+            return "\(path): \(detail)"
         case .invalidLocation(let path, let detail):
             return "\(path) is not a PostgreSQL connection URI libpq can read (\(detail)); write it as "
                 + "postgresql://user@host:port/database?parameter=value"

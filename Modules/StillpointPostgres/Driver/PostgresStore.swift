@@ -41,7 +41,8 @@ package final class PostgresStore: StoreDriver {
     ///   ``StoreError/noDatabase(path:database:)`` when it has no database of the URI's name,
     ///   ``StoreError/noStore(path:)`` or ``StoreError/needsUpgrade(path:)`` for a read-only open of a database
     ///   that lacks the store's tables, ``StoreError/newerVersion(path:version:supported:)`` for a store written
-    ///   by a newer Stillpoint.
+    ///   by a newer Stillpoint, ``StoreError/permissionDenied(path:detail:)`` for a role without a right the open
+    ///   needs (``PostgresSchema/checkRights(on:access:path:)``).
     package init(uri: String, schema: Schema, access: StoreAccess = .readWrite) throws {
         self.location = .postgres(uri)
         let path = location.displayPath
@@ -56,6 +57,7 @@ package final class PostgresStore: StoreDriver {
         let connection = try Self.connect(uri, path: path)
         try Self.translating(path: path) {
             let layout = PostgresSchema(schema)
+            try layout.checkRights(on: connection, access: access, path: path)
             switch access {
             case .readWrite: try layout.create(on: connection, path: path)
             case .readOnly: try layout.checkReadable(on: connection, path: path)
@@ -152,6 +154,10 @@ package final class PostgresStore: StoreDriver {
             return try body()
         } catch let error as PostgresError where error.isCancellation {
             throw CancellationError()
+        } catch let error as PostgresError where error.isMissingRight {
+            // A right revoked after the open's check, or one it does not know of: no I/O error, and the way out.
+            throw StoreError.permissionDenied(path: path, detail: "\(error.message) (SQLSTATE \(error.sqlState ?? "")); "
+                + "have the store's owner grant the role the right it names, or use a role that has it")
         } catch let error as PostgresError {
             throw StoreError.server(path: path, code: error.sqlState, message: error.message)
         }

@@ -22,6 +22,8 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case cannotCreate = 73
     /// Reading or writing failed part-way (`EX_IOERR`).
     case ioError = 74
+    /// The database server refused a right the store needs (`EX_NOPERM`).
+    case noPermission = 77
     /// Stopped by Ctrl-C.
     case interrupted = 130
 

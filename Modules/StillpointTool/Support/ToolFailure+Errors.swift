@@ -50,6 +50,7 @@ extension ToolFailure {
         case .notAFile, .noStore, .noDatabase: .noInput
         case .sqlite, .diskFull, .server: .ioError
         case .serverUnreachable: .unavailable
+        case .permissionDenied: .noPermission
         case .storeModuleMissing: .software
         case .invalidLocation: .usage
         }
