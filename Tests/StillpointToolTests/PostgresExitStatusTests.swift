@@ -5,7 +5,8 @@ import Testing
 
 /// The exit statuses of PostgreSQL's faults, on a throwaway server with real roles: a URI whose port or
 /// parameter is wrong is a mistake on the command line (64), a role without a right the store needs is refused
-/// with which right and what to grant (77).
+/// with which right and what to grant (77), and a `--where` that compares constants of different types is
+/// refused on both stores alike (64), not answered by one and failed by the other.
 @Suite("exit statuses on PostgreSQL", .serialized, .enabled(if: PostgresTestServer.isWanted))
 struct PostgresExitStatusTests {
     private static let commands = [["check"], ["report"], ["sessions"], ["imports"], ["import", "SESSIONS", "--format", "csv"]]
@@ -113,6 +114,27 @@ struct PostgresExitStatusTests {
                 #expect(result.standardError.contains("GRANT USAGE, CREATE ON SCHEMA"), "\(result.standardError)")
             }
         }
+    }
+
+    /// `"a" > 0` compares a string constant with a number: SQLite would answer by its order of storage classes and
+    /// PostgreSQL refuse the SQL; both stores refuse it the same way, as a mistake in `--where`.
+    @Test(arguments: [#""a" > 0"#, #""a" == 0"#, #"1 IN {"a", "b"}"#, #"2.5 <= "b""#])
+    func aWhereComparingConstantsOfDifferentTypesIsRefusedOnBothStores(predicate: String) throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let uri = try PostgresTestServer.shared().makeDatabase("where")
+        let file = tool.path("practice.sqlite")
+        var errors: [String] = []
+        for store in [file, uri] {
+            let demo = try tool.run(["demo", "--sessions", "100", "--years", "1", "--ending-at", "2025-05-31T20:00:00Z", "--store", store])
+            #expect(demo.status == 0, "\(demo.standardError)")
+            let result = try tool.run(["sessions", "--where", predicate, "--store", store])
+            #expect(result.status == 64, "\(store): \(result.standardError)")
+            #expect(result.standardError.contains("can't be compared"), "\(result.standardError)")
+            #expect(!result.standardError.contains("SQL"), "\(result.standardError)")
+            errors.append(result.standardError)
+        }
+        #expect(errors[0] == errors[1])
     }
 
     private static func newRole() -> String {
