@@ -14,8 +14,9 @@ struct StillpointCommand: AsyncParsableCommand {
             Exit status: 0 success, 1 a statistic, import or export failed, 64 a wrong command line, 65 bad \
             data (a manifest, an import file or a damaged store), 66 a missing input, 69 a PostgreSQL server that \
             cannot be reached, 70 a bug in Stillpoint, 73 an output that cannot be created, 74 an I/O error, 75 \
-            try again later (the PostgreSQL server cancelled a statement, or a followed store was replaced), 130 \
-            stopped by Ctrl-C (within a second; a second Ctrl-C exits at once).
+            try again later (the PostgreSQL server cancelled a statement, or a followed store was replaced), 77 a \
+            PostgreSQL role without a right the store needs, 130 stopped by Ctrl-C (within a second; a second \
+            Ctrl-C exits at once).
 
             Examples:
               stillpoint report

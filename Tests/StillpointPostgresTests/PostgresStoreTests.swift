@@ -108,6 +108,17 @@ struct PostgresStoreTests {
         #expect(StoreLocation.postgres("host=db.example password='a b' dbname=practice").displayPath
                 == "host=db.example password=*** dbname=practice")
         #expect(StoreLocation.postgres("postgresql://db.example:5432/practice").displayPath == "postgresql://db.example:5432/practice")
+        // A password that holds what libpq ends the user part at, in any case of scheme or keyword.
+        #expect(StoreLocation.postgres("postgresql://u:Hunter2?Secret@db.example:5433/practice").displayPath
+                == "postgresql://u:***@db.example:5433/practice")
+        #expect(StoreLocation.postgres("PostgreSQL://u:Hunter2/Sec@ret@db.example/practice").displayPath
+                == "PostgreSQL://u:***@db.example/practice")
+        #expect(StoreLocation.postgres("postgresql://db.example/practice?PASSWORD=Hunter2&user=u").displayPath
+                == "postgresql://db.example/practice?PASSWORD=***&user=u")
+        #expect(StoreLocation.postgres("host=db.example password=Hunter2 Secret dbname=practice").displayPath
+                == "host=db.example password=*** dbname=practice")
+        #expect(StoreLocation.redactingPasswords(in: "store: \"postgresql://u:Hunter2?Secret@db/practice\"\nstatistics: []")
+                == "store: \"postgresql://u:***@db/practice\"\nstatistics: []")
         // URIs libpq cannot parse come back quoted in its messages.
         for uri in ["postgresql://me:secret@[::1/practice", "postgresql://me:s%zzsecret@127.0.0.1:1/practice",
                     "postgresql://127.0.0.1/practice?password=s%zzsecret", "host=[ password='sec ret' dbname=x"] {

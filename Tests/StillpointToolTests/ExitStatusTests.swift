@@ -93,7 +93,7 @@ struct ExitStatusTests {
     @Test func theStatusesAreListedInTheReadmeAndTheHelp() throws {
         let readme = try String(contentsOfFile: ToolRunner.repositoryPath("README.md"), encoding: .utf8)
         let help = try ToolRunner().run(["--help"]).standardOutput
-        for (status, meaning) in [(64, "usage"), (65, "data"), (66, "input"), (73, "output"), (74, "I/O")] {
+        for (status, meaning) in [(64, "usage"), (65, "data"), (66, "input"), (73, "output"), (74, "I/O"), (77, "no permission")] {
             let inReadme = readme.contains("| \(status) |"), inHelp = help.contains("\(status)")
             #expect(inReadme, "README lacks exit status \(status) (\(meaning))")
             #expect(inHelp, "--help lacks exit status \(status) (\(meaning))")

@@ -364,9 +364,20 @@ struct PredicateSQLCompiler {
 
     /// Rejects comparisons that SQLite would answer through type affinity conversions the evaluator doesn't make,
     /// such as an integer attribute against the string "5".
+    /// Constants are typed as keys are: a string is text, a number a number; two of different classes are
+    /// refused, as a key and a value of different classes are, since PostgreSQL refuses `'a' > 0` that SQLite
+    /// answers by its order of storage classes.
     private func typeCheck(_ comparison: PredicateComparison) throws(FetchPredicateError) {
         let sides = [comparison.lhs, comparison.rhs]
         let needsText = comparison.op.isTextOperator || !comparison.options.isEmpty
+        let constants = sides.map(Self.constantValues)
+        if let left = constants[0], let right = constants[1] {
+            let classes = Set((left + right).compactMap(ValueClass.init))
+            if classes.count > 1 || (needsText && classes.contains { $0 != .text }) {
+                throw FetchPredicateError(.invalidComparison, "\(comparison.lhs) and \(comparison.rhs) are constants of different types"
+                                          + (needsText ? " or not text" : "") + "; they can't be compared (compare an attribute with a value of its type)")
+            }
+        }
         for (index, side) in sides.enumerated() {
             guard let (name, type) = typed(side) else { continue }
             let keyClass = ValueClass(type)
@@ -387,6 +398,15 @@ struct PredicateSQLCompiler {
             case .list(let values):
                 for value in values { try check(value, against: name, type) }
             }
+        }
+    }
+
+    /// The values of a constant operand (a value, or a list's), `nil` for one the store computes.
+    private static func constantValues(_ operand: PredicateOperand) -> [AttributeValue]? {
+        switch operand {
+        case .value(let value): return [value]
+        case .list(let values): return values
+        case .key, .subqueryCount: return nil
         }
     }
 

@@ -49,6 +49,9 @@ public enum StoreError: Error, Sendable, Equatable {
     /// URI's `options`, the role's or the database's settings) ran out, or an administrator cancelled it
     /// (`pg_cancel_backend`). `message` is the server's; nothing of the statement's transaction was kept.
     case serverCancelled(path: String, message: String)
+    /// The database server refused a right the store needs (a table it may not write, a schema it may not create
+    /// in, a `search_path` with no schema it may use); `detail` says which, and what to grant.
+    case permissionDenied(path: String, detail: String)
     /// The location cannot be read as a store's location (a PostgreSQL URI libpq cannot parse).
     case invalidLocation(path: String, detail: String)
     /// The location needs a store module this program was not built with.
@@ -114,6 +117,8 @@ extension StoreError: LocalizedError, CustomStringConvertible {
             return "\(path): the PostgreSQL server cancelled a statement (\(message)), so nothing of it was kept; a "
                 + "statement_timeout ran out or an administrator stopped it: raise the timeout (the URI's "
                 + "options=-c statement_timeout=..., or the role's) or try again later"
+        case .permissionDenied(let path, let detail):
+            return "\(path): \(detail)"
         case .invalidLocation(let path, let detail):
             return "\(path) is not a PostgreSQL connection URI libpq can read (\(detail)); write it as "
                 + "postgresql://user@host:port/database?parameter=value"

@@ -49,6 +49,9 @@ package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// The statement was cancelled (`PQcancel`, a statement timeout).
     package var isCancellation: Bool { sqlState == "57014" }
+    /// The server refused a right: SQLSTATE `42501` (insufficient_privilege), or `3F000` (invalid_schema_name: no
+    /// schema of the `search_path` the role may use to create in).
+    package var isMissingRight: Bool { sqlState == "42501" || sqlState == "3F000" }
     /// A unique constraint was violated.
     package var isUniqueViolation: Bool { sqlState == "23505" }
 

@@ -35,24 +35,29 @@ package final class PostgresStore: StoreDriver {
     /// Connects to the database `uri` names, creating the schema's tables or adding what they lack (read-write),
     /// or checking that they are all there (read-only).
     ///
-    /// - Throws: ``StoreError/serverUnreachable(path:detail:)`` when the server cannot be reached,
+    /// - Throws: ``StoreError/invalidLocation(path:detail:)`` when libpq cannot read `uri`, would misread it (a
+    ///   password holding `/` or `@`), or refuses a parameter's value (a port that is not a number, `sslmode=bogus`),
+    ///   ``StoreError/serverUnreachable(path:detail:)`` when the server cannot be reached,
     ///   ``StoreError/noDatabase(path:database:)`` when it has no database of the URI's name,
     ///   ``StoreError/noStore(path:)`` or ``StoreError/needsUpgrade(path:)`` for a read-only open of a database
     ///   that lacks the store's tables, ``StoreError/newerVersion(path:version:supported:)`` for a store written
-    ///   by a newer Stillpoint.
+    ///   by a newer Stillpoint, ``StoreError/permissionDenied(path:detail:)`` for a role without a right the open
+    ///   needs (``PostgresSchema/checkRights(on:access:path:)``).
     package init(uri: String, schema: Schema, access: StoreAccess = .readWrite) throws {
-        self.uri = uri
         self.location = .postgres(uri)
+        let path = location.displayPath
+        if let misreading = PostgresTarget.misreading(of: uri) {
+            throw StoreError.invalidLocation(path: path, detail: misreading)
+        }
+        let uri = StoreLocation.libpqForm(of: uri)
+        self.uri = uri
         self.schema = schema
         self.access = access
-        let path = location.displayPath
         self.path = path
-        if let failure = PostgresTarget.parseFailure(of: uri) {
-            throw StoreError.invalidLocation(path: path, detail: StoreLocation.redacting(failure, passwordsOf: uri))
-        }
         let connection = try Self.connect(uri, path: path)
         try Self.translating(path: path) {
             let layout = PostgresSchema(schema)
+            try layout.checkRights(on: connection, access: access, path: path)
             switch access {
             case .readWrite: try layout.create(on: connection, path: path)
             case .readOnly: try layout.checkReadable(on: connection, path: path)
@@ -136,7 +141,10 @@ package final class PostgresStore: StoreDriver {
             throw StoreError.noDatabase(path: path, database: error.database ?? PostgresTarget(uri: uri).database ?? "?")
         } catch {
             // libpq quotes a URI it cannot parse, password and all.
-            throw StoreError.serverUnreachable(path: path, detail: StoreLocation.redacting(error.message, passwordsOf: uri))
+            let detail = StoreLocation.redacting(error.message, passwordsOf: uri)
+            // A parameter's value libpq refuses (sslmode=bogus) is a mistake in the URI, not an unreachable server.
+            if PostgresTarget.isRefusedParameter(error.message) { throw StoreError.invalidLocation(path: path, detail: detail) }
+            throw StoreError.serverUnreachable(path: path, detail: detail)
         }
     }
 
@@ -151,6 +159,10 @@ package final class PostgresStore: StoreDriver {
         } catch let error as PostgresError where error.isCancellation {
             if flag?.isSet == true { throw CancellationError() }
             throw StoreError.serverCancelled(path: path, message: error.message.replacing(#/^ERROR:\s+/#, with: ""))
+        } catch let error as PostgresError where error.isMissingRight {
+            // A right revoked after the open's check, or one it does not know of: no I/O error, and the way out.
+            throw StoreError.permissionDenied(path: path, detail: "\(error.message) (SQLSTATE \(error.sqlState ?? "")); "
+                + "have the store's owner grant the role the right it names, or use a role that has it")
         } catch let error as PostgresError {
             throw StoreError.server(path: path, code: error.sqlState, message: error.message)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import StillpointCore
 
 /// One problem in a manifest: where it is, what is wrong, and what to do about it.
 ///
@@ -20,10 +21,11 @@ public struct ManifestError: Error, Sendable, Hashable, LocalizedError, CustomSt
     /// or may not be read), rather than what it says: a missing input, not bad data.
     public var isUnreadableFile: Bool
 
+    /// `message` and `sourceLine` lose any password they quote (a `store:` line's URI, a YAML error's excerpt).
     public init(location: SourceLocation?, message: String, sourceLine: String? = nil, isUnreadableFile: Bool = false) {
         self.location = location
-        self.message = message
-        self.sourceLine = sourceLine
+        self.message = StoreLocation.redactingPasswords(in: message)
+        self.sourceLine = sourceLine.map(StoreLocation.redactingPasswords(in:))
         self.isUnreadableFile = isUnreadableFile
     }
 

@@ -1,3 +1,5 @@
+import StillpointCore
+
 /// A value from a manifest, quoted for a one-line message: cut to its first 40 characters and to one line, so
 /// that a file that is not a manifest at all (a whole `/etc/passwd` read as one scalar) is not echoed back.
 ///
@@ -15,7 +17,8 @@ struct QuotedValue: CustomStringConvertible {
     }
 
     var description: String {
-        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        // Passwords go before the cut, which could leave a URI's password without the "@" that ends it.
+        let line = StoreLocation.redactingPasswords(in: text).split(whereSeparator: \.isNewline).joined(separator: " ")
         let shown = line.count > Self.maximumLength ? line.prefix(Self.maximumLength) + "…" : Substring(line)
         return "'\(shown)'"
     }

@@ -25,6 +25,8 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     /// The database server cancelled a statement (a statement timeout, an administrator): trying again later
     /// may succeed (`EX_TEMPFAIL`).
     case temporaryFailure = 75
+    /// The database server refused a right the store needs (`EX_NOPERM`).
+    case noPermission = 77
     /// Stopped by Ctrl-C.
     case interrupted = 130
 

@@ -9,12 +9,13 @@ import StillpointReport
 
 /// `--store FILE` or `--store postgresql://...`: the practice log to use, or the default store.
 struct StoreOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The store of sessions: a SQLite file, or a PostgreSQL database's URI.", discussion: "Without it, the default store (created on first use from a demo history). A PostgreSQL store is named by a libpq URI, postgresql://user@host:port/database, with libpq's usual parameters and environment (PGPASSWORD, PGHOST, ...). report, export and check open it read-only: they never wait for an import that is running, and refuse a store that does not exist.", valueName: "file-or-uri"))
+    @Option(name: .long, help: ArgumentHelp("The store of sessions: a SQLite file, or a PostgreSQL database's URI.", discussion: "Without it, the default store (created on first use from a demo history). A PostgreSQL store is named by a libpq URI, postgresql://user@host:port/database, or libpq's keyword=value pairs ('host=... dbname=...'; a file of such a name is written ./name=x.sqlite), with libpq's usual parameters and environment (PGPASSWORD, PGHOST, ...); percent-encode a /, ?, @, : or % in a URI's password. report, export and check open it read-only: they never wait for an import that is running, and refuse a store that does not exist.", valueName: "file-or-uri"))
     var store: String?
 
-    /// Whether `text` names a PostgreSQL database rather than a file.
+    /// Whether `text` names a PostgreSQL database rather than a file: a URI in any case, or libpq's
+    /// `keyword=value` pairs, which must never become a file's name (``StoreLocation/isPostgresName(_:)``).
     static func isServerURI(_ text: String) -> Bool {
-        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
+        StoreLocation.isPostgresName(text)
     }
 
     /// What a command does with the store.

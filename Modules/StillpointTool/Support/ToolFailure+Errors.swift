@@ -53,6 +53,7 @@ extension ToolFailure {
         case .sqlite, .diskFull, .server: .ioError
         case .serverUnreachable: .unavailable
         case .serverCancelled: .temporaryFailure
+        case .permissionDenied: .noPermission
         case .storeModuleMissing: .software
         case .invalidLocation: .usage
         }
