@@ -5,6 +5,22 @@ import StillpointCore
 enum SQLFunctions {
     static func register(in db: Database) {
         registerFold(in: db)
+        registerCaseMapping(in: db)
+    }
+
+    /// Adds `stillpoint_lowercase(text)` and `stillpoint_uppercase(text)` (Swift's `lowercased()` and
+    /// `uppercased()`, for the predicate functions `lowercase` and `uppercase`): NULL for NULL, other values
+    /// unchanged.
+    static func registerCaseMapping(in db: Database) {
+        let mappings: [(String, @Sendable (String) -> String)] = [
+            (TextFolding.lowercaseFunctionName, { $0.lowercased() }), (TextFolding.uppercaseFunctionName, { $0.uppercased() }),
+        ]
+        for (name, map) in mappings {
+            db.add(function: DatabaseFunction(name, argumentCount: 1, pure: true) { values in
+                guard case .string(let text) = values[0].storage else { return values[0] }
+                return map(text)
+            })
+        }
     }
 
     /// Adds `stillpoint_fold(text, flags)` (``TextFolding``'s folding, for `[c]`/`[d]` comparisons): NULL for

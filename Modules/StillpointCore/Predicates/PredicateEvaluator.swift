@@ -79,11 +79,11 @@ enum PredicateEvaluator {
         init(_ operand: PredicateOperand, _ subject: some PredicateSubject) {
             switch operand {
             case .key(let name): self.init(value: subject.value(forKeyPath: name), isLiteral: false)
-            case .subqueryCount(let relationship, _, let inner):
-                let matching = subject.related(through: relationship).filter { PredicateEvaluator.evaluate(inner, $0) }
-                self.init(value: .integer(Int64(matching.count)), isLiteral: false)
+            case .subqueryCount:
+                self.init(value: PredicateEvaluator.computed(operand, subject), isLiteral: false)
             case .value(let value): self.init(value: value, isLiteral: true)
             case .list: self.init(value: .null, isLiteral: true)
+            case .arithmetic, .function: self.init(value: PredicateEvaluator.computed(operand, subject), isLiteral: false)
             }
         }
     }

@@ -67,7 +67,7 @@ indirect enum PredicateNode: Sendable, Hashable {
             case .comparison(let comparison):
                 // A SUBQUERY's keys are the destination's, like a quantified condition's.
                 for operand in [comparison.lhs, comparison.rhs] {
-                    if case .key(let name) = operand, seen.insert(name).inserted { keys.append(name) }
+                    for name in operand.keys where seen.insert(name).inserted { keys.append(name) }
                 }
             case .not(let operand): visit(operand)
             case .and(let operands), .or(let operands): operands.forEach(visit)
@@ -96,6 +96,28 @@ enum PredicateOperand: Sendable, Hashable {
     /// `SUBQUERY(relationship, $variable, inner).@count`: how many of the objects the relationship reaches match
     /// `inner`, whose keys are the destination's (written `$variable.key` in a format), as an integer.
     indirect case subqueryCount(relationship: String, variable: String, PredicateNode)
+    /// `lhs + rhs`, `duration / 60`, `score ** 2`: numbers only; NULL on either side gives NULL.
+    indirect case arithmetic(PredicateArithmeticOperator, PredicateOperand, PredicateOperand)
+    /// `abs(duration)`, `lowercase(kind)`, `now()`, `-duration`: the function of its operands.
+    indirect case function(PredicateFunction, [PredicateOperand])
+
+    /// The keys this operand reads, outside SUBQUERYs (whose keys are the destination's), in order.
+    var keys: [String] {
+        switch self {
+        case .key(let name): return [name]
+        case .value, .list, .subqueryCount: return []
+        case .arithmetic(_, let lhs, let rhs): return lhs.keys + rhs.keys
+        case .function(_, let operands): return operands.flatMap(\.keys)
+        }
+    }
+
+    /// Whether the store computes it from keys and literals (arithmetic or a function), rather than reading it.
+    var isComputed: Bool {
+        switch self {
+        case .arithmetic, .function: return true
+        default: return false
+        }
+    }
 }
 
 enum PredicateOperator: Sendable, Hashable {
@@ -174,6 +196,8 @@ extension PredicateNode: CustomStringConvertible {
             case .subqueryCount(let relationship, let variable, let inner):
                 return .subqueryCount(relationship: prefix + relationship, variable: variable, inner)
             case .value, .list: return operand
+            case .arithmetic(let op, let lhs, let rhs): return .arithmetic(op, prefixed(lhs), prefixed(rhs))
+            case .function(let function, let operands): return .function(function, operands.map(prefixed))
             }
         }
         switch self {
@@ -213,6 +237,17 @@ extension PredicateOperand: CustomStringConvertible {
         case .subqueryCount(let relationship, let variable, let inner):
             let name = "$" + variable
             return "SUBQUERY(\(Self.formatKey(relationship)), \(name), \(inner.prefixingKeys(with: name + "."))).@count"
+        case .arithmetic(let op, let lhs, let rhs):
+            // Operands that are themselves arithmetic are parenthesized, so the tree reads back whatever the precedence.
+            func written(_ operand: PredicateOperand) -> String {
+                if case .arithmetic = operand { return "(\(operand))" }
+                return operand.description
+            }
+            return "\(written(lhs)) \(op.rawValue) \(written(rhs))"
+        case .function(.negate, let operands):
+            return "-(" + operands.map(\.description).joined(separator: ", ") + ")"
+        case .function(let function, let operands):
+            return function.rawValue + "(" + operands.map(\.description).joined(separator: ", ") + ")"
         }
     }
 

@@ -12,7 +12,7 @@ struct PredicateSQLCompiler {
     }
 
     private var keys: [String: PredicateKeyResolution] = [:]
-    private let dialect: SQLDialect
+    let dialect: SQLDialect
     /// The position of the statement's first parameter that this expression writes.
     private let firstParameter: Int
     private var arguments: [AttributeValue] = []
@@ -206,6 +206,8 @@ struct PredicateSQLCompiler {
         case expression(String, isUUID: Bool, folded: [Int: String])
         /// Compiled where it is written, so that its parameters are numbered in the order of the SQL text.
         case subqueryCount(relationship: String, PredicateNode)
+        /// Arithmetic or a function, compiled where it is written, for the same reason.
+        case computed(PredicateOperand)
         case parameter(AttributeValue)
 
         var isNull: Bool {
@@ -222,9 +224,19 @@ struct PredicateSQLCompiler {
             switch self {
             case .expression(_, let isUUID, _): return isUUID
             case .parameter(.uuid): return true
-            case .parameter, .subqueryCount: return false
+            case .parameter, .subqueryCount, .computed: return false
             }
         }
+    }
+
+    /// The type of a resolved key, for the type of a computed operand.
+    func keyType(_ name: String) -> AttributeType? {
+        keys[name]?.type
+    }
+
+    /// A key, a value or a SUBQUERY's count inside a computed operand, unfolded.
+    mutating func writeOperand(_ operand: PredicateOperand) throws -> String {
+        try write(term(operand), [])
     }
 
     private func term(_ operand: PredicateOperand) -> Term {
@@ -238,6 +250,8 @@ struct PredicateSQLCompiler {
             return .parameter(.null)
         case .subqueryCount(let relationship, _, let inner):
             return .subqueryCount(relationship: relationship, inner)
+        case .arithmetic, .function:
+            return .computed(operand)
         }
     }
 
@@ -257,6 +271,8 @@ struct PredicateSQLCompiler {
         case .expression(let expression, _, let folded):
             if let copy = folded[options.rawValue] { return copy }
             sql = expression
+        case .computed(let operand):
+            sql = try computedSQL(operand)
         case .parameter(let value):
             if !options.isEmpty, dialect.foldsValuesBeforeBinding {
                 // The store keeps folded copies of text columns; the value is folded here, as the evaluator does.
@@ -366,6 +382,13 @@ struct PredicateSQLCompiler {
     /// such as an integer attribute against the string "5".
     private func typeCheck(_ comparison: PredicateComparison) throws(FetchPredicateError) {
         let sides = [comparison.lhs, comparison.rhs]
+        for side in sides where side.isComputed {
+            _ = try computedType(side)
+            // PostgreSQL folds stored copies of columns for [c]/[d]; a computed text has none.
+            if !comparison.options.isEmpty, dialect.foldsValuesBeforeBinding {
+                throw FetchPredicateError(.invalidComparison, "\(comparison.options.modifierSuffix) can't fold the computed '\(side)' on PostgreSQL; compare lowercase(…) or uppercase(…) without [c]/[d]")
+            }
+        }
         let needsText = comparison.op.isTextOperator || !comparison.options.isEmpty
         for (index, side) in sides.enumerated() {
             guard let (name, type) = typed(side) else { continue }
@@ -378,7 +401,7 @@ struct PredicateSQLCompiler {
             }
             let other = sides[1 - index]
             switch other {
-            case .key, .subqueryCount:
+            case .key, .subqueryCount, .arithmetic, .function:
                 if let (otherName, otherType) = typed(other), ValueClass(otherType) != keyClass {
                     throw FetchPredicateError(.invalidComparison, "'\(name)' is \(Self.article(type)) attribute and '\(otherName)' is \(Self.article(otherType)) attribute; they can't be compared")
                 }
@@ -396,6 +419,7 @@ struct PredicateSQLCompiler {
         case .key(let name): return keys[name]?.type.map { (name, $0) }
         case .subqueryCount: return (operand.description, .integer)
         case .value, .list: return nil
+        case .arithmetic, .function: return (try? computedType(operand)).flatMap { $0 }.map { (operand.description, $0) }
         }
     }
 
