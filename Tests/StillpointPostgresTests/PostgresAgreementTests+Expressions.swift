@@ -108,3 +108,31 @@ struct RandomExpression {
         }
     }
 }
+
+extension PostgresAgreementTests {
+    @Test func substitutionVariablesAreFilledInLater() async throws {
+        let template = try FetchPredicate("name ==[c] $NAME AND minutes >= $LEAST OR minutes IN $SET OR score * $FACTOR > 10")
+        #expect(template.substitutionVariables == ["NAME", "LEAST", "SET", "FACTOR"])
+        let filled = try template.withSubstitutionVariables(["NAME": "cafe", "LEAST": 10, "SET": [5, 7], "FACTOR": 2])
+        #expect(filled == (try FetchPredicate("name ==[c] 'cafe' AND minutes >= 10 OR minutes IN {5, 7} OR score * 2 > 10")))
+        #expect(filled.substitutionVariables.isEmpty)
+        let selected = try await expectAgreement([filled])
+        #expect(selected == [[5, 7, 13, 14]])  // cafe (5), minutes 5 and 7 (7, 13), scores over 5 (7, 14)
+        #expect(throws: FetchPredicateError.self) { try template.withSubstitutionVariables(["SET": 5]) }
+        #expect(throws: FetchPredicateError.self) { try template.withSubstitutionVariables(["NAME": ["a", "b"]]) }
+    }
+
+    @Test func aVariableWithoutAValueIsAnErrorAtFetch() async throws {
+        let partly = try FetchPredicate("name ==[c] $NAME AND minutes >= $LEAST").withSubstitutionVariables(["NAME": "cafe"])
+        #expect(partly.description == "name ==[c] \"cafe\" AND minutes >= $LEAST")
+        let request = FetchRequest(Practice.self, predicate: partly)
+        let sqliteMessage = try await withSQLite { context in
+            do { _ = try context.fetch(request); return "" } catch { return "\(error)" }
+        }
+        #expect(sqliteMessage.contains("$LEAST has no value"), "\(sqliteMessage)")
+        #expect(throws: (any Error).self) { try postgresUIDs(request) }
+        do { _ = try postgresUIDs(request) } catch { #expect("\(error)".contains("$LEAST has no value"), "\(error)") }
+        // In memory the variable is nil, which no ordering matches.
+        #expect(Self.evaluatedUIDs(partly).isEmpty)
+    }
+}

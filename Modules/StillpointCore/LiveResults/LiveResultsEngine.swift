@@ -234,7 +234,7 @@ final class LiveResultsEngine {
             return [comparison.lhs, comparison.rhs].contains { operand in
                 switch operand {
                 case .subqueryCount: return true
-                case .key, .value, .list, .arithmetic, .function: return operand.keys.contains { $0.contains(".") }
+                case .key, .value, .list, .arithmetic, .function, .variable: return operand.keys.contains { $0.contains(".") }
                 }
             }
         }

@@ -14,7 +14,7 @@ extension PredicateEvaluator {
         switch operand {
         case .key(let name): return subject.value(forKeyPath: name)
         case .value(let value): return value
-        case .list: return .null
+        case .list, .variable: return .null
         case .subqueryCount(let relationship, _, let inner):
             return .integer(Int64(subject.related(through: relationship).filter { evaluate(inner, $0) }.count))
         case .arithmetic(let op, let lhs, let rhs):

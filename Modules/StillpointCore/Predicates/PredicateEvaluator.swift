@@ -82,7 +82,7 @@ enum PredicateEvaluator {
             case .subqueryCount:
                 self.init(value: PredicateEvaluator.computed(operand, subject), isLiteral: false)
             case .value(let value): self.init(value: value, isLiteral: true)
-            case .list: self.init(value: .null, isLiteral: true)
+            case .list, .variable: self.init(value: .null, isLiteral: true)
             case .arithmetic, .function: self.init(value: PredicateEvaluator.computed(operand, subject), isLiteral: false)
             }
         }

@@ -96,6 +96,8 @@ enum PredicateOperand: Sendable, Hashable {
     /// `SUBQUERY(relationship, $variable, inner).@count`: how many of the objects the relationship reaches match
     /// `inner`, whose keys are the destination's (written `$variable.key` in a format), as an integer.
     indirect case subqueryCount(relationship: String, variable: String, PredicateNode)
+    /// `$NAME`: a value given later, by ``FetchPredicate/withSubstitutionVariables(_:)``.
+    case variable(String)
     /// `lhs + rhs`, `duration / 60`, `score ** 2`: numbers only; NULL on either side gives NULL.
     indirect case arithmetic(PredicateArithmeticOperator, PredicateOperand, PredicateOperand)
     /// `abs(duration)`, `lowercase(kind)`, `now()`, `-duration`: the function of its operands.
@@ -105,7 +107,7 @@ enum PredicateOperand: Sendable, Hashable {
     var keys: [String] {
         switch self {
         case .key(let name): return [name]
-        case .value, .list, .subqueryCount: return []
+        case .value, .list, .subqueryCount, .variable: return []
         case .arithmetic(_, let lhs, let rhs): return lhs.keys + rhs.keys
         case .function(_, let operands): return operands.flatMap(\.keys)
         }
@@ -195,7 +197,7 @@ extension PredicateNode: CustomStringConvertible {
             case .key(let name): return .key(prefix + name)
             case .subqueryCount(let relationship, let variable, let inner):
                 return .subqueryCount(relationship: prefix + relationship, variable: variable, inner)
-            case .value, .list: return operand
+            case .value, .list, .variable: return operand
             case .arithmetic(let op, let lhs, let rhs): return .arithmetic(op, prefixed(lhs), prefixed(rhs))
             case .function(let function, let operands): return .function(function, operands.map(prefixed))
             }
@@ -244,6 +246,8 @@ extension PredicateOperand: CustomStringConvertible {
                 return operand.description
             }
             return "\(written(lhs)) \(op.rawValue) \(written(rhs))"
+        case .variable(let name):
+            return "$" + name
         case .function(.negate, let operands):
             return "-(" + operands.map(\.description).joined(separator: ", ") + ")"
         case .function(let function, let operands):

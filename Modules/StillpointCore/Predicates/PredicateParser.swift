@@ -284,7 +284,10 @@ struct PredicateParser {
             _ = advance()
             return .key(try parsePath(from: word))
         case .variable(let name):
-            return .key(try parseVariablePath(name))
+            // Inside a SUBQUERY its variable reads the related object; any other `$NAME` is substituted later.
+            if name == variables.last || tokens[index + 1].isSymbol(".") { return .key(try parseVariablePath(name)) }
+            _ = advance()
+            return .variable(name)
         case .number(let value):
             _ = advance()
             return .value(value)
@@ -387,7 +390,7 @@ struct PredicateParser {
             }
         case .function(let function, _) where [.lowercase, .uppercase, .now].contains(function):
             throw error("'\(what)' computes with numbers, but \(function.rawValue)(…) isn't one", at: token, kind: .invalidComparison)
-        case .key, .arithmetic, .function:
+        case .key, .arithmetic, .function, .variable:
             break
         }
     }
@@ -608,6 +611,7 @@ struct PredicateParser {
             case .key(let name): throw error("lists hold values, not keys like '\(name)'", at: elementToken)
             case .subqueryCount: throw error("lists hold values, not SUBQUERY", at: elementToken)
             case .arithmetic, .function: throw error("lists hold values, not computed ones", at: elementToken)
+            case .variable(let name): throw error("lists hold values; give the whole list as $\(name) instead", at: elementToken)
             case .list: throw error("lists can't be nested", at: elementToken)
             }
             if current.isSymbol(",") {
@@ -659,7 +663,7 @@ struct PredicateParser {
             throw error("a list can't be on the left of \(name)", at: lhsToken, kind: .invalidComparison)
         }
         switch (op, comparison.rhs) {
-        case (.in, .list), (.between, .list):
+        case (.in, .list), (.between, .list), (.in, .variable), (.between, .variable):
             break
         case (.in, _), (.between, _):
             throw error("\(op.symbol) needs a list on the right, like {1, 2} or an array argument", at: rhsToken, kind: .argument)
@@ -684,7 +688,7 @@ struct PredicateParser {
             switch operand {
             case .value(let value): values = [value]
             case .list(let list): values = list
-            case .key, .arithmetic, .function: values = []
+            case .key, .arithmetic, .function, .variable: values = []
             case .subqueryCount:
                 // A count is a number: text operators, [c]/[d] and text values can't apply to it.
                 throw error("\(what) compares text, but SUBQUERY(…).@count is a number", at: token, kind: .invalidComparison)
@@ -705,7 +709,7 @@ struct PredicateParser {
             switch other {
             case .value(let value): values = [value]
             case .list(let list): values = list
-            case .key, .subqueryCount, .arithmetic, .function: values = []
+            case .key, .subqueryCount, .arithmetic, .function, .variable: values = []
             }
             for value in values where !value.isNull && value.numericValue == nil {
                 throw error("SUBQUERY(…).@count is a number; it can't be compared with \(value)", at: otherToken, kind: .invalidComparison)

@@ -16,7 +16,7 @@ extension PredicateSQLCompiler {
         switch operand {
         case .key(let name): return keyType(name)
         case .value(let value): return Self.type(of: value)
-        case .list: return nil
+        case .list, .variable: return nil
         case .subqueryCount: return .integer
         case .arithmetic(let op, let lhs, let rhs):
             let left = try numberType(lhs, for: op.rawValue), right = try numberType(rhs, for: op.rawValue)
@@ -86,6 +86,8 @@ extension PredicateSQLCompiler {
     mutating func computedSQL(_ operand: PredicateOperand) throws -> String {
         let isPostgreSQL = dialect.spelling == .postgreSQL
         switch operand {
+        case .variable(let name):
+            throw FetchPredicateError(.argument, "the variable $\(name) has no value; give it with withSubstitutionVariables([\"\(name)\": value]) before fetching")
         case .key, .value, .list, .subqueryCount:
             return try writeOperand(operand)
         case .arithmetic(let op, let lhs, let rhs):

@@ -250,7 +250,7 @@ struct PredicateSQLCompiler {
             return .parameter(.null)
         case .subqueryCount(let relationship, _, let inner):
             return .subqueryCount(relationship: relationship, inner)
-        case .arithmetic, .function:
+        case .arithmetic, .function, .variable:
             return .computed(operand)
         }
     }
@@ -291,6 +291,9 @@ struct PredicateSQLCompiler {
     // MARK: Comparisons
 
     private mutating func sql(for comparison: PredicateComparison) throws -> String {
+        for case .variable(let name) in [comparison.lhs, comparison.rhs] {
+            throw FetchPredicateError(.argument, "the variable $\(name) has no value; give it with withSubstitutionVariables([\"\(name)\": value]) before fetching")
+        }
         try typeCheck(comparison)
         let options = comparison.options
         let rawLHS = term(comparison.lhs), rawRHS = term(comparison.rhs)
@@ -409,6 +412,8 @@ struct PredicateSQLCompiler {
                 try check(value, against: name, type)
             case .list(let values):
                 for value in values { try check(value, against: name, type) }
+            case .variable:
+                break
             }
         }
     }
@@ -418,7 +423,7 @@ struct PredicateSQLCompiler {
         switch operand {
         case .key(let name): return keys[name]?.type.map { (name, $0) }
         case .subqueryCount: return (operand.description, .integer)
-        case .value, .list: return nil
+        case .value, .list, .variable: return nil
         case .arithmetic, .function: return (try? computedType(operand)).flatMap { $0 }.map { (operand.description, $0) }
         }
     }
