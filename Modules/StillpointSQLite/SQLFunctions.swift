@@ -6,6 +6,16 @@ enum SQLFunctions {
     static func register(in db: Database) {
         registerFold(in: db)
         registerCaseMapping(in: db)
+        registerMatches(in: db)
+    }
+
+    /// Adds `stillpoint_matches(text, pattern, flags)` (``RegularExpressionMatch``, for `MATCHES`): NULL when
+    /// either is NULL or not text, or when the pattern isn't a regular expression; else 1 or 0.
+    static func registerMatches(in db: Database) {
+        db.add(function: DatabaseFunction(RegularExpressionMatch.sqlFunctionName, argumentCount: 3, pure: true) { values in
+            guard case .string(let text) = values[0].storage, case .string(let pattern) = values[1].storage else { return nil }
+            return RegularExpressionMatch.matches(text, pattern: pattern, flags: Int.fromDatabaseValue(values[2]) ?? 0)
+        })
     }
 
     /// Adds `stillpoint_lowercase(text)` and `stillpoint_uppercase(text)` (Swift's `lowercased()` and

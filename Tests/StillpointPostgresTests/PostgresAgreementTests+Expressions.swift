@@ -67,8 +67,9 @@ extension PostgresAgreementTests {
 }
 
 /// Builds a random comparison of numbers from a list of choices: keys, literals, the arithmetic operators and
-/// the numeric functions. Products keep one small literal and powers a small exponent, so that no value leaves
-/// the range of doubles (PostgreSQL refuses a statement whose double overflows, where SQLite answers infinity).
+/// the numeric functions. Products and quotients keep one small operand and powers a small exponent, so that no
+/// value leaves the range of doubles: PostgreSQL refuses a statement whose double overflows or underflows to
+/// zero, where SQLite answers infinity or 0 (the predicate article says so).
 struct RandomExpression {
     let choices: [UInt32]
     var position = 0
@@ -99,7 +100,7 @@ struct RandomExpression {
         case 0: return "(\(expression(depth: depth + 1)) + \(expression(depth: depth + 1)))"
         case 1: return "(\(expression(depth: depth + 1)) - \(expression(depth: depth + 1)))"
         case 2: return "(\(expression(depth: depth + 1)) * \(["2", "-1", "0.5", "3"][next(4)]))"
-        case 3: return "(\(expression(depth: depth + 1)) / \(expression(depth: depth + 1)))"
+        case 3: return "(\(expression(depth: depth + 1)) / \(["minutes", "7", "-2", "0", "0.5", "done"][next(6)]))"
         case 4: return "-\(expression(depth: depth + 1))"
         case 5: return "minutes ** \(next(4))"
         case 6: return "\(["abs", "floor", "ceiling", "trunc", "sqrt"][next(5)])(\(expression(depth: depth + 1)))"
@@ -134,5 +135,35 @@ extension PostgresAgreementTests {
         do { _ = try postgresUIDs(request) } catch { #expect("\(error)".contains("$LEAST has no value"), "\(error)") }
         // In memory the variable is nil, which no ordering matches.
         #expect(Self.evaluatedUIDs(partly).isEmpty)
+    }
+}
+
+extension PostgresAgreementTests {
+    /// MATCHES: ICU regular expressions over the whole string, alike in memory and on SQLite; PostgreSQL, whose
+    /// regular expressions are POSIX, refuses them with the reason.
+    @Test func matchesAgreesOnSQLiteAndIsRefusedOnPostgreSQL() async throws {
+        let formats = [
+            "name MATCHES 'Z.*'", "name MATCHES 'Za'", "name MATCHES[c] 'zazen'", "name MATCHES[d] 'Cafe'", "name MATCHES[cd] 'cafe'",
+            "note MATCHES '.*\\\\d+.*'", "note MATCHES '\\\\w+%_\\\\w+'", "name MATCHES '(?i)résumé'", "name MATCHES '[a-z]+'",
+            "name MATCHES 'a|cafe'", "note MATCHES ''", "lowercase(name) MATCHES 'stra(ss|ß)e'", "NOT name MATCHES '.*e'",
+        ]
+        let predicates = try formats.map { try FetchPredicate(format: $0, arguments: []) }
+        let requests = predicates.map { FetchRequest(Practice.self, predicate: $0, sortedBy: [.ascending(Practice.uid)]) }
+        let sqlite = try await withSQLite { context in try requests.map { try context.fetch($0).map { $0[Practice.uid] } } }
+        for (predicate, uids) in zip(predicates, sqlite) {
+            #expect(Self.evaluatedUIDs(predicate) == uids, "memory and SQLite on \(predicate)")
+            #expect(try FetchPredicate(format: predicate.description, arguments: []) == predicate, "round trip of \(predicate)")
+        }
+        #expect(sqlite[0] == [1, 3] && sqlite[2] == [1, 2, 3] && sqlite[4] == [4, 5, 6], "\(sqlite)")
+        #expect(sqlite.filter { !$0.isEmpty && $0.count < Practice.rows.count }.count > sqlite.count * 3 / 4)
+        for request in requests {
+            do {
+                _ = try postgresUIDs(request)
+                Issue.record("PostgreSQL answered MATCHES")
+            } catch {
+                #expect("\(error)".contains("MATCHES isn't supported on PostgreSQL: its regular expressions are POSIX"), "\(error)")
+            }
+        }
+        #expect(throws: FetchPredicateError.self) { try FetchPredicate("name MATCHES '(unclosed'") }
     }
 }

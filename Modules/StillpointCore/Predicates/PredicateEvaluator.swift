@@ -51,6 +51,10 @@ enum PredicateEvaluator {
                   let high = order(lhs, Side(value: bounds[1], isLiteral: true), options)
             else { return false }
             return low != .orderedAscending && high != .orderedDescending
+        case .matches:
+            let rhs = Side(comparison.rhs, subject)
+            guard let text = Self.text(of: lhs.value), let pattern = Self.text(of: rhs.value) else { return false }
+            return RegularExpressionMatch.matches(text, pattern: pattern, flags: options.rawValue) ?? false
         case .beginsWith, .endsWith, .contains, .like:
             let rhs = Side(comparison.rhs, subject)
             guard let text = self.text(of: fold(lhs.value, options)),

@@ -124,7 +124,7 @@ enum PredicateOperand: Sendable, Hashable {
 
 enum PredicateOperator: Sendable, Hashable {
     case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
-    case `in`, between, beginsWith, endsWith, contains, like
+    case `in`, between, beginsWith, endsWith, contains, like, matches
 
     /// The canonical spelling, used by descriptions and error messages.
     var symbol: String {
@@ -141,13 +141,14 @@ enum PredicateOperator: Sendable, Hashable {
         case .endsWith: return "ENDSWITH"
         case .contains: return "CONTAINS"
         case .like: return "LIKE"
+        case .matches: return "MATCHES"
         }
     }
 
     /// Operators that work on text only.
     var isTextOperator: Bool {
         switch self {
-        case .beginsWith, .endsWith, .contains, .like: return true
+        case .beginsWith, .endsWith, .contains, .like, .matches: return true
         default: return false
         }
     }

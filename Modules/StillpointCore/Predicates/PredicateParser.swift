@@ -215,8 +215,7 @@ struct PredicateParser {
             case "ENDSWITH": op = .endsWith
             case "CONTAINS": op = .contains
             case "LIKE": op = .like
-            case "MATCHES":
-                throw error("MATCHES isn't supported yet: regular expressions would not match alike in memory, SQLite and PostgreSQL; use LIKE, BEGINSWITH, ENDSWITH or CONTAINS", at: token)
+            case "MATCHES": op = .matches
             case "SUBQUERY", "FUNCTION":
                 throw error("'\(word)' isn't supported", at: token)
             default: op = nil
@@ -675,8 +674,11 @@ struct PredicateParser {
         if op == .between, case .list(let bounds) = comparison.rhs, bounds.count != 2 {
             throw error("BETWEEN needs exactly two values {low, high}, got \(bounds.count)", at: rhsToken, kind: .argument)
         }
-        if op == .like, case .key(let key) = comparison.rhs {
-            throw error("LIKE needs a pattern value on the right, not the key '\(key)'", at: rhsToken, kind: .invalidComparison)
+        if op == .like || op == .matches, case .key(let key) = comparison.rhs {
+            throw error("\(op.symbol) needs a pattern value on the right, not the key '\(key)'", at: rhsToken, kind: .invalidComparison)
+        }
+        if op == .matches, case .value(.string(let pattern)) = comparison.rhs, let problem = RegularExpressionMatch.problem(with: pattern) {
+            throw error(problem, at: rhsToken, kind: .invalidComparison)
         }
         try validateCount(comparison, lhsToken: lhsToken, rhsToken: rhsToken)
         // Text operators and [c]/[d] only mean something for text values.

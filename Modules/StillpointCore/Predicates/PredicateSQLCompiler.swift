@@ -348,6 +348,13 @@ struct PredicateSQLCompiler {
             return try "substr(\(write(rawLHS, options)), length(\(write(rawLHS, options))) - length(\(write(rawRHS, options))) + 1) = \(write(rawRHS, options))"
         case .contains:
             return try "\(dialect.positionFunction)(\(write(rawLHS, options)), \(write(rawRHS, options))) > 0"
+        case .matches:
+            // PostgreSQL's `~` is POSIX, not ICU: classes, anchors and [c] differ, so it can't answer as NSPredicate.
+            guard !dialect.foldsValuesBeforeBinding else {
+                throw FetchPredicateError(.invalidComparison, "MATCHES isn't supported on PostgreSQL: its regular expressions are POSIX, not ICU as NSPredicate's, and would match other rows; use LIKE, BEGINSWITH, ENDSWITH or CONTAINS, or a SQLite store")
+            }
+            let flags = options.rawValue
+            return try "\(RegularExpressionMatch.sqlFunctionName)(\(write(rawLHS, [])), \(write(rawRHS, [])), \(flags)) = 1"
         case .like:
             guard case .value(let value) = comparison.rhs, let pattern = PredicateEvaluator.text(of: value) else {
                 return try "\(write(rawLHS, options)) \(dialect.patternOperator) \(write(.parameter(.null), []))"
