@@ -44,6 +44,7 @@ extension PostgresAgreementTests {
             "trunc(score) == 0", "floor(minutes) / 2 == 2.5", "modulus:by:(minutes, 7) == 3", "modulus:by:(-minutes, 7) == -3",
             "lowercase(name) == 'café'", "uppercase(name) == 'STRASSE'", "uppercase(name) == 'RÉSUMÉ'", "lowercase(name) == lowercase(note)",
             "lowercase(name) BEGINSWITH 'ca'", "length:(name) == 5", "length(note) > 6", "at < now()", "now() > at",
+            "abs(nil) == nil", "sqrt(nil) > 1", "lowercase(nil) == nil", "modulus:by:(minutes, nil) == nil", "nil * 2 == nil",
             "minutes == 0x14", "minutes == 0o36", "minutes == 0b1010", "minutes > -0x0A", "SELF.minutes > 20", "SELF.name ==[c] 'cafe'",
         ]
         let predicates = try formats.map { try FetchPredicate(format: $0, arguments: []) }
@@ -165,5 +166,24 @@ extension PostgresAgreementTests {
             }
         }
         #expect(throws: FetchPredicateError.self) { try FetchPredicate("name MATCHES '(unclosed'") }
+    }
+}
+
+extension PostgresAgreementTests {
+    /// Past Int64, SQLite and memory answer in doubles; PostgreSQL refuses the statement ("bigint out of range").
+    @Test func integerOverflowAnswersInDoublesOnSQLiteAndIsRefusedOnPostgreSQL() async throws {
+        let smallest = "(minutes - 0x7FFFFFFFFFFFFFFF - 1)"  // Int64.min for the row whose minutes are 0
+        let formats = ["abs(\(smallest)) > 9e18", "-\(smallest) > 9e18", "\(smallest) / -1 > 9e18", "minutes + 0x7FFFFFFFFFFFFFFF > 9.3e18",
+                       "minutes * 0x7FFFFFFFFFFFFFFF < 0", "modulus:by:(\(smallest), -1) == 0"]
+        let predicates = try formats.map { try FetchPredicate(format: $0, arguments: []) }
+        let requests = predicates.map { FetchRequest(Practice.self, predicate: $0, sortedBy: [.ascending(Practice.uid)]) }
+        let sqlite = try await withSQLite { context in try requests.map { try context.fetch($0).map { $0[Practice.uid] } } }
+        for (predicate, uids) in zip(predicates, sqlite) {
+            #expect(Self.evaluatedUIDs(predicate) == uids, "memory and SQLite on \(predicate)")
+        }
+        // Every row with minutes (all but the third): 2^63 - minutes, a double for minutes 0, an integer else.
+        let withMinutes = Practice.rows.indices.filter { Practice.rows[$0].minutes != nil }.map { Int64($0 + 1) }
+        #expect(sqlite[0] == withMinutes && sqlite[1] == withMinutes && sqlite[2] == withMinutes, "\(sqlite)")
+        #expect(throws: (any Error).self) { try postgresUIDs(requests[0]) }
     }
 }

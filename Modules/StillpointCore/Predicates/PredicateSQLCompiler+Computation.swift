@@ -90,6 +90,9 @@ extension PredicateSQLCompiler {
             throw FetchPredicateError(.argument, "the variable $\(name) has no value; give it with withSubstitutionVariables([\"\(name)\": value]) before fetching")
         case .key, .value, .list, .subqueryCount:
             return try writeOperand(operand)
+        case _ where Self.takesNil(operand):
+            // NULL, whatever the operator: written so, since PostgreSQL can't choose a function for an untyped NULL.
+            return "NULL"
         case .arithmetic(let op, let lhs, let rhs):
             let left = try computedSQL(lhs), right = try computedSQL(rhs)
             switch op {
@@ -105,9 +108,14 @@ extension PredicateSQLCompiler {
             let x = arguments.first ?? "NULL"
             switch function {
             case .negate: return "(-\(x))"
-            case .abs: return "abs(\(x))"
+            case .abs:
+                // SQLite's abs raises an error for the smallest integer, whose opposite is a double, as in memory.
+                // The operand is written once (its `?` parameters bind in order), and named in a subquery.
+                return isPostgreSQL ? "abs(\(x))"
+                    : "(SELECT CASE WHEN v = -9223372036854775807 - 1 THEN 9223372036854775808.0 ELSE abs(v) END FROM (SELECT \(x) AS v))"
             case .sqrt:
-                // Both stores give NULL for a negative number, as memory does (PostgreSQL would raise an error).
+                // Both stores give NULL for a negative number, as memory does (PostgreSQL would raise an error);
+                // PostgreSQL's parameters are numbered, so writing the operand twice binds it twice.
                 return isPostgreSQL ? "sqrt(CASE WHEN \(x) >= 0 THEN \(Self.double(x)) END)" : "sqrt(\(x))"
             case .floor: return isPostgreSQL ? "floor(\(Self.double(x)))" : "CAST(floor(\(x)) AS REAL)"
             case .ceiling: return isPostgreSQL ? "ceiling(\(Self.double(x)))" : "CAST(ceil(\(x)) AS REAL)"
@@ -117,6 +125,15 @@ extension PredicateSQLCompiler {
             case .lowercase, .uppercase: return dialect.caseMapped(x, upper: function == .uppercase)
             case .now: return "NULL"
             }
+        }
+    }
+
+    /// Whether one of the operator's or function's own operands is the literal nil.
+    private static func takesNil(_ operand: PredicateOperand) -> Bool {
+        switch operand {
+        case .arithmetic(_, let lhs, let rhs): return [lhs, rhs].contains(.value(.null))
+        case .function(_, let operands): return operands.contains(.value(.null))
+        default: return false
         }
     }
 
