@@ -30,6 +30,7 @@ struct PredicateFormatArticleTests {
         ("7 / 0 == nil", true), ("sqrt(-1) == nil", true), ("floor(7) / 2 == 3.5", true), ("length('Straße') == 6", true),
         ("0x3E8 == 1000 AND 0o17 == 15 AND 0b101 == 5 AND -0x10 == -16", true), ("FUNCTION(-3, 'abs') == 3", true),
         ("9223372036854775807 + 1 > 9.2e18", true), ("TRUE + TRUE == 2", true),
+        ("1 > 0 AND -2 ** 2 == 4", true), ("NOT -2 ** 2 == -4", true), ("1 - -2 == 3 AND 3 -2 == 1", true),
     ])
     func theArticlesArithmetic(format: String, expected: Bool) throws {
         let predicate = try FetchPredicate(format: format, arguments: [])

@@ -41,7 +41,11 @@ struct PredicateToken: Sendable, Equatable {
     /// Whether the token can end an operand, so that a `-` after it subtracts.
     var endsOperand: Bool {
         switch kind {
-        case .word, .escapedWord, .number, .string, .valuePlaceholder, .keyPlaceholder, .variable: return true
+        case .word(let word):
+            // A keyword (AND, NOT, IN, …) is followed by an operand, so `AND -2` holds the number -2.
+            let upper = word.uppercased()
+            return !PredicateLexer.reservedWords.contains(upper) || ["NIL", "NULL", "TRUE", "FALSE", "YES", "NO"].contains(upper)
+        case .escapedWord, .number, .string, .valuePlaceholder, .keyPlaceholder, .variable: return true
         case .symbol(let symbol): return symbol == ")" || symbol == "}"
         case .end: return false
         }
