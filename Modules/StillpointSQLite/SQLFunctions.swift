@@ -18,12 +18,12 @@ enum SQLFunctions {
         })
     }
 
-    /// Adds `stillpoint_lowercase(text)` and `stillpoint_uppercase(text)` (Swift's `lowercased()` and
-    /// `uppercased()`, for the predicate functions `lowercase` and `uppercase`): NULL for NULL, other values
-    /// unchanged.
+    /// Adds `stillpoint_lowercase(text)` and `stillpoint_uppercase(text)` (Foundation's `lowercased(with:)` and
+    /// `uppercased(with:)`, as the evaluator, for the predicate functions `lowercase` and `uppercase`): NULL for
+    /// NULL, other values unchanged.
     static func registerCaseMapping(in db: Database) {
         let mappings: [(String, @Sendable (String) -> String)] = [
-            (TextFolding.lowercaseFunctionName, { $0.lowercased() }), (TextFolding.uppercaseFunctionName, { $0.uppercased() }),
+            (TextFolding.lowercaseFunctionName, { $0.lowercased(with: nil) }), (TextFolding.uppercaseFunctionName, { $0.uppercased(with: nil) }),
         ]
         for (name, map) in mappings {
             db.add(function: DatabaseFunction(name, argumentCount: 1, pure: true) { values in

@@ -43,7 +43,7 @@ extension PostgresAgreementTests {
             "sqrt(minutes) > 4", "sqrt(score) > 1", "sqrt(score) == nil", "floor(score) == 1", "ceiling(score) == 2",
             "trunc(score) == 0", "floor(minutes) / 2 == 2.5", "modulus:by:(minutes, 7) == 3", "modulus:by:(-minutes, 7) == -3",
             "lowercase(name) == 'café'", "uppercase(name) == 'STRASSE'", "uppercase(name) == 'RÉSUMÉ'", "lowercase(name) == lowercase(note)",
-            "lowercase(name) BEGINSWITH 'ca'", "length:(name) == 5", "length(note) > 6", "at < now()", "now() > at",
+            "lowercase(name) BEGINSWITH 'ca'", "lowercase('ΣΑΣ ÉTÉ') == 'σας été' OR minutes > 50", "uppercase('straße') == 'STRASSE' OR minutes > 50", "length:(name) == 5", "length(note) > 6", "at < now()", "now() > at",
             "abs(nil) == nil", "sqrt(nil) > 1", "lowercase(nil) == nil", "modulus:by:(minutes, nil) == nil", "nil * 2 == nil",
             "minutes == 0x14", "minutes == 0o36", "minutes == 0b1010", "minutes > -0x0A", "SELF.minutes > 20", "SELF.name ==[c] 'cafe'",
         ]

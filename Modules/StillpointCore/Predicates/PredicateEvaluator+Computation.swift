@@ -83,10 +83,11 @@ extension PredicateEvaluator {
         switch function {
         case .length:
             return text(of: first).map { .integer(Int64($0.unicodeScalars.count)) } ?? .null
+        // Foundation's case mapping (NSString's), which knows context: a final Σ lowercases to ς.
         case .lowercase:
-            return text(of: first).map { .string($0.lowercased()) } ?? .null
+            return text(of: first).map { .string($0.lowercased(with: nil)) } ?? .null
         case .uppercase:
-            return text(of: first).map { .string($0.uppercased()) } ?? .null
+            return text(of: first).map { .string($0.uppercased(with: nil)) } ?? .null
         default:
             break
         }

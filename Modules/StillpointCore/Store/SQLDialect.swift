@@ -57,8 +57,9 @@ package struct SQLDialect: Sendable, Hashable {
         (0..<count).map { parameter(first + $0) }.joined(separator: ", ")
     }
 
-    /// `expression` lowercased or uppercased with Unicode's case mappings, as Swift's `lowercased()` does:
-    /// SQLite's `lower` changes ASCII letters only, so SQLite calls the functions every connection registers.
+    /// `expression` lowercased or uppercased with Unicode's case mappings, as Foundation's `lowercased(with:)`
+    /// does (a final Σ becomes ς): SQLite's `lower` changes ASCII letters only, so SQLite calls the functions
+    /// every connection registers.
     package func caseMapped(_ expression: String, upper: Bool) -> String {
         if spelling == .postgreSQL {
             // The database's locale is C, whose lower() is ASCII only; ICU's root locale maps all of Unicode.
