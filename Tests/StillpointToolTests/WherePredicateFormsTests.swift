@@ -52,6 +52,35 @@ struct WherePredicateFormsTests {
         for (form, equivalent) in Self.equivalents {
             try expectSameSessions(uri, form, equivalent, in: tool)
         }
+        // A manifest's where: reads the new forms too, and the report is the one SQLite gives.
+        let manifest = tool.path("custom.yaml")
+        try """
+            version: 1
+            time_zone: UTC
+            custom_statistics:
+              long_sittings:
+                name: Long sittings
+                function: count
+                where: "duration / 60 >= 30 AND lowercase(kind) == 'meditation'"
+            statistics: [long_sittings]
+            """.write(toFile: manifest, atomically: true, encoding: .utf8)
+        let file = try ReportCommandTests.makeStore(tool)
+        let onServer = try tool.run(["report", "--config", manifest, "--store", uri, "--format", "json", "--as-of", ReportCommandTests.asOf])
+        let onFile = try tool.run(["report", "--config", manifest, "--store", file, "--format", "json", "--as-of", ReportCommandTests.asOf])
+        #expect(onServer.status == 0 && onFile.status == 0, "\(onServer.standardError) \(onFile.standardError)")
+        #expect(onServer.standardOutput == onFile.standardOutput)
+        #expect(onServer.standardOutput.contains("\"id\": \"long_sittings\"") && onServer.standardOutput.contains("\"status\": \"ok\""),
+                "\(onServer.standardOutput)")
+        // A report reads each session once and answers custom statistics in memory, so MATCHES in a manifest
+        // works on PostgreSQL too, and agrees with SQLite.
+        try String(contentsOfFile: manifest, encoding: .utf8).replacingOccurrences(of: "duration / 60 >= 30 AND lowercase(kind) == 'meditation'", with: "kind MATCHES 'med.*'")
+            .write(toFile: manifest, atomically: true, encoding: .utf8)
+        let matchingOnServer = try tool.run(["report", "--config", manifest, "--store", uri, "--format", "json", "--as-of", ReportCommandTests.asOf])
+        let matchingOnFile = try tool.run(["report", "--config", manifest, "--store", file, "--format", "json", "--as-of", ReportCommandTests.asOf])
+        #expect(matchingOnServer.status == 0, "\(matchingOnServer.standardError)")
+        #expect(matchingOnServer.standardOutput == matchingOnFile.standardOutput)
+        #expect(matchingOnServer.standardOutput != onServer.standardOutput, "the predicate changed the count")
+
         // Refused before the store is read, as a mistake on the command line, by every reading command.
         for command in [["sessions"], ["export", "--output", tool.path("refused.csv")]] {
             let matches = try tool.run(command + ["--store", uri, "--where", "kind MATCHES 'yo.*'"])
