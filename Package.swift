@@ -129,7 +129,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointPostgresTests",
-            dependencies: ["StillpointSQLite", "StillpointPostgres", "StillpointCore", "StillpointPostgresTestSupport"],
+            dependencies: ["StillpointSQLite", "StillpointPostgres", "StillpointCore", "StillpointPostgresTestSupport", propertyBased],
             path: "Tests/StillpointPostgresTests",
             swiftSettings: strictSettings),
         .testTarget(

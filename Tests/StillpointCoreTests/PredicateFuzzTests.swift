@@ -16,6 +16,9 @@ struct PredicateFuzzTests {
         " BEGINSWITH ", " CONTAINS ", " LIKE ", "[c]", "[cd]", "{", "}", ", ", "kind", "duration", "note",
         "'yoga'", "\"a\\\"b\"", "42", "-1.5e3", "nil", "TRUEPREDICATE", "CAST(", "\"NSDate\"", "%@", "%K", "#kind",
         "SUBQUERY(", "sessions", "$s", "$s.", "$t.", ").@count", ".@sum", "ANY ",
+        // Issue 26: arithmetic, functions, radix literals, SELF, substitution variables, MATCHES.
+        " + ", " - ", "*", " / ", " ** ", "-(", "abs(", "sqrt(", "floor(", "modulus:by:(", "length:(", "lowercase(",
+        "now()", "FUNCTION(", "'abs'", "0x3E8", "0b101", "0o", "SELF.", "$KIND", " MATCHES ", "'med.*'", "'(x'",
     ]
     static let mutator = InputMutator(tokens: words, maximumLength: 4_096)
 

@@ -32,6 +32,12 @@ struct TypedPredicateTests {
     static let kitchenCases: [Case] = [
         // Equality, for every value type.
         Case(Kitchen.integer == 3, "integer == 3"),
+        // Arithmetic (issue 26).
+        Case(Kitchen.double / 60 > 20, "double / 60.0 > 20"),
+        Case(Kitchen.integer * 2 - 1 >= 5, "integer * 2 - 1 >= 5"),
+        Case((Kitchen.double - 600).magnitude < 60, "abs(double - 600.0) < 60"),
+        Case(-Kitchen.integer > -3, "-integer > -3"),
+        Case(Kitchen.integer + Kitchen.integer == 4, "integer + integer == 4"),
         Case(Kitchen.integer != 3, "integer != 3"),
         Case(Kitchen.double == 600, "double == 600.0"),
         Case(Kitchen.double >= 600, "double >= %@", 600.0),
@@ -180,7 +186,8 @@ struct TypedPredicateTests {
 
     /// How many rows of ``insertRows(in:)`` some formats select.
     static let expectedKitchen: [(String, Int)] = [
-        ("integer >= 3", 4), ("double >= %@", 4), ("note == nil", 2), ("note != nil", 4), ("string IN {}", 0),
+        ("integer >= 3", 4), ("double >= %@", 4), ("double / 60.0 > 20", 2), ("integer * 2 - 1 >= 5", 4),
+        ("abs(double - 600.0) < 60", 1), ("-integer > -3", 2), ("integer + integer == 4", 1), ("note == nil", 2), ("note != nil", 4), ("string IN {}", 0),
         ("string BEGINSWITH[c] \"yo\"", 2), ("string CONTAINS[d] \"cafe\"", 1), ("string LIKE \"run\\\\*fast\"", 1),
         ("string LIKE \"run*\"", 2), ("note BEGINSWITH[c] \"knee\"", 1), ("note CONTAINS \"%_\"", 1),
         ("date BETWEEN %@", 3), ("note IN {\"cafe after\", nil}", 3),

@@ -233,9 +233,8 @@ final class LiveResultsEngine {
         case .comparison(let comparison):
             return [comparison.lhs, comparison.rhs].contains { operand in
                 switch operand {
-                case .key(let name): return name.contains(".")
                 case .subqueryCount: return true
-                case .value, .list: return false
+                case .key, .value, .list, .arithmetic, .function, .variable: return operand.keys.contains { $0.contains(".") }
                 }
             }
         }

@@ -51,6 +51,10 @@ enum PredicateEvaluator {
                   let high = order(lhs, Side(value: bounds[1], isLiteral: true), options)
             else { return false }
             return low != .orderedAscending && high != .orderedDescending
+        case .matches:
+            let rhs = Side(comparison.rhs, subject)
+            guard let text = Self.text(of: lhs.value), let pattern = Self.text(of: rhs.value) else { return false }
+            return RegularExpressionMatch.matches(text, pattern: pattern, flags: options.rawValue) ?? false
         case .beginsWith, .endsWith, .contains, .like:
             let rhs = Side(comparison.rhs, subject)
             guard let text = self.text(of: fold(lhs.value, options)),
@@ -79,11 +83,11 @@ enum PredicateEvaluator {
         init(_ operand: PredicateOperand, _ subject: some PredicateSubject) {
             switch operand {
             case .key(let name): self.init(value: subject.value(forKeyPath: name), isLiteral: false)
-            case .subqueryCount(let relationship, _, let inner):
-                let matching = subject.related(through: relationship).filter { PredicateEvaluator.evaluate(inner, $0) }
-                self.init(value: .integer(Int64(matching.count)), isLiteral: false)
+            case .subqueryCount:
+                self.init(value: PredicateEvaluator.computed(operand, subject), isLiteral: false)
             case .value(let value): self.init(value: value, isLiteral: true)
-            case .list: self.init(value: .null, isLiteral: true)
+            case .list, .variable: self.init(value: .null, isLiteral: true)
+            case .arithmetic, .function: self.init(value: PredicateEvaluator.computed(operand, subject), isLiteral: false)
             }
         }
     }

@@ -37,6 +37,19 @@ struct PredicateToken: Sendable, Equatable {
     }
 
     func isSymbol(_ symbol: String) -> Bool { kind == .symbol(symbol) }
+
+    /// Whether the token can end an operand, so that a `-` after it subtracts.
+    var endsOperand: Bool {
+        switch kind {
+        case .word(let word):
+            // A keyword (AND, NOT, IN, …) is followed by an operand, so `AND -2` holds the number -2.
+            let upper = word.uppercased()
+            return !PredicateLexer.reservedWords.contains(upper) || ["NIL", "NULL", "TRUE", "FALSE", "YES", "NO"].contains(upper)
+        case .escapedWord, .number, .string, .valuePlaceholder, .keyPlaceholder, .variable: return true
+        case .symbol(let symbol): return symbol == ")" || symbol == "}"
+        case .end: return false
+        }
+    }
 }
 
 /// Splits a predicate format into tokens.
@@ -50,6 +63,8 @@ struct PredicateLexer {
 
     static let comparisonSymbols: Set<String> = ["==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>"]
     private static let operators = comparisonSymbols.union(["&&", "||", "!"])
+    /// Arithmetic operators; each is a token of its own, so `a*-b` is `a`, `*`, `-`, `b`.
+    static let arithmeticSymbols: Set<String> = ["+", "-", "*", "/", "**"]
     // Characters that form operators; a run of them must spell one known operator.
     private static let operatorCharacters: Set<Character> = ["=", "<", ">", "!", "&", "|", "~", "^", "+", "-", "*", "/"]
     private static let punctuation: Set<Character> = ["(", ")", "{", "}", ",", "[", "]", "."]
@@ -67,7 +82,7 @@ struct PredicateLexer {
         var lexer = PredicateLexer(format: format)
         var tokens: [PredicateToken] = []
         while true {
-            let token = try lexer.nextToken()
+            let token = try lexer.nextToken(afterOperand: tokens.last?.endsOperand ?? false)
             tokens.append(token)
             if token.kind == .end { return tokens }
         }
@@ -85,14 +100,21 @@ struct PredicateLexer {
         String(characters[start..<position])
     }
 
-    private mutating func nextToken() throws(FetchPredicateError) -> PredicateToken {
+    /// After an operand, `-5` is a subtraction (`duration -5`), not the number -5.
+    private mutating func nextToken(afterOperand: Bool) throws(FetchPredicateError) -> PredicateToken {
         while let character = character(at: position), character.isWhitespace { position += 1 }
         let start = position
         guard let character = character(at: position) else {
             return PredicateToken(kind: .end, offset: start, text: "")
         }
         if character.isLetter || character == "_" {
-            let word = readIdentifier()
+            var word = readIdentifier()
+            // A selector-style function name: `length:`, `modulus:by:`.
+            while self.character(at: position) == ":" {
+                position += 1
+                word += ":"
+                if let next = self.character(at: position), next.isLetter { word += readIdentifier() }
+            }
             return PredicateToken(kind: .word(word), offset: start, text: word)
         }
         if character == "@", let next = self.character(at: position + 1), next.isLetter {
@@ -109,7 +131,7 @@ struct PredicateLexer {
             let word = readIdentifier()
             return PredicateToken(kind: .escapedWord(word), offset: start, text: "#" + word)
         }
-        if character.isASCII, character.isNumber || ((character == "-" || character == ".") && startsNumber(at: position + 1)) {
+        if character.isASCII, character.isNumber || (((character == "-" && !afterOperand) || character == ".") && startsNumber(at: position + 1)) {
             return try readNumber()
         }
         if character == "'" || character == "\"" {
@@ -163,6 +185,9 @@ struct PredicateLexer {
     private mutating func readNumber() throws(FetchPredicateError) -> PredicateToken {
         let start = position
         if character(at: position) == "-" { position += 1 }
+        if character(at: position) == "0", let radix = Self.radixes[character(at: position + 1) ?? " "] {
+            return try readRadixNumber(radix, from: start)
+        }
         readDigits()
         var isInteger = true
         if character(at: position) == ".", startsNumber(at: position + 1) || position > start {
@@ -199,6 +224,27 @@ struct PredicateLexer {
             throw error("invalid number '\(written)'", at: start)
         }
         return PredicateToken(kind: .number(value), offset: start, text: written)
+    }
+
+    /// The prefixes of integers in another base: `0x3E8`, `0o17`, `0b101`.
+    private static let radixes: [Character: Int] = ["x": 16, "X": 16, "o": 8, "O": 8, "b": 2, "B": 2]
+
+    /// An integer written in base `radix` after its `0x`, `0o` or `0b` (and an optional `-` before it).
+    private mutating func readRadixNumber(_ radix: Int, from start: Int) throws(FetchPredicateError) -> PredicateToken {
+        position += 2
+        let digitsStart = position
+        while let character = character(at: position), character.isLetter || character.isNumber || character == "_" {
+            position += 1
+        }
+        let written = text(from: start)
+        let digits = String(characters[digitsStart..<position])
+        let isNegative = written.hasPrefix("-")
+        guard !digits.isEmpty, let value = Int64(isNegative ? "-" + digits : digits, radix: radix) else {
+            let what = digits.isEmpty || digits.contains(where: { !$0.isHexDigit || Int(String($0), radix: radix) == nil })
+                ? "invalid number '\(written)'" : "the number '\(written)' is too large; integers go up to 9223372036854775807"
+            throw error(what, at: start)
+        }
+        return PredicateToken(kind: .number(.integer(value)), offset: start, text: written)
     }
 
     private mutating func readString(quote: Character) throws(FetchPredicateError) -> PredicateToken {
@@ -244,9 +290,14 @@ struct PredicateLexer {
 
     private mutating func readOperator() throws(FetchPredicateError) -> PredicateToken {
         let start = position
+        if let first = character(at: position), "+-*/".contains(first) {
+            position += (first == "*" && character(at: position + 1) == "*") ? 2 : 1
+            let written = text(from: start)
+            return PredicateToken(kind: .symbol(written), offset: start, text: written)
+        }
         while let character = character(at: position), Self.operatorCharacters.contains(character) {
-            // A '-' that starts a number ends the operator: "x==-5".
-            if character == "-", position > start, startsNumber(at: position + 1) { break }
+            // Arithmetic after a comparison is a token of its own: "x==-5", "x>-y".
+            if position > start, "+-*/".contains(character) { break }
             position += 1
         }
         let written = text(from: start)
@@ -258,7 +309,6 @@ struct PredicateLexer {
             position = start + 1
             return PredicateToken(kind: .symbol("!"), offset: start, text: "!")
         }
-        let hint = written.allSatisfy({ "+-*/".contains($0) }) ? " (arithmetic isn't supported)" : ""
-        throw error("unknown operator '\(written)'\(hint)", at: start)
+        throw error("unknown operator '\(written)'", at: start)
     }
 }

@@ -67,7 +67,7 @@ indirect enum PredicateNode: Sendable, Hashable {
             case .comparison(let comparison):
                 // A SUBQUERY's keys are the destination's, like a quantified condition's.
                 for operand in [comparison.lhs, comparison.rhs] {
-                    if case .key(let name) = operand, seen.insert(name).inserted { keys.append(name) }
+                    for name in operand.keys where seen.insert(name).inserted { keys.append(name) }
                 }
             case .not(let operand): visit(operand)
             case .and(let operands), .or(let operands): operands.forEach(visit)
@@ -96,11 +96,35 @@ enum PredicateOperand: Sendable, Hashable {
     /// `SUBQUERY(relationship, $variable, inner).@count`: how many of the objects the relationship reaches match
     /// `inner`, whose keys are the destination's (written `$variable.key` in a format), as an integer.
     indirect case subqueryCount(relationship: String, variable: String, PredicateNode)
+    /// `$NAME`: a value given later, by ``FetchPredicate/withSubstitutionVariables(_:)``.
+    case variable(String)
+    /// `lhs + rhs`, `duration / 60`, `score ** 2`: numbers only; NULL on either side gives NULL.
+    indirect case arithmetic(PredicateArithmeticOperator, PredicateOperand, PredicateOperand)
+    /// `abs(duration)`, `lowercase(kind)`, `now()`, `-duration`: the function of its operands.
+    indirect case function(PredicateFunction, [PredicateOperand])
+
+    /// The keys this operand reads, outside SUBQUERYs (whose keys are the destination's), in order.
+    var keys: [String] {
+        switch self {
+        case .key(let name): return [name]
+        case .value, .list, .subqueryCount, .variable: return []
+        case .arithmetic(_, let lhs, let rhs): return lhs.keys + rhs.keys
+        case .function(_, let operands): return operands.flatMap(\.keys)
+        }
+    }
+
+    /// Whether the store computes it from keys and literals (arithmetic or a function), rather than reading it.
+    var isComputed: Bool {
+        switch self {
+        case .arithmetic, .function: return true
+        default: return false
+        }
+    }
 }
 
 enum PredicateOperator: Sendable, Hashable {
     case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
-    case `in`, between, beginsWith, endsWith, contains, like
+    case `in`, between, beginsWith, endsWith, contains, like, matches
 
     /// The canonical spelling, used by descriptions and error messages.
     var symbol: String {
@@ -117,13 +141,14 @@ enum PredicateOperator: Sendable, Hashable {
         case .endsWith: return "ENDSWITH"
         case .contains: return "CONTAINS"
         case .like: return "LIKE"
+        case .matches: return "MATCHES"
         }
     }
 
     /// Operators that work on text only.
     var isTextOperator: Bool {
         switch self {
-        case .beginsWith, .endsWith, .contains, .like: return true
+        case .beginsWith, .endsWith, .contains, .like, .matches: return true
         default: return false
         }
     }
@@ -173,7 +198,9 @@ extension PredicateNode: CustomStringConvertible {
             case .key(let name): return .key(prefix + name)
             case .subqueryCount(let relationship, let variable, let inner):
                 return .subqueryCount(relationship: prefix + relationship, variable: variable, inner)
-            case .value, .list: return operand
+            case .value, .list, .variable: return operand
+            case .arithmetic(let op, let lhs, let rhs): return .arithmetic(op, prefixed(lhs), prefixed(rhs))
+            case .function(let function, let operands): return .function(function, operands.map(prefixed))
             }
         }
         switch self {
@@ -213,6 +240,19 @@ extension PredicateOperand: CustomStringConvertible {
         case .subqueryCount(let relationship, let variable, let inner):
             let name = "$" + variable
             return "SUBQUERY(\(Self.formatKey(relationship)), \(name), \(inner.prefixingKeys(with: name + "."))).@count"
+        case .arithmetic(let op, let lhs, let rhs):
+            // Operands that are themselves arithmetic are parenthesized, so the tree reads back whatever the precedence.
+            func written(_ operand: PredicateOperand) -> String {
+                if case .arithmetic = operand { return "(\(operand))" }
+                return operand.description
+            }
+            return "\(written(lhs)) \(op.rawValue) \(written(rhs))"
+        case .variable(let name):
+            return "$" + name
+        case .function(.negate, let operands):
+            return "-(" + operands.map(\.description).joined(separator: ", ") + ")"
+        case .function(let function, let operands):
+            return function.rawValue + "(" + operands.map(\.description).joined(separator: ", ") + ")"
         }
     }
 

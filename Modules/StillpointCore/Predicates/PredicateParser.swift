@@ -113,19 +113,22 @@ struct PredicateParser {
 
     private mutating func parsePrimary() throws(FetchPredicateError) -> PredicateNode {
         if current.isSymbol("(") {
-            let open = advance()
-            try enterNesting(at: open)
-            defer { nesting -= 1 }
-            let node = try parseOr()
-            guard current.isSymbol(")") else {
-                let column = open.offset + 1
-                if current.kind == .end {
-                    throw error("missing ')' to close the '(' at column \(column)", at: current)
+            // `(duration + 60) * 2 > x` opens with an arithmetic operand, not a parenthesized predicate: when the
+            // predicate reading fails, read a comparison, and report whichever got further.
+            let start = (index, argumentIndex)
+            do {
+                return try parseParenthesized()
+            } catch let predicateError {
+                let parenthesized = (index, argumentIndex)
+                (index, argumentIndex) = start
+                do {
+                    return .comparison(try parseComparison())
+                } catch let comparisonError {
+                    if (comparisonError.offset ?? 0) > (predicateError.offset ?? 0) { throw comparisonError }
+                    (index, argumentIndex) = parenthesized
+                    throw predicateError
                 }
-                throw error("expected AND, OR or ')' to close the '(' at column \(column), found \(current.quoted)", at: current)
             }
-            _ = advance()
-            return node
         }
         switch current.keyword {
         case "TRUEPREDICATE": _ = advance(); return .constant(true)
@@ -135,6 +138,23 @@ struct PredicateParser {
         case "NONE": return try parseQuantified(.none)
         default: return .comparison(try parseComparison())
         }
+    }
+
+    /// `( predicate )`.
+    private mutating func parseParenthesized() throws(FetchPredicateError) -> PredicateNode {
+        let open = advance()
+        try enterNesting(at: open)
+        defer { nesting -= 1 }
+        let node = try parseOr()
+        guard current.isSymbol(")") else {
+            let column = open.offset + 1
+            if current.kind == .end {
+                throw error("missing ')' to close the '(' at column \(column)", at: current)
+            }
+            throw error("expected AND, OR or ')' to close the '(' at column \(column), found \(current.quoted)", at: current)
+        }
+        _ = advance()
+        return node
     }
 
     /// `ANY relationship.key op value`: the comparison holds for some, every or none of the related objects.
@@ -154,12 +174,12 @@ struct PredicateParser {
     private mutating func parseComparison() throws(FetchPredicateError) -> PredicateComparison {
         let lhsToken = current
         let missing = missingComparisonMessage()
-        let lhs = try parseOperand(missing: missing)
+        let lhs = try parseExpression(missing: missing)
         let opToken = current
         let op = try parseOperator(after: tokens[index - 1])
         let options = try parseOptions()
         let rhsToken = current
-        let rhs = try parseOperand(missing: "expected a value after '\(opToken.text)\(options.modifierSuffix)'")
+        let rhs = try parseExpression(missing: "expected a value after '\(opToken.text)\(options.modifierSuffix)'")
         let comparison = PredicateComparison(lhs: lhs, op: op, options: options, rhs: rhs)
         try validate(comparison, lhsToken: lhsToken, opToken: opToken, rhsToken: rhsToken)
         return comparison
@@ -195,7 +215,8 @@ struct PredicateParser {
             case "ENDSWITH": op = .endsWith
             case "CONTAINS": op = .contains
             case "LIKE": op = .like
-            case "MATCHES", "SUBQUERY", "FUNCTION":
+            case "MATCHES": op = .matches
+            case "SUBQUERY", "FUNCTION":
                 throw error("'\(word)' isn't supported", at: token)
             default: op = nil
             }
@@ -246,6 +267,10 @@ struct PredicateParser {
             case "FALSE", "NO": _ = advance(); return .value(.bool(false))
             case "CAST": return .value(try parseCast())
             case "SUBQUERY": return try parseSubquery()
+            case "FUNCTION": return try parseFunctionKeyword()
+            case "SELF": return try parseSelf()
+            case _ where tokens[index + 1].isSymbol("(") && !PredicateLexer.reservedWords.contains(word.uppercased()):
+                return try parseFunctionCall()
             case let upper where PredicateLexer.reservedWords.contains(upper):
                 throw error(message, at: token)
             default:
@@ -258,7 +283,10 @@ struct PredicateParser {
             _ = advance()
             return .key(try parsePath(from: word))
         case .variable(let name):
-            return .key(try parseVariablePath(name))
+            // Inside a SUBQUERY its variable reads the related object; any other `$NAME` is substituted later.
+            if name == variables.last || tokens[index + 1].isSymbol(".") { return .key(try parseVariablePath(name)) }
+            _ = advance()
+            return .variable(name)
         case .number(let value):
             _ = advance()
             return .value(value)
@@ -289,8 +317,172 @@ struct PredicateParser {
             }
         case .symbol("{"):
             return .list(try parseList())
+        case .symbol("("):
+            // A parenthesized operand: `(duration + 60) * 2`.
+            let open = advance()
+            try enterNesting(at: open)
+            defer { nesting -= 1 }
+            let operand = try parseExpression(missing: "expected a value after '('")
+            guard current.isSymbol(")") else {
+                throw error("expected ')' to close the '(' at column \(open.offset + 1), found \(current.quoted)", at: current)
+            }
+            _ = advance()
+            return operand
         default:
             throw error(message, at: token)
+        }
+    }
+
+    // MARK: Arithmetic and functions
+
+    /// An operand with arithmetic: `+ -` looser than `* /`, looser than `**` (which groups to the right), looser
+    /// than unary minus. Each operator counts as a level of ``FetchPredicate/maximumNesting``, since the
+    /// evaluator and the compiler recurse through it.
+    private mutating func parseExpression(missing message: String) throws(FetchPredicateError) -> PredicateOperand {
+        try parseArithmetic(precedence: 1, missing: message)
+    }
+
+    private mutating func parseArithmetic(precedence: Int, missing message: String) throws(FetchPredicateError) -> PredicateOperand {
+        guard precedence <= 3 else { return try parseUnary(missing: message) }
+        let lhsToken = current
+        var lhs = try parseArithmetic(precedence: precedence + 1, missing: message)
+        var entered = 0
+        defer { nesting -= entered }
+        while case .symbol(let symbol) = current.kind, let op = PredicateArithmeticOperator(rawValue: symbol), op.precedence == precedence {
+            let opToken = advance()
+            try enterNesting(at: opToken)
+            entered += 1
+            let rhsToken = current
+            // `**` groups to the right: 2 ** 3 ** 2 is 2 ** (3 ** 2).
+            let rhs = try parseArithmetic(precedence: op == .power ? precedence : precedence + 1,
+                                          missing: "expected a value after '\(opToken.text)'")
+            try checkArithmeticOperand(lhs, at: lhsToken, of: opToken.text)
+            try checkArithmeticOperand(rhs, at: rhsToken, of: opToken.text)
+            lhs = .arithmetic(op, lhs, rhs)
+        }
+        return lhs
+    }
+
+    /// `-duration`: unary minus; a number written after `-` is read by the lexer as a negative number instead.
+    private mutating func parseUnary(missing message: String) throws(FetchPredicateError) -> PredicateOperand {
+        guard current.isSymbol("-") else { return try parseOperand(missing: message) }
+        let minus = advance()
+        try enterNesting(at: minus)
+        defer { nesting -= 1 }
+        let operandToken = current
+        let operand = try parseUnary(missing: "expected a value after '-'")
+        try checkArithmeticOperand(operand, at: operandToken, of: "-")
+        return .function(.negate, [operand])
+    }
+
+    /// Arithmetic works on numbers: keys, numbers and the results of functions, never lists, text or dates.
+    private func checkArithmeticOperand(_ operand: PredicateOperand, at token: PredicateToken, of what: String) throws(FetchPredicateError) {
+        switch operand {
+        case .list:
+            throw error("'\(what)' needs a number, not a list", at: token, kind: .invalidComparison)
+        case .subqueryCount:
+            throw error("'\(what)' can't compute with SUBQUERY(…).@count; compare the count by itself", at: token, kind: .invalidComparison)
+        case .value(let value):
+            switch value {
+            case .null, .integer, .double, .bool: break
+            default: throw error("'\(what)' computes with numbers, got \(value)", at: token, kind: .invalidComparison)
+            }
+        case .function(let function, _) where [.lowercase, .uppercase, .now].contains(function):
+            throw error("'\(what)' computes with numbers, but \(function.rawValue)(…) isn't one", at: token, kind: .invalidComparison)
+        case .key, .arithmetic, .function, .variable:
+            break
+        }
+    }
+
+    /// `abs(duration)`, `modulus:by:(duration, 60)`, `now()`.
+    private mutating func parseFunctionCall() throws(FetchPredicateError) -> PredicateOperand {
+        let nameToken = advance()
+        guard let function = PredicateFunction(spelling: nameToken.text) else {
+            throw error("unknown function '\(nameToken.text)'; the functions are \(PredicateFunction.spellings)", at: nameToken)
+        }
+        let open = advance()
+        try enterNesting(at: open)
+        defer { nesting -= 1 }
+        var operands: [PredicateOperand] = []
+        var operandTokens: [PredicateToken] = []
+        if !current.isSymbol(")") {
+            while true {
+                operandTokens.append(current)
+                operands.append(try parseExpression(missing: "expected a value in \(nameToken.text)(…)"))
+                guard current.isSymbol(",") else { break }
+                _ = advance()
+            }
+        }
+        guard current.isSymbol(")") else {
+            throw error("expected ',' or ')' to close the '(' of \(nameToken.text) at column \(open.offset + 1), found \(current.quoted)", at: current)
+        }
+        _ = advance()
+        return try makeFunction(function, operands, operandTokens, at: nameToken)
+    }
+
+    /// `FUNCTION(operand, "abs")`, `FUNCTION(duration, "modulus:by:", 60)`: the operand is the first argument.
+    private mutating func parseFunctionKeyword() throws(FetchPredicateError) -> PredicateOperand {
+        let keyword = advance()
+        guard current.isSymbol("(") else { throw error("expected '(' after FUNCTION, like FUNCTION(duration, \"abs\")", at: current) }
+        let open = advance()
+        try enterNesting(at: open)
+        defer { nesting -= 1 }
+        var operandTokens = [current]
+        var operands = [try parseExpression(missing: "expected a value in FUNCTION(value, \"name\")")]
+        guard current.isSymbol(",") else { throw error("expected ',' and a function name in FUNCTION(value, \"name\")", at: current) }
+        _ = advance()
+        let nameToken = advance()
+        guard case .string(let name) = nameToken.kind else {
+            throw error("expected a function name in quotes, like FUNCTION(duration, \"abs\")", at: nameToken)
+        }
+        guard let function = PredicateFunction(spelling: name), function != .now else {
+            throw error("unknown function '\(name)'; FUNCTION calls one of \(PredicateFunction.spellings.replacingOccurrences(of: ", now", with: ""))", at: nameToken)
+        }
+        while current.isSymbol(",") {
+            _ = advance()
+            operandTokens.append(current)
+            operands.append(try parseExpression(missing: "expected a value after ','"))
+        }
+        guard current.isSymbol(")") else {
+            throw error("expected ')' to close the FUNCTION at column \(open.offset + 1), found \(current.quoted)", at: current)
+        }
+        _ = advance()
+        return try makeFunction(function, operands, operandTokens, at: keyword)
+    }
+
+    private func makeFunction(_ function: PredicateFunction, _ operands: [PredicateOperand], _ tokens: [PredicateToken],
+                              at token: PredicateToken) throws(FetchPredicateError) -> PredicateOperand {
+        guard operands.count == function.arity else {
+            throw error("\(function.rawValue) takes \(Self.count(function.arity, "value")), got \(operands.count)", at: token, kind: .argument)
+        }
+        let takesText = function == .length || function == .lowercase || function == .uppercase
+        for (operand, operandToken) in zip(operands, tokens) {
+            if takesText {
+                switch operand {
+                case .value(.string), .value(.null), .key: continue
+                case .function(.lowercase, _), .function(.uppercase, _): continue
+                default: throw error("\(function.rawValue) works on text, got \(operand)", at: operandToken, kind: .invalidComparison)
+                }
+            }
+            try checkArithmeticOperand(operand, at: operandToken, of: function.rawValue)
+        }
+        return .function(function, operands)
+    }
+
+    /// `SELF.duration` is the key `duration`; `SELF` alone would compare the object itself.
+    private mutating func parseSelf() throws(FetchPredicateError) -> PredicateOperand {
+        let token = advance()
+        guard current.isSymbol(".") else {
+            throw error("SELF stands for the object itself, which can't be compared; compare one of its keys, like SELF.duration", at: token)
+        }
+        try refuseBareKey(at: token)
+        let dot = advance()
+        switch current.kind {
+        case .word(let word), .escapedWord(let word):
+            _ = advance()
+            return .key(try parsePath(from: word))
+        default:
+            throw error("expected a name after 'SELF.'", at: dot)
         }
     }
 
@@ -417,6 +609,8 @@ struct PredicateParser {
             case .value(let value): values.append(value)
             case .key(let name): throw error("lists hold values, not keys like '\(name)'", at: elementToken)
             case .subqueryCount: throw error("lists hold values, not SUBQUERY", at: elementToken)
+            case .arithmetic, .function: throw error("lists hold values, not computed ones", at: elementToken)
+            case .variable(let name): throw error("lists hold values; give the whole list as $\(name) instead", at: elementToken)
             case .list: throw error("lists can't be nested", at: elementToken)
             }
             if current.isSymbol(",") {
@@ -468,7 +662,7 @@ struct PredicateParser {
             throw error("a list can't be on the left of \(name)", at: lhsToken, kind: .invalidComparison)
         }
         switch (op, comparison.rhs) {
-        case (.in, .list), (.between, .list):
+        case (.in, .list), (.between, .list), (.in, .variable), (.between, .variable):
             break
         case (.in, _), (.between, _):
             throw error("\(op.symbol) needs a list on the right, like {1, 2} or an array argument", at: rhsToken, kind: .argument)
@@ -480,8 +674,11 @@ struct PredicateParser {
         if op == .between, case .list(let bounds) = comparison.rhs, bounds.count != 2 {
             throw error("BETWEEN needs exactly two values {low, high}, got \(bounds.count)", at: rhsToken, kind: .argument)
         }
-        if op == .like, case .key(let key) = comparison.rhs {
-            throw error("LIKE needs a pattern value on the right, not the key '\(key)'", at: rhsToken, kind: .invalidComparison)
+        if op == .like || op == .matches, case .key(let key) = comparison.rhs {
+            throw error("\(op.symbol) needs a pattern value on the right, not the key '\(key)'", at: rhsToken, kind: .invalidComparison)
+        }
+        if op == .matches, case .value(.string(let pattern)) = comparison.rhs, let problem = RegularExpressionMatch.problem(with: pattern) {
+            throw error(problem, at: rhsToken, kind: .invalidComparison)
         }
         try validateCount(comparison, lhsToken: lhsToken, rhsToken: rhsToken)
         // Text operators and [c]/[d] only mean something for text values.
@@ -493,7 +690,7 @@ struct PredicateParser {
             switch operand {
             case .value(let value): values = [value]
             case .list(let list): values = list
-            case .key: values = []
+            case .key, .arithmetic, .function, .variable: values = []
             case .subqueryCount:
                 // A count is a number: text operators, [c]/[d] and text values can't apply to it.
                 throw error("\(what) compares text, but SUBQUERY(…).@count is a number", at: token, kind: .invalidComparison)
@@ -514,7 +711,7 @@ struct PredicateParser {
             switch other {
             case .value(let value): values = [value]
             case .list(let list): values = list
-            case .key, .subqueryCount: values = []
+            case .key, .subqueryCount, .arithmetic, .function, .variable: values = []
             }
             for value in values where !value.isNull && value.numericValue == nil {
                 throw error("SUBQUERY(…).@count is a number; it can't be compared with \(value)", at: otherToken, kind: .invalidComparison)

@@ -12,7 +12,7 @@ struct PredicateSQLCompiler {
     }
 
     private var keys: [String: PredicateKeyResolution] = [:]
-    private let dialect: SQLDialect
+    let dialect: SQLDialect
     /// The position of the statement's first parameter that this expression writes.
     private let firstParameter: Int
     private var arguments: [AttributeValue] = []
@@ -206,6 +206,8 @@ struct PredicateSQLCompiler {
         case expression(String, isUUID: Bool, folded: [Int: String])
         /// Compiled where it is written, so that its parameters are numbered in the order of the SQL text.
         case subqueryCount(relationship: String, PredicateNode)
+        /// Arithmetic or a function, compiled where it is written, for the same reason.
+        case computed(PredicateOperand)
         case parameter(AttributeValue)
 
         var isNull: Bool {
@@ -222,9 +224,19 @@ struct PredicateSQLCompiler {
             switch self {
             case .expression(_, let isUUID, _): return isUUID
             case .parameter(.uuid): return true
-            case .parameter, .subqueryCount: return false
+            case .parameter, .subqueryCount, .computed: return false
             }
         }
+    }
+
+    /// The type of a resolved key, for the type of a computed operand.
+    func keyType(_ name: String) -> AttributeType? {
+        keys[name]?.type
+    }
+
+    /// A key, a value or a SUBQUERY's count inside a computed operand, unfolded.
+    mutating func writeOperand(_ operand: PredicateOperand) throws -> String {
+        try write(term(operand), [])
     }
 
     private func term(_ operand: PredicateOperand) -> Term {
@@ -238,6 +250,8 @@ struct PredicateSQLCompiler {
             return .parameter(.null)
         case .subqueryCount(let relationship, _, let inner):
             return .subqueryCount(relationship: relationship, inner)
+        case .arithmetic, .function, .variable:
+            return .computed(operand)
         }
     }
 
@@ -257,6 +271,8 @@ struct PredicateSQLCompiler {
         case .expression(let expression, _, let folded):
             if let copy = folded[options.rawValue] { return copy }
             sql = expression
+        case .computed(let operand):
+            sql = try computedSQL(operand)
         case .parameter(let value):
             if !options.isEmpty, dialect.foldsValuesBeforeBinding {
                 // The store keeps folded copies of text columns; the value is folded here, as the evaluator does.
@@ -275,6 +291,9 @@ struct PredicateSQLCompiler {
     // MARK: Comparisons
 
     private mutating func sql(for comparison: PredicateComparison) throws -> String {
+        for case .variable(let name) in [comparison.lhs, comparison.rhs] {
+            throw FetchPredicateError(.argument, "the variable $\(name) has no value; give it with withSubstitutionVariables([\"\(name)\": value]) before fetching")
+        }
         try typeCheck(comparison)
         let options = comparison.options
         let rawLHS = term(comparison.lhs), rawRHS = term(comparison.rhs)
@@ -329,6 +348,13 @@ struct PredicateSQLCompiler {
             return try "substr(\(write(rawLHS, options)), length(\(write(rawLHS, options))) - length(\(write(rawRHS, options))) + 1) = \(write(rawRHS, options))"
         case .contains:
             return try "\(dialect.positionFunction)(\(write(rawLHS, options)), \(write(rawRHS, options))) > 0"
+        case .matches:
+            // PostgreSQL's `~` is POSIX, not ICU: classes, anchors and [c] differ, so it can't answer as NSPredicate.
+            guard !dialect.foldsValuesBeforeBinding else {
+                throw FetchPredicateError(.invalidComparison, "MATCHES isn't supported on PostgreSQL: its regular expressions are POSIX, not ICU as NSPredicate's, and would match other rows; use LIKE, BEGINSWITH, ENDSWITH or CONTAINS, or a SQLite store")
+            }
+            let flags = options.rawValue
+            return try "\(RegularExpressionMatch.sqlFunctionName)(\(write(rawLHS, [])), \(write(rawRHS, [])), \(flags)) = 1"
         case .like:
             guard case .value(let value) = comparison.rhs, let pattern = PredicateEvaluator.text(of: value) else {
                 return try "\(write(rawLHS, options)) \(dialect.patternOperator) \(write(.parameter(.null), []))"
@@ -369,6 +395,13 @@ struct PredicateSQLCompiler {
     /// answers by its order of storage classes.
     private func typeCheck(_ comparison: PredicateComparison) throws(FetchPredicateError) {
         let sides = [comparison.lhs, comparison.rhs]
+        for side in sides where side.isComputed {
+            _ = try computedType(side)
+            // PostgreSQL folds stored copies of columns for [c]/[d]; a computed text has none.
+            if !comparison.options.isEmpty, dialect.foldsValuesBeforeBinding {
+                throw FetchPredicateError(.invalidComparison, "\(comparison.options.modifierSuffix) can't fold the computed '\(side)' on PostgreSQL; compare lowercase(…) or uppercase(…) without [c]/[d]")
+            }
+        }
         let needsText = comparison.op.isTextOperator || !comparison.options.isEmpty
         let constants = sides.map(Self.constantValues)
         if let left = constants[0], let right = constants[1] {
@@ -389,7 +422,7 @@ struct PredicateSQLCompiler {
             }
             let other = sides[1 - index]
             switch other {
-            case .key, .subqueryCount:
+            case .key, .subqueryCount, .arithmetic, .function:
                 if let (otherName, otherType) = typed(other), ValueClass(otherType) != keyClass {
                     throw FetchPredicateError(.invalidComparison, "'\(name)' is \(Self.article(type)) attribute and '\(otherName)' is \(Self.article(otherType)) attribute; they can't be compared")
                 }
@@ -397,6 +430,8 @@ struct PredicateSQLCompiler {
                 try check(value, against: name, type)
             case .list(let values):
                 for value in values { try check(value, against: name, type) }
+            case .variable:
+                break
             }
         }
     }
@@ -415,7 +450,8 @@ struct PredicateSQLCompiler {
         switch operand {
         case .key(let name): return keys[name]?.type.map { (name, $0) }
         case .subqueryCount: return (operand.description, .integer)
-        case .value, .list: return nil
+        case .value, .list, .variable: return nil
+        case .arithmetic, .function: return (try? computedType(operand)).flatMap { $0 }.map { (operand.description, $0) }
         }
     }
 

@@ -8,6 +8,10 @@ import Foundation
 package enum TextFolding {
     /// The name of the SQL function `stillpoint_fold(text, flags)` that every SQLite connection of a store gets.
     package static let sqlFunctionName = "stillpoint_fold"
+    /// The SQL functions `stillpoint_lowercase(text)` and `stillpoint_uppercase(text)`, Foundation's case mappings
+    /// for the predicate functions `lowercase` and `uppercase`.
+    package static let lowercaseFunctionName = "stillpoint_lowercase"
+    package static let uppercaseFunctionName = "stillpoint_uppercase"
     /// Flag bits of the second argument of `stillpoint_fold`.
     static let caseInsensitiveFlag = 1
     static let diacriticInsensitiveFlag = 2

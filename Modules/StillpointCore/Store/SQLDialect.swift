@@ -57,6 +57,17 @@ package struct SQLDialect: Sendable, Hashable {
         (0..<count).map { parameter(first + $0) }.joined(separator: ", ")
     }
 
+    /// `expression` lowercased or uppercased with Unicode's case mappings, as Foundation's `lowercased(with:)`
+    /// does (a final Σ becomes ς): SQLite's `lower` changes ASCII letters only, so SQLite calls the functions
+    /// every connection registers.
+    package func caseMapped(_ expression: String, upper: Bool) -> String {
+        if spelling == .postgreSQL {
+            // The database's locale is C, whose lower() is ASCII only; ICU's root locale maps all of Unicode.
+            return "(\(upper ? "upper" : "lower")(\(expression) COLLATE \"und-x-icu\") COLLATE \"C\")"
+        }
+        return "\(upper ? TextFolding.uppercaseFunctionName : TextFolding.lowercaseFunctionName)(\(expression))"
+    }
+
     /// `expression` folded for a comparison with `flags` (1 case-, 2 diacritic-insensitive, 3 both).
     package func folded(_ expression: String, flags: Int) -> String {
         if spelling == .postgreSQL { return postgreSQLFolded(expression, flags: flags) }

@@ -54,7 +54,7 @@ struct ExportCommand: AsyncParsableCommand {
         if let predicate {
             do {
                 request.predicate = try FetchPredicate(predicate)
-                _ = try request.predicate?.sqlFragment(in: .sqlite) { key in
+                _ = try request.predicate?.sqlFragment(in: storeOption.sqlDialect) { key in
                     PredicateKeyResolution.column(key, type: try entity.checkedAttribute(named: key).type)
                 }
             } catch let error as FetchPredicateError {

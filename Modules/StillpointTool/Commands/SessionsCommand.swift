@@ -50,7 +50,7 @@ struct SessionsCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = global.bootstrapLogging()
         var request = FetchRequest(Session.self, sortedBy: [.descending(Session.start)], limit: limit)
-        request.predicate = try predicate.map { try Self.parse($0, for: Session.entity) }
+        request.predicate = try predicate.map { try Self.parse($0, for: Session.entity, in: storeOption.sqlDialect) }
         let container = try await storeOption.open(logger: logger)
         let context = container.viewContext
         let view = SessionsView(output: .standardOutput())
@@ -104,11 +104,11 @@ struct SessionsCommand: AsyncParsableCommand {
         Output.printError(interrupt.wasInterrupted ? "stopped following the store" : "shown \(shown) \(shown == 1 ? "state" : "states") of the list")
     }
 
-    /// The `--where` predicate, checked against the entity before the store is opened.
-    static func parse(_ text: String, for entity: EntityDescription) throws -> FetchPredicate {
+    /// The `--where` predicate, checked against the entity, in the store's SQL, before the store is opened.
+    static func parse(_ text: String, for entity: EntityDescription, in dialect: SQLDialect) throws -> FetchPredicate {
         do {
             let predicate = try FetchPredicate(text)
-            _ = try predicate.sqlFragment(in: .sqlite) { key in
+            _ = try predicate.sqlFragment(in: dialect) { key in
                 PredicateKeyResolution.column(key, type: try entity.checkedAttribute(named: key).type)
             }
             return predicate

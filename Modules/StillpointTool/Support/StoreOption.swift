@@ -18,6 +18,12 @@ struct StoreOption: ParsableArguments {
         StoreLocation.isPostgresName(text)
     }
 
+    /// The SQL the named store speaks, so that `--where` is checked as that store will compile it (PostgreSQL
+    /// refuses a few forms that SQLite answers, such as MATCHES) before anything is opened.
+    var sqlDialect: SQLDialect {
+        store.map(Self.isServerURI) == true ? .postgreSQL : .sqlite
+    }
+
     /// What a command does with the store.
     enum Use {
         /// Reads only (report, export, check): the store is opened read-only, never waits for a writer, and must

@@ -42,6 +42,12 @@ struct RelationshipPredicateTests {
         // Through a to-one relationship, a SUBQUERY counts 0 or 1.
         ("SUBQUERY(owner, $p, $p.name == 'Ana').@count == 1", ["a", "d"]),
         ("SUBQUERY(batch, $b, $b.entries.@count > 1).@count == 0", ["d", "e"]),
+        // Issue 26: SELF, %K key paths and arithmetic through relationships.
+        ("SELF.batch.name == 'evening'", ["d"]),
+        ("%K == 'Ana'", ["a", "d"]),
+        ("batch.entries.@sum.minutes / 10 == 6", ["a", "b", "c"]),
+        ("minutes * 2 > batch.entries.@max.minutes", ["b", "c", "d"]),
+        ("length:(batch.name) == 7 AND uppercase(owner.name) == 'ANA'", ["a", "d"]),
     ]
 
     static let batchCases: [(String, [String])] = [
@@ -71,6 +77,9 @@ struct RelationshipPredicateTests {
         ("SUBQUERY(entries, $e, SUBQUERY($e.batch, $b, SUBQUERY($b.entries, $x, $x.minutes < 8).@count > 0).@count > 0).@count > 0", ["evening"]),
         ("SUBQUERY(entries, $e, $e.batch.entries.@count == 3).@count == 3", ["morning"]),
         ("SUBQUERY(entries, $e, $e.minutes > %@).@count == SUBQUERY(entries, $e, $e.minutes < %@).@count", ["empty", "morning"]),
+        ("SUBQUERY(entries, $e, $e.minutes / 10 >= 2).@count == 2", ["morning"]),
+        ("modulus:by:(entries.@sum.minutes, 7) == 5", ["evening"]),
+        ("%K > 1", ["morning"]),
     ]
 
     /// Arguments for `%@` in the cases above, in order.
@@ -78,6 +87,8 @@ struct RelationshipPredicateTests {
         switch format {
         case let format where format.hasPrefix("1 < SUBQUERY"): return [30]
         case let format where format.contains("== SUBQUERY"): return [15, 25]
+        case "%K == 'Ana'": return [PredicateArgument.key("owner.name")]
+        case "%K > 1": return [PredicateArgument.key("entries.@count")]
         default: return []
         }
     }

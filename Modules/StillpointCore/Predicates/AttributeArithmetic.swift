@@ -1,0 +1,60 @@
+/// A number computed from typed attributes, for typed predicates with arithmetic: the same node the format
+/// parser builds for the same arithmetic, so both compile and evaluate alike (see <doc:PredicateFormat>).
+///
+/// ```swift
+/// let long = Session.duration / 60 > 20                     // duration / 60.0 > 20
+/// let near = (Session.duration - 600).magnitude < 60         // abs(duration - 600.0) < 60
+/// ```
+public struct AttributeArithmetic: Sendable, Hashable {
+    let operand: PredicateOperand
+
+    init(_ operand: PredicateOperand) {
+        self.operand = operand
+    }
+
+    /// `abs(…)` of the number.
+    public var magnitude: AttributeArithmetic { AttributeArithmetic(.function(.abs, [operand])) }
+
+    static func combine(_ op: PredicateArithmeticOperator, _ lhs: PredicateOperand, _ rhs: PredicateOperand) -> AttributeArithmetic {
+        AttributeArithmetic(.arithmetic(op, lhs, rhs))
+    }
+
+    func comparison(_ op: PredicateOperator, _ value: some AttributeValueConvertible & Numeric) -> FetchPredicate {
+        FetchPredicate(root: .comparison(PredicateComparison(lhs: operand, op: op, options: [], rhs: .value(value.attributeValue))))
+    }
+
+    public static func + (lhs: AttributeArithmetic, rhs: AttributeArithmetic) -> AttributeArithmetic { combine(.add, lhs.operand, rhs.operand) }
+    public static func - (lhs: AttributeArithmetic, rhs: AttributeArithmetic) -> AttributeArithmetic { combine(.subtract, lhs.operand, rhs.operand) }
+    public static func * (lhs: AttributeArithmetic, rhs: AttributeArithmetic) -> AttributeArithmetic { combine(.multiply, lhs.operand, rhs.operand) }
+    public static func / (lhs: AttributeArithmetic, rhs: AttributeArithmetic) -> AttributeArithmetic { combine(.divide, lhs.operand, rhs.operand) }
+    public static prefix func - (operand: AttributeArithmetic) -> AttributeArithmetic { AttributeArithmetic(.function(.negate, [operand.operand])) }
+
+    public static func + (lhs: AttributeArithmetic, rhs: some AttributeValueConvertible & Numeric) -> AttributeArithmetic { combine(.add, lhs.operand, .value(rhs.attributeValue)) }
+    public static func - (lhs: AttributeArithmetic, rhs: some AttributeValueConvertible & Numeric) -> AttributeArithmetic { combine(.subtract, lhs.operand, .value(rhs.attributeValue)) }
+    public static func * (lhs: AttributeArithmetic, rhs: some AttributeValueConvertible & Numeric) -> AttributeArithmetic { combine(.multiply, lhs.operand, .value(rhs.attributeValue)) }
+    public static func / (lhs: AttributeArithmetic, rhs: some AttributeValueConvertible & Numeric) -> AttributeArithmetic { combine(.divide, lhs.operand, .value(rhs.attributeValue)) }
+
+    public static func == (lhs: AttributeArithmetic, rhs: some AttributeValueConvertible & Numeric) -> FetchPredicate { lhs.comparison(.equal, rhs) }
+    public static func != (lhs: AttributeArithmetic, rhs: some AttributeValueConvertible & Numeric) -> FetchPredicate { lhs.comparison(.notEqual, rhs) }
+    public static func < (lhs: AttributeArithmetic, rhs: some AttributeValueConvertible & Numeric) -> FetchPredicate { lhs.comparison(.less, rhs) }
+    public static func <= (lhs: AttributeArithmetic, rhs: some AttributeValueConvertible & Numeric) -> FetchPredicate { lhs.comparison(.lessOrEqual, rhs) }
+    public static func > (lhs: AttributeArithmetic, rhs: some AttributeValueConvertible & Numeric) -> FetchPredicate { lhs.comparison(.greater, rhs) }
+    public static func >= (lhs: AttributeArithmetic, rhs: some AttributeValueConvertible & Numeric) -> FetchPredicate { lhs.comparison(.greaterOrEqual, rhs) }
+}
+
+// Arithmetic on a numeric attribute starts an ``AttributeArithmetic``; its other operand is a value of the
+// attribute's own type, or another attribute of that type.
+extension Attribute where Value: Numeric {
+    /// The attribute as an operand of arithmetic.
+    public var arithmetic: AttributeArithmetic { AttributeArithmetic(.key(name)) }
+
+    public static func + (lhs: Attribute, rhs: Value) -> AttributeArithmetic { lhs.arithmetic + rhs }
+    public static func - (lhs: Attribute, rhs: Value) -> AttributeArithmetic { lhs.arithmetic - rhs }
+    public static func * (lhs: Attribute, rhs: Value) -> AttributeArithmetic { lhs.arithmetic * rhs }
+    public static func / (lhs: Attribute, rhs: Value) -> AttributeArithmetic { lhs.arithmetic / rhs }
+    public static func + (lhs: Attribute, rhs: Attribute) -> AttributeArithmetic { lhs.arithmetic + rhs.arithmetic }
+    public static func - (lhs: Attribute, rhs: Attribute) -> AttributeArithmetic { lhs.arithmetic - rhs.arithmetic }
+    public static func * (lhs: Attribute, rhs: Attribute) -> AttributeArithmetic { lhs.arithmetic * rhs.arithmetic }
+    public static func / (lhs: Attribute, rhs: Attribute) -> AttributeArithmetic { lhs.arithmetic / rhs.arithmetic }
+    public static prefix func - (operand: Attribute) -> AttributeArithmetic { -operand.arithmetic }
+}

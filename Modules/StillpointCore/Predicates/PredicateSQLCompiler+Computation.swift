@@ -1,0 +1,143 @@
+import Foundation
+
+/// Arithmetic and functions in SQL, computing what ``PredicateEvaluator`` computes in memory on both stores.
+///
+/// A divisor is wrapped in `NULLIF(…, 0)`, so that dividing by zero gives NULL on both (PostgreSQL would
+/// raise an error); `floor`, `ceiling` and `trunc` answer doubles, as `NSExpression` does, also for integers.
+///
+/// ```swift
+/// try FetchPredicate("duration / 60 > 20").sqlFragment(in: .sqlite) { .column($0, type: .integer) }
+/// // ("\"duration\" / NULLIF(?, 0)) > ?", [60, 20]
+/// ```
+extension PredicateSQLCompiler {
+    /// The type of a computed operand's values, or `nil` when unknown (a key without a type, or nil); throws
+    /// for operands a function or an operator can't take, with the reason.
+    func computedType(_ operand: PredicateOperand) throws(FetchPredicateError) -> AttributeType? {
+        switch operand {
+        case .key(let name): return keyType(name)
+        case .value(let value): return Self.type(of: value)
+        case .list, .variable: return nil
+        case .subqueryCount: return .integer
+        case .arithmetic(let op, let lhs, let rhs):
+            let left = try numberType(lhs, for: op.rawValue), right = try numberType(rhs, for: op.rawValue)
+            if op == .power { return .double }
+            guard let left, let right else { return nil }
+            return left == .double || right == .double ? .double : .integer
+        case .function(let function, let operands):
+            switch function {
+            case .now: return .date
+            case .length, .lowercase, .uppercase:
+                for operand in operands {
+                    let type = try computedType(operand)
+                    guard type == nil || type == .string else {
+                        throw FetchPredicateError(.invalidComparison, "\(function.rawValue) works on text, but '\(operand)' is \(Self.describe(type))")
+                    }
+                }
+                return function == .length ? .integer : .string
+            case .modulus:
+                for operand in operands {
+                    let type = try numberType(operand, for: function.rawValue)
+                    guard type != .double else {
+                        // PostgreSQL has no floating-point remainder that agrees with fmod to the last bit.
+                        throw FetchPredicateError(.invalidComparison, "modulus:by: takes integers, but '\(operand)' is a double; compute x - y * trunc(x / y) instead")
+                    }
+                }
+                return .integer
+            case .negate, .abs:
+                return try operands.first.flatMap { operand throws(FetchPredicateError) in try numberType(operand, for: function.rawValue) }
+            case .sqrt, .floor, .ceiling, .trunc:
+                for operand in operands { _ = try numberType(operand, for: function.rawValue) }
+                return .double
+            }
+        }
+    }
+
+    /// An operand of arithmetic: an integer (booleans count as 0 and 1) or a double.
+    private func numberType(_ operand: PredicateOperand, for what: String) throws(FetchPredicateError) -> AttributeType? {
+        switch try computedType(operand) {
+        case nil: return nil
+        case .integer?, .bool?: return .integer
+        case .double?: return .double
+        case let type:
+            let hint = type == .date ? " (dates don't compute, as in NSExpression; compare them with a date argument)" : ""
+            throw FetchPredicateError(.invalidComparison, "'\(what)' computes with numbers, but '\(operand)' is \(Self.describe(type))\(hint)")
+        }
+    }
+
+    private static func type(of value: AttributeValue) -> AttributeType? {
+        switch value {
+        case .null: return nil
+        case .integer: return .integer
+        case .double: return .double
+        case .bool: return .bool
+        case .date: return .date
+        case .string: return .string
+        case .uuid: return .uuid
+        case .binary: return .binary
+        }
+    }
+
+    private static func describe(_ type: AttributeType?) -> String {
+        guard let type else { return "nil" }
+        return (type == .integer ? "an " : "a ") + type.rawValue
+    }
+
+    /// The SQL of an operand inside arithmetic or a function, its values appended to the arguments in order.
+    mutating func computedSQL(_ operand: PredicateOperand) throws -> String {
+        let isPostgreSQL = dialect.spelling == .postgreSQL
+        switch operand {
+        case .variable(let name):
+            throw FetchPredicateError(.argument, "the variable $\(name) has no value; give it with withSubstitutionVariables([\"\(name)\": value]) before fetching")
+        case .key, .value, .list, .subqueryCount:
+            return try writeOperand(operand)
+        case _ where Self.takesNil(operand):
+            // NULL, whatever the operator: written so, since PostgreSQL can't choose a function for an untyped NULL.
+            return "NULL"
+        case .arithmetic(let op, let lhs, let rhs):
+            let left = try computedSQL(lhs), right = try computedSQL(rhs)
+            switch op {
+            case .add, .subtract, .multiply: return "(\(left) \(op.rawValue) \(right))"
+            case .divide: return "(\(left) / NULLIF(\(right), 0))"
+            case .power:
+                return isPostgreSQL ? "power(\(Self.double(left)), \(Self.double(right)))" : "pow(\(left), \(right))"
+            }
+        case .function(let function, let operands):
+            if function == .now { return try writeOperand(.value(.date(Date()))) }
+            var arguments: [String] = []
+            for operand in operands { arguments.append(try computedSQL(operand)) }
+            let x = arguments.first ?? "NULL"
+            switch function {
+            case .negate: return "(-\(x))"
+            case .abs:
+                // SQLite's abs raises an error for the smallest integer, whose opposite is a double, as in memory.
+                // The operand is written once (its `?` parameters bind in order), and named in a subquery.
+                return isPostgreSQL ? "abs(\(x))"
+                    : "(SELECT CASE WHEN v = -9223372036854775807 - 1 THEN 9223372036854775808.0 ELSE abs(v) END FROM (SELECT \(x) AS v))"
+            case .sqrt:
+                // Both stores give NULL for a negative number, as memory does (PostgreSQL would raise an error);
+                // PostgreSQL's parameters are numbered, so writing the operand twice binds it twice.
+                return isPostgreSQL ? "sqrt(CASE WHEN \(x) >= 0 THEN \(Self.double(x)) END)" : "sqrt(\(x))"
+            case .floor: return isPostgreSQL ? "floor(\(Self.double(x)))" : "CAST(floor(\(x)) AS REAL)"
+            case .ceiling: return isPostgreSQL ? "ceiling(\(Self.double(x)))" : "CAST(ceil(\(x)) AS REAL)"
+            case .trunc: return isPostgreSQL ? "trunc(\(Self.double(x)))" : "CAST(trunc(\(x)) AS REAL)"
+            case .modulus: return "(\(x) % NULLIF(\(arguments.count > 1 ? arguments[1] : "NULL"), 0))"
+            case .length: return isPostgreSQL ? "char_length(\(x))" : "length(\(x))"
+            case .lowercase, .uppercase: return dialect.caseMapped(x, upper: function == .uppercase)
+            case .now: return "NULL"
+            }
+        }
+    }
+
+    /// Whether one of the operator's or function's own operands is the literal nil.
+    private static func takesNil(_ operand: PredicateOperand) -> Bool {
+        switch operand {
+        case .arithmetic(_, let lhs, let rhs): return [lhs, rhs].contains(.value(.null))
+        case .function(_, let operands): return operands.contains(.value(.null))
+        default: return false
+        }
+    }
+
+    private static func double(_ sql: String) -> String {
+        "CAST(\(sql) AS double precision)"
+    }
+}
