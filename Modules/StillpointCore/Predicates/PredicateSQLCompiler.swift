@@ -441,7 +441,7 @@ struct PredicateSQLCompiler {
         switch operand {
         case .value(let value): return [value]
         case .list(let values): return values
-        case .key, .subqueryCount: return nil
+        case .key, .subqueryCount, .arithmetic, .function, .variable: return nil
         }
     }
 
