@@ -35,6 +35,8 @@ struct StillpointCommand: AsyncParsableCommand {
         // A reader that goes away (`| head`) is a write error (74), not a signal that kills the tool mid-write.
         signal(SIGPIPE, SIG_IGN)
         do {
+            // First of all: `--help`, a usage error or a mistyped command printed onto the store would destroy it.
+            try StoreFiles.refuseStandardStreams(arguments: Array(CommandLine.arguments.dropFirst()))
             try ArgumentEncoding.refuseInvalidUTF8()
             try refuseUnknownCommand(Array(CommandLine.arguments.dropFirst()))
             var command = try await asyncParseAsRoot()
