@@ -48,10 +48,23 @@ struct StillpointCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            guard let failure = ToolFailure(error) else { exit(withError: error) }
+            guard let failure = ToolFailure(error) else {
+                // The parser's own usage errors quote the values given (`--format`, `--as-of`...): one escaped line,
+                // as every other failure is, rather than the parser's text printed as it is.
+                guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+                Output.printError("Error: \(message(for: error)) (\(helpCommand) --help)")
+                exit(withError: ExitStatus.usage.exitCode)
+            }
             Output.printError("Error: \(failure.description)")
             exit(withError: failure.status.exitCode)
         }
+    }
+
+    /// `stillpoint COMMAND`, for the command the arguments name (`report`, the default, when they name none).
+    static var helpCommand: String {
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        let named = CommandLine.arguments.dropFirst().first.flatMap { names.contains($0) ? $0 : nil }
+        return "stillpoint \(named ?? "report")"
     }
 
     /// The tool's version, printed by `--version`.
