@@ -110,6 +110,37 @@ struct ForeignDatabaseTests {
         if keptOpen { try container.close() }
     }
 
+    /// A damaged database of another program, open in it (a write-ahead log beside it, so the look at rest cannot
+    /// decide), is refused as another program's database, never reported as a damaged store.
+    @Test func aDamagedForeignDatabaseIsForeignNotADamagedStore() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let database = tool.path("app.db")
+        let queue = try DatabaseQueue(path: database)
+        defer { try? queue.close() }
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+            for index in 0..<200 {
+                try db.execute(sql: "INSERT INTO notes (body) VALUES (?)", arguments: [String(repeating: "note \(index) ", count: 20)])
+            }
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            try db.execute(sql: "INSERT INTO notes (body) VALUES ('still open')")
+        }
+        // The third page, a leaf of notes that the log does not hold, overwritten.
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: database))
+        try handle.seek(toOffset: 2 * 4096)
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: 512))
+        try handle.close()
+        for command in [["check"], ["report"], ["imports", "remove", "1"]] {
+            let result = try tool.run(command + ["--store", database])
+            #expect(result.status == 65, "\(command): \(result.standardError)")
+            #expect(result.standardError.contains("\(database) is another program's SQLite database (its tables: \"notes\")"),
+                    "\(command): \(result.standardError)")
+            #expect(!result.standardError.contains("damaged"), "\(command): \(result.standardError)")
+        }
+    }
+
     /// Stillpoint keeps its store version in `user_version`: a database whose program sets it cannot be shared,
     /// even when told.
     @Test func aDatabaseWhoseProgramSetsUserVersionIsRefusedEvenWhenTold() throws {
