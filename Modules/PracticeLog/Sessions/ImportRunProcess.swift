@@ -34,8 +34,8 @@ public enum ImportRunProcess {
     /// answer differently from one run to the next.
     private static let hostName: String = {
         var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // One byte short of the buffer, so that the name always ends with the NUL it was filled with.
+        guard gethostname(&buffer, buffer.count - 1) == 0, let name = String(utf8String: buffer) else { return "localhost" }
         return name.replacingOccurrences(of: " ", with: "_")
     }()
 
