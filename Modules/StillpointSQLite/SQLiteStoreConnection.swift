@@ -100,6 +100,9 @@ struct SQLiteStoreConnection: StoreWriter {
         try ChangeLog.purge(through: sequence, in: db)
     }
 
+    /// Nothing to do: a write transaction is `IMMEDIATE`, one writer at a time.
+    func takeTurnWithOtherGroupedBatches() throws {}
+
     func save(_ transaction: SaveTransaction, hub: ChangeSetHub) throws -> SaveTransaction.Outcome {
         try SQLiteFailure.mappingBrokenReferences { try transaction.run(in: db, hub: hub) }
     }

@@ -114,6 +114,13 @@ enum StorePreflight {
                 findings.isNew = true
                 return findings
             }
+            // Right after recognition: another program's database is refused as such, never taken for a damaged
+            // store or one with writers that did not close it.
+            if case .foreign(let tables, let userVersion) = recognition {
+                guard adopting else { throw StoreError.foreignDatabase(path: path, tables: tables) }
+                // Stillpoint keeps its store version in user_version: sharing it would change the other program's.
+                guard userVersion == 0 else { throw StoreError.foreignDatabaseVersioned(path: path, userVersion: userVersion) }
+            }
             // Another program's user_version is its own, not a Stillpoint store version.
             if recognition == .store { try StoreFormat.check(db, path: path) }
             findings.staleWriters = try OpenWriters.staleTokens(in: db)
@@ -126,11 +133,6 @@ enum StorePreflight {
                 guard problems == ["ok"] else {
                     throw StoreError.corrupt(path: path, detail: problems.prefix(3).joined(separator: "; "))
                 }
-            }
-            if case .foreign(let tables, let userVersion) = recognition {
-                guard adopting else { throw StoreError.foreignDatabase(path: path, tables: tables) }
-                // Stillpoint keeps its store version in user_version: sharing it would change the other program's.
-                guard userVersion == 0 else { throw StoreError.foreignDatabaseVersioned(path: path, userVersion: userVersion) }
             }
             // Reading needs the entities' tables and the change log, not the table of open writers, nor the
             // cleanup of what the schema no longer declares.

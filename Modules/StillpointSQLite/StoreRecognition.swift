@@ -4,10 +4,12 @@ import StillpointCore
 /// What a SQLite database is, as far as Stillpoint is concerned: one of its stores, an empty database, or
 /// another program's database.
 ///
-/// A store is recognised by its tables, not by `PRAGMA user_version`, which any program may set: it has
-/// Stillpoint's change log, or a table of one of the schema's entities with the row id and version columns every
-/// entity table has (a store made before the change log existed). A database with no tables, views or triggers,
-/// and neither `user_version` nor `application_id` set, is empty. Anything else belongs to another program.
+/// A store is recognised by its tables, not by `PRAGMA user_version`, which any program may set: it has a table of
+/// one of the schema's entities (or of a name it was renamed from) with the row id and version columns every entity
+/// table has, or nothing but Stillpoint's own tables (`_stillpoint_…`, such as the change log). Stillpoint's change
+/// log beside other tables only is another application built on StillpointCore, with a schema of its own, and
+/// belongs to that application. A database with no tables, views or triggers, and neither `user_version` nor
+/// `application_id` set, is empty. Anything else belongs to another program.
 ///
 /// ```swift
 /// switch try StoreRecognition(db, schema: schema) {
@@ -25,11 +27,10 @@ enum StoreRecognition: Equatable {
     /// How many of a foreign database's tables are named in messages.
     static let namedTables = 3
 
+    /// The prefix of the tables Stillpoint keeps for itself in every store, whatever its schema.
+    static let internalTablePrefix = "_stillpoint_"
+
     init(_ db: Database, schema: Schema) throws {
-        if try db.tableExists(ChangeLog.table) {
-            self = .store
-            return
-        }
         for entity in schema.entities {
             for name in [entity.name] + (entity.renamedFrom.map { [$0] } ?? []) where try db.tableExists(name) {
                 let columns = try Set(db.columns(in: name).map(\.name))
@@ -49,6 +50,13 @@ enum StoreRecognition: Equatable {
         }
         let tables = objects.compactMap { row in
             String.fromDatabaseValue(row["type"]) == "table" ? String.fromDatabaseValue(row["name"]) : nil
+        }
+        let ownTables = tables.filter { !$0.hasPrefix(Self.internalTablePrefix) }
+        if try db.tableExists(ChangeLog.table) {
+            // A store whose entities' tables are not made yet has Stillpoint's tables only; a change log beside
+            // other entities is a store of another schema, named by those entities.
+            self = ownTables.isEmpty ? .store : .foreign(tables: Array(ownTables.prefix(Self.namedTables)), userVersion: userVersion)
+            return
         }
         self = .foreign(tables: Array(tables.prefix(Self.namedTables)), userVersion: userVersion)
     }

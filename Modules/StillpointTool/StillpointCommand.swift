@@ -36,6 +36,8 @@ struct StillpointCommand: AsyncParsableCommand {
         // A reader that goes away (`| head`) is a write error (74), not a signal that kills the tool mid-write.
         signal(SIGPIPE, SIG_IGN)
         do {
+            // First of all: `--help`, a usage error or a mistyped command printed onto the store would destroy it.
+            try StoreFiles.refuseStandardStreams(arguments: Array(CommandLine.arguments.dropFirst()))
             try ArgumentEncoding.refuseInvalidUTF8()
             try refuseUnknownCommand(Array(CommandLine.arguments.dropFirst()))
             var command = try await asyncParseAsRoot()
@@ -47,10 +49,23 @@ struct StillpointCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            guard let failure = ToolFailure(error) else { exit(withError: error) }
+            guard let failure = ToolFailure(error) else {
+                // The parser's own usage errors quote the values given (`--format`, `--as-of`...): one escaped line,
+                // as every other failure is, rather than the parser's text printed as it is.
+                guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+                Output.printError("Error: \(message(for: error)) (\(helpCommand) --help)")
+                exit(withError: ExitStatus.usage.exitCode)
+            }
             Output.printError("Error: \(failure.description)")
             exit(withError: failure.status.exitCode)
         }
+    }
+
+    /// `stillpoint COMMAND`, for the command the arguments name (`report`, the default, when they name none).
+    static var helpCommand: String {
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        let named = CommandLine.arguments.dropFirst().first.flatMap { names.contains($0) ? $0 : nil }
+        return "stillpoint \(named ?? "report")"
     }
 
     /// The tool's version, printed by `--version`.

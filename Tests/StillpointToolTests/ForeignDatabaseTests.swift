@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import StillpointCore
+import StillpointSQLite
 import Testing
 
 /// End to end: another program's SQLite database named as a store is refused (65) and left byte for byte as it
@@ -75,6 +77,68 @@ struct ForeignDatabaseTests {
         #expect(check.standardOutput.contains("12 sessions"), "\(check.standardOutput)")
         let notes = try StoreFile(path: database).integer("SELECT count(*) FROM notes WHERE body IN ('buy milk', 'call mum')")
         #expect(notes == 2)
+    }
+
+    /// An entity of another application built on StillpointCore, whose store has Stillpoint's change log.
+    enum OtherAppItem: Entity {
+        static let title = Attribute<String>("title", default: "")
+        static let entity = EntityDescription("Item", attributes: [title])
+    }
+
+    /// The store of another application built on StillpointCore (Stillpoint's change log, none of the practice
+    /// schema's tables) is that application's database: refused untouched, naming its entities, whether it was
+    /// closed or is open in that application (its write-ahead log beside it).
+    @Test(arguments: [false, true])
+    func anotherStillpointCoreApplicationsStoreIsRefusedUntouched(keptOpen: Bool) async throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let database = tool.path("app.db")
+        let container = try PersistentContainer(schema: try Schema([OtherAppItem.self]), location: .file(URL(fileURLWithPath: database)))
+        try await container.performBackgroundTask { context in
+            context.insert(OtherAppItem.self)[OtherAppItem.title] = "an item"
+            try await context.save()
+        }
+        if !keptOpen { try container.close() }
+        let before = try Self.state(of: database, in: tool)
+        for command in Self.commands {
+            let result = try tool.run(command + ["--store", database])
+            #expect(result.status == 65, "\(command): \(result.status) \(result.standardError)")
+            #expect(result.standardError.contains("\(database) is another program's SQLite database (its tables: \"Item\")"),
+                    "\(command): \(result.standardError)")
+            #expect(try Self.state(of: database, in: tool) == before, "\(command) changed the folder or the database")
+        }
+        if keptOpen { try container.close() }
+    }
+
+    /// A damaged database of another program, open in it (a write-ahead log beside it, so the look at rest cannot
+    /// decide), is refused as another program's database, never reported as a damaged store.
+    @Test func aDamagedForeignDatabaseIsForeignNotADamagedStore() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let database = tool.path("app.db")
+        let queue = try DatabaseQueue(path: database)
+        defer { try? queue.close() }
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+            for index in 0..<200 {
+                try db.execute(sql: "INSERT INTO notes (body) VALUES (?)", arguments: [String(repeating: "note \(index) ", count: 20)])
+            }
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            try db.execute(sql: "INSERT INTO notes (body) VALUES ('still open')")
+        }
+        // The third page, a leaf of notes that the log does not hold, overwritten.
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: database))
+        try handle.seek(toOffset: 2 * 4096)
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: 512))
+        try handle.close()
+        for command in [["check"], ["report"], ["imports", "remove", "1"]] {
+            let result = try tool.run(command + ["--store", database])
+            #expect(result.status == 65, "\(command): \(result.standardError)")
+            #expect(result.standardError.contains("\(database) is another program's SQLite database (its tables: \"notes\")"),
+                    "\(command): \(result.standardError)")
+            #expect(!result.standardError.contains("damaged"), "\(command): \(result.standardError)")
+        }
     }
 
     /// Stillpoint keeps its store version in `user_version`: a database whose program sets it cannot be shared,

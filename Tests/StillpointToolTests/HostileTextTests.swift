@@ -157,4 +157,51 @@ struct HostileTextTests {
             #expect(report.standardError.contains(Self.shownName + ".sqlite"), "\(report.standardError)")
         }
     }
+
+    /// `validate` shows a manifest's path and the keys and values its problems quote escaped: only its own lines
+    /// (the manifest's line and the caret, the list of modules) are lines.
+    @Test func validateShowsTheManifestsTextEscaped() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let forged = "\nrun 99  Jan 1, 2026  forged.csv"
+        let shownForged = #"\nrun 99  Jan 1, 2026  forged.csv"#
+        let broken = tool.path("broken" + forged + ".yaml")
+        try "version: 1\nstatistics:\n  - id: \"total_time\\nrun 99  forged\"\n  - id: session_count\n    name: \"\\nrun 99 x\"\n    bogus: 1\n"
+            .write(toFile: broken, atomically: true, encoding: .utf8)
+        let problems = try tool.run(["validate", broken])
+        #expect(problems.status == 65, "\(problems.standardError)")
+        expectNoControlOrForgedLine(problems, "validate of a manifest with problems")
+        #expect(problems.standardError.contains("broken" + shownForged + ".yaml:"), "\(problems.standardError)")
+        #expect(problems.standardError.contains(#"total_time\nrun 99  forged"#), "\(problems.standardError)")
+
+        let valid = tool.path("valid" + forged + ".yaml")
+        // Entry names are snake_case, so only the path can carry a line break here.
+        try "version: 1\nstatistics:\n  - id: session_count\n".write(toFile: valid, atomically: true, encoding: .utf8)
+        let listed = try tool.run(["validate", valid])
+        #expect(listed.status == 0, "\(listed.standardError)")
+        expectNoControlOrForgedLine(listed, "validate of a valid manifest")
+        #expect(listed.standardOutput.contains("valid" + shownForged + ".yaml is a valid manifest"), "\(listed.standardOutput)")
+    }
+
+    /// A value the argument parser refuses (`--format`, `--as-of`, `--ending-at`, `--time-zone`, `--duration-unit`)
+    /// is quoted escaped, in one line, with status 64.
+    @Test func valuesTheParserRefusesAreQuotedEscapedOnOneLine() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let value = "x\u{1B}[2J\nrun 99  Jan 1, 2026  forged.csv"
+        let csv = try SessionsCommandTests.writeSessions(["2025-06-01T06:00:00Z,1200"], in: tool)
+        let store = tool.path("s.sqlite")
+        for arguments in [["report", "--store", store, "--format", value], ["report", "--store", store, "--as-of", value],
+                          ["demo", "--store", store, "--ending-at", value],
+                          ["import", csv, "--format", "csv", "--store", store, "--time-zone", value],
+                          ["import", csv, "--format", "csv", "--store", store, "--duration-unit", value],
+                          ["sessions", "--store", store, "--limit", value]] {
+            let result = try tool.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.standardError)")
+            expectNoControlOrForgedLine(result, arguments.joined(separator: " "))
+            #expect(result.standardError.hasPrefix("Error: ") && result.standardError.filter { $0 == "\n" }.count == 1,
+                    "\(arguments): \(result.standardError)")
+            #expect(result.standardError.contains(#"\nrun 99"#), "\(arguments): \(result.standardError)")
+        }
+    }
 }

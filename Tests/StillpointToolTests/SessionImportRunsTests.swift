@@ -191,12 +191,9 @@ struct SessionImportRunsTests {
         #expect(try ImportCommandTests().count(store, in: tool) == 24)
     }
 
-    /// A store of format version 1 (one run per session, in `Session.importRun`) keeps its runs when this release
-    /// first writes it, and is then of version 2, which version 1 refuses.
-    @Test(arguments: stores)
-    func aStoreOfVersionOneKeepsItsRuns(_ kind: StoreKind) throws {
-        let tool = try ToolRunner()
-        defer { tool.cleanUp() }
+    /// A store of format version 1 (one run per session, in `Session.importRun`), made from `full.csv` and then
+    /// `part.csv`; the last session names a run that is gone.
+    private func makeVersionOneStore(_ kind: StoreKind, in tool: ToolRunner) throws -> String {
         let store = try makeStore(kind, in: tool)
         let (full, part) = try writeFullAndPart(in: tool)
         _ = try importCSV(full, into: store, tool)
@@ -213,8 +210,18 @@ struct SessionImportRunsTests {
         ]
         downgrade.append(kind == .sqlite ? "PRAGMA user_version = 1" : "UPDATE _stillpoint_store SET format = 1")
         try executeBehindTheToolsBack(downgrade, on: store, kind: kind)
+        return store
+    }
 
-        // Any import upgrades it (on SQLite, reading commands do too).
+    /// A store of format version 1 keeps its runs when this release first writes it, and is then of version 2,
+    /// which version 1 refuses.
+    @Test(arguments: stores)
+    func aStoreOfVersionOneKeepsItsRuns(_ kind: StoreKind) throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let store = try makeVersionOneStore(kind, in: tool)
+
+        // Any import upgrades it (reading commands do too, below).
         let other = tool.path("other.csv")
         try "start,duration\n2024-04-01T07:00:00Z,600\n".write(toFile: other, atomically: true, encoding: .utf8)
         _ = try importCSV(other, into: store, tool)
@@ -231,6 +238,75 @@ struct SessionImportRunsTests {
         #expect(check.standardOutput.contains("store version 2"), "\(check.standardOutput)")
         if kind == .sqlite {
             #expect(try StoreFile(path: store).integer("PRAGMA user_version") == 2)
+        }
+    }
+
+    /// Every command upgrades a store of format version 1 on either store, as its first command: reading
+    /// commands by a short read-write open, and `imports remove` before it removes.
+    @Test(arguments: stores, [["report"], ["check"], ["sessions"], ["imports"], ["imports", "remove", "2"]])
+    func everyCommandUpgradesAStoreOfVersionOne(_ kind: StoreKind, first: [String]) throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let store = try makeVersionOneStore(kind, in: tool)
+        let result = try tool.run(first + ["--store", store])
+        #expect(result.status == 0, "\(first): \(result.standardError)")
+        if first.contains("remove") {
+            // Run 2 was the last to write the first 25 sessions, the only run version 1 knew for them.
+            #expect(result.standardOutput.contains("removed run 2"), "\(result.standardOutput)")
+            #expect(try ImportCommandTests().count(store, in: tool) == 25)
+        }
+        let check = try tool.run(["check", "--store", store])
+        #expect(check.status == 0, "\(check.standardError)")
+        #expect(check.standardOutput.contains("store version 2"), "\(check.standardOutput)")
+    }
+
+    /// Two runs removed at once, by two processes, remove the sessions only they read: none is left behind
+    /// belonging to no run. On PostgreSQL another session holds a `SHARE` lock on the sessions' table, so that the
+    /// removal of run 1 waits to delete its sessions while that of run 2 goes as far as it can; on SQLite the two
+    /// removals wait behind another connection's write lock and start together when it is released.
+    @Test(.timeLimit(.minutes(5)), arguments: stores)
+    func twoRunsRemovedAtOnceRemoveTheSessionsOnlyTheyRead(_ kind: StoreKind) throws {
+        for attempt in 1...3 {
+            let tool = try ToolRunner()
+            defer { tool.cleanUp() }
+            let store = try makeStore(kind, in: tool)
+            let (full, part) = try writeFullAndPart(in: tool)
+            _ = try importCSV(full, into: store, tool)
+            _ = try importCSV(part, into: store, tool)
+            let removals = [tool.process(["imports", "remove", "1", "--store", store]),
+                            tool.process(["imports", "remove", "2", "--store", store])]
+            for removal in removals {
+                removal.standardOutput = FileHandle.nullDevice
+                removal.standardError = FileHandle.nullDevice
+            }
+            switch kind {
+            case .sqlite:
+                try StoreFile(path: store).whileWriteLocked {
+                    for removal in removals { try removal.run() }
+                    usleep(1_500_000)
+                }
+            case .postgres:
+                let holder = try PostgresConnection(uri: store), observer = try PostgresConnection(uri: store)
+                try holder.execute("BEGIN")
+                try holder.execute(#"LOCK TABLE "Session" IN SHARE MODE"#)
+                try removals[0].run()
+                try removals[1].run()
+                // Until run 1's removal waits and run 2's has ended or waits too.
+                let deadline = ContinuousClock.now + .seconds(30)
+                while ContinuousClock.now < deadline {
+                    let waiting = try observer.execute("SELECT count(*)::text FROM pg_stat_activity WHERE datname = current_database() "
+                                                       + "AND wait_event_type = 'Lock'").text(row: 0, column: 0) ?? "0"
+                    if waiting == "2" || (waiting == "1" && !removals[1].isRunning) { break }
+                    usleep(20_000)
+                }
+                try holder.execute("ROLLBACK")
+            }
+            for removal in removals {
+                removal.waitUntilExit()
+                #expect(removal.terminationStatus == 0, "attempt \(attempt): \(removal.arguments ?? [])")
+            }
+            // Runs 1 and 2 both read the first 25 sessions: with both gone, nothing holds them.
+            #expect(try ImportCommandTests().count(store, in: tool) == 0, "attempt \(attempt)")
         }
     }
 

@@ -58,7 +58,9 @@ struct StoreFilesTests {
          ["sessions", "--store", store], ["sessions", "--store", store, "--live", "--snapshots", "1"],
          ["export", "--store", store, "--output", "-"], ["check", "--store", store], ["imports", "--store", store],
          ["imports", "remove", "1", "--store", store], ["import", csv, "--format", "csv", "--store", store],
-         ["demo", "--sessions", "10", "--store", store]]
+         ["demo", "--sessions", "10", "--store", store],
+         // What the argument parser prints before any command runs: help, a usage error, a mistyped command.
+         ["report", "--store", store, "--help"], ["report", "--store=\(store)", "--no-such-option"], ["reprot", "--store", store]]
     }
 
     /// Runs the tool with standard output, or standard error, open read-write on `file` from its start, as the
@@ -115,12 +117,28 @@ struct StoreFilesTests {
             #expect(output.contains("standard error is the store (\(store))"), "\(command): \(output)")
             #expect(try Self.state(of: store) == before, "\(command) 2<>store changed the store")
         }
-        // The store a manifest names (store:) is checked when the report opens it.
+        // The store a manifest names (store:) is a SQLite database, refused before the command line is read; a
+        // store file that is still empty is checked when the report opens it.
         let manifest = tool.path("mine.yaml")
         try "version: 1\nstore: practice.sqlite\nstatistics: [session_count]\n".write(toFile: manifest, atomically: true, encoding: .utf8)
         let (manifestStatus, manifestErrors) = try Self.run(["report", "--config", manifest], in: tool, descriptor: STDOUT_FILENO, onto: store)
         #expect(manifestStatus == 73, "\(manifestErrors)")
-        #expect(manifestErrors.contains("standard output is the store (\(store))"), "\(manifestErrors)")
+        #expect(manifestErrors.contains("standard output is a SQLite database (\(store))"), "\(manifestErrors)")
+        #expect(try Self.state(of: store) == before)
+        let emptyStore = tool.path("empty.sqlite")
+        try #require(FileManager.default.createFile(atPath: emptyStore, contents: nil))
+        let emptyManifest = tool.path("empty.yaml")
+        try "version: 1\nstore: empty.sqlite\nstatistics: [session_count]\n".write(toFile: emptyManifest, atomically: true, encoding: .utf8)
+        let (emptyStatus, emptyErrors) = try Self.run(["report", "--config", emptyManifest], in: tool, descriptor: STDOUT_FILENO, onto: emptyStore)
+        #expect(emptyStatus == 73, "\(emptyErrors)")
+        #expect(emptyErrors.contains("standard output is the store (\(emptyStore))"), "\(emptyErrors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: emptyStore)).isEmpty)
+        // Any SQLite database is refused, even when the command names another store or none.
+        for command in [["report", "--store", tool.path("other.sqlite"), "--help"], ["--version"], ["validate", manifest]] {
+            let (status, errors) = try Self.run(command, in: tool, descriptor: STDOUT_FILENO, onto: tool.path("hard-link.sqlite"))
+            #expect(status == 73, "\(command): \(errors)")
+            #expect(errors.contains("standard output is a SQLite database (\(tool.path("hard-link.sqlite")))"), "\(command): \(errors)")
+        }
         #expect(try Self.state(of: store) == before)
         // The write-ahead log and the journal are the store's too.
         for suffix in ["-wal", "-journal"] {

@@ -180,20 +180,23 @@ public enum ImportRuns {
         }
     }
 
-    /// Removes a run, and the sessions it read that no other run read (one batch delete); returns how many sessions
-    /// it removed, or `nil` when there is no such run. A session another run read stays, linked to that run.
+    /// Removes a run, and the sessions it read that no other run read, in one write transaction; returns how many
+    /// sessions it removed, or `nil` when there is no such run. A session another run read stays, linked to that
+    /// run. Two removals at once take turns on a SQLite store (one writer at a time), so that two runs removed
+    /// together remove the sessions only they read.
     @discardableResult
     public static func remove(_ run: Int64, from container: PersistentContainer) async throws -> Int? {
         let links = try linkEntity
-        return try await container.newBackgroundContext(name: "import run removal").perform { context in
+        return try await container.newBackgroundContext(name: "import run removal").perform { context -> Int? in
             guard (try? context.existingObject(with: ObjectID(entity: ImportRun.entity, rowID: run))) != nil else { return nil }
             let onlyThisRun = FetchRequest(Session.self, predicate: try FetchPredicate("ANY importRuns._id == %@ AND importRuns.@count == 1", run))
-            let removed = try await context.batchDelete(onlyThisRun).count
             // The run's links as a change of their own (the store would delete them with the run, unannounced), so
             // that what reads sessions through their runs (by_import) sees the run go without watching every run.
-            _ = try await context.batchDelete(FetchRequest(links, predicate: try FetchPredicate("source == %@", run)))
-            _ = try await context.batchDelete(FetchRequest(ImportRun.self, predicate: try FetchPredicate("_id == %@", run)))
-            return removed
+            let results = try await context.batchDelete([
+                onlyThisRun, FetchRequest(links, predicate: try FetchPredicate("source == %@", run)),
+                FetchRequest(ImportRun.self, predicate: try FetchPredicate("_id == %@", run)),
+            ])
+            return results.first?.count ?? 0
         }
     }
 }

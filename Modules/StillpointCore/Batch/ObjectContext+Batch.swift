@@ -13,6 +13,20 @@ extension ObjectContext {
         try await runBatch(.delete(request))
     }
 
+    /// Deletes what each request matches, in order, in one write transaction: all of them or none. A later
+    /// request's predicate sees what the earlier ones deleted, and two such groups never run at once, on either
+    /// store, even from two processes: each sees all of what the other deleted, or none of it. One result per
+    /// request, each with its own change set.
+    ///
+    /// ```swift
+    /// let results = try await context.batchDelete([FetchRequest(Session.self, predicate: orphans),
+    ///                                              FetchRequest(ImportRun.self, predicate: thisRun)])
+    /// ```
+    @discardableResult
+    public func batchDelete(_ requests: [FetchRequest]) async throws -> [BatchResult] {
+        try await runBatches(requests.map { .delete($0) })
+    }
+
     /// Sets attributes on every row a request matches with one SQL statement, without loading objects.
     ///
     /// ```swift
@@ -43,47 +57,59 @@ extension ObjectContext {
     }
 
     private func runBatch(_ statement: BatchStatement) async throws -> BatchResult {
-        try statement.validate()
+        // One result per statement: the only one.
+        let results = try await runBatches([statement])
+        return results.first ?? BatchResult(count: 0, objectIDs: ObjectIDSet(), changeSet: nil)
+    }
+
+    /// Runs the statements in order in one write transaction; one result per statement.
+    private func runBatches(_ statements: [BatchStatement]) async throws -> [BatchResult] {
+        for statement in statements { try statement.validate() }
         let hub = self.hub
         let flag = interruptFlag
         let author = name
         let origin = graph.origin
-        let policy = graph.policy(for: statement.entity)
         let schema = store.schema
-        var deleting: FetchRequest?
-        if case .delete(let request) = statement, !(try BatchDeleteRules.steps(deleting: request, in: schema)).isEmpty {
-            deleting = request
+        let steps = try statements.map { statement in
+            (statement: statement, policy: graph.policy(for: statement.entity), deleting: try Self.deleteWithRules(statement, in: schema))
         }
-        // Every result, in order, and those of the statement itself.
-        let run = { @Sendable [deleting] (writer: any StoreWriter) throws -> (all: [BatchResult], own: [BatchResult]) in
-            guard let deleting else {
-                let result = try writer.run(statement, author: author, origin: origin, policy: policy, hub: hub)
-                return ([result], [result])
-            }
-            // The rows to delete, read once: the rules' steps change rows the request's predicate may read (a
-            // cascade deletes what `ANY entries…` looks at), so each step and the delete name the rows by id.
-            var ids: [Int64] = []
-            try writer.forEachRowID(deleting) { ids.append($0) }
-            var results: [BatchResult] = [], own: [BatchResult] = []
-            for start in stride(from: 0, to: ids.count, by: BatchDeleteRules.rowsPerStep) {
-                let chunk = FetchRequest(deleting.entity, predicate: BatchDeleteRules.rows(Array(ids[start..<min(start + BatchDeleteRules.rowsPerStep, ids.count)])))
-                for step in try BatchDeleteRules.steps(deleting: chunk, in: schema) {
-                    switch step {
-                    case .statement(let ruleStatement):
-                        results.append(try writer.run(ruleStatement, author: author, origin: origin, policy: policy, hub: hub))
-                    case .deny(let related, let relationship, let entity):
-                        let count = try writer.count(related)
-                        guard count == 0 else {
-                            throw SaveError.validation([ValidationFailure(objectID: .temporary(entityName: entity), reason: .deleteDenied(relationship: relationship, related: count))])
+        // Every result, in order, and those of each statement itself.
+        let run = { @Sendable [steps] (writer: any StoreWriter) throws -> (all: [BatchResult], own: [[BatchResult]]) in
+            var all: [BatchResult] = [], own: [[BatchResult]] = []
+            if steps.count > 1 { try writer.takeTurnWithOtherGroupedBatches() }
+            for (statement, policy, deleting) in steps {
+                guard let deleting else {
+                    let result = try writer.run(statement, author: author, origin: origin, policy: policy, hub: hub)
+                    all.append(result)
+                    own.append([result])
+                    continue
+                }
+                // The rows to delete, read once: the rules' steps change rows the request's predicate may read (a
+                // cascade deletes what `ANY entries…` looks at), so each step and the delete name the rows by id.
+                var ids: [Int64] = []
+                try writer.forEachRowID(deleting) { ids.append($0) }
+                var statementResults: [BatchResult] = []
+                for start in stride(from: 0, to: ids.count, by: BatchDeleteRules.rowsPerStep) {
+                    let chunk = FetchRequest(deleting.entity, predicate: BatchDeleteRules.rows(Array(ids[start..<min(start + BatchDeleteRules.rowsPerStep, ids.count)])))
+                    for step in try BatchDeleteRules.steps(deleting: chunk, in: schema) {
+                        switch step {
+                        case .statement(let ruleStatement):
+                            all.append(try writer.run(ruleStatement, author: author, origin: origin, policy: policy, hub: hub))
+                        case .deny(let related, let relationship, let entity):
+                            let count = try writer.count(related)
+                            guard count == 0 else {
+                                throw SaveError.validation([ValidationFailure(objectID: .temporary(entityName: entity), reason: .deleteDenied(relationship: relationship, related: count))])
+                            }
                         }
                     }
+                    statementResults.append(try writer.run(.delete(chunk), author: author, origin: origin, policy: policy, hub: hub))
+                    all.append(statementResults[statementResults.count - 1])
                 }
-                own.append(try writer.run(.delete(chunk), author: author, origin: origin, policy: policy, hub: hub))
-                results.append(own[own.count - 1])
+                own.append(statementResults)
             }
-            return (results, own)
+            return (all, own)
         }
-        let results: (all: [BatchResult], own: [BatchResult])
+        let results: (all: [BatchResult], own: [[BatchResult]])
         if isViewContext {
             results = try await store.writingAsync(interruptedBy: flag, run)
         } else {
@@ -92,10 +118,18 @@ extension ObjectContext {
         for result in results.all {
             if let changeSet = result.changeSet { try graph.merge(changeSet) }
         }
-        if results.own.count == 1 { return results.own[0] }
-        // A delete in several groups of rows: one result for them all, with the change set of the last.
-        return BatchResult(count: results.own.reduce(0) { $0 + $1.count },
-                           objectIDs: results.own.reduce(ObjectIDSet()) { $0.union($1.objectIDs) },
-                           changeSet: results.own.last { $0.changeSet != nil }?.changeSet)
+        return results.own.map { own in
+            if own.count == 1 { return own[0] }
+            // A delete in several groups of rows (or none): one result for them all, with the change set of the last.
+            return BatchResult(count: own.reduce(0) { $0 + $1.count },
+                               objectIDs: own.reduce(ObjectIDSet()) { $0.union($1.objectIDs) },
+                               changeSet: own.last { $0.changeSet != nil }?.changeSet)
+        }
+    }
+
+    /// The request of a delete that the schema's delete rules act on, or `nil` when the statement runs as it is.
+    private static func deleteWithRules(_ statement: BatchStatement, in schema: Schema) throws -> FetchRequest? {
+        guard case .delete(let request) = statement, !(try BatchDeleteRules.steps(deleting: request, in: schema)).isEmpty else { return nil }
+        return request
     }
 }

@@ -21,4 +21,10 @@ package protocol StoreWriter: StoreReader {
 
     /// Deletes the change log up to and including `sequence`, and remembers how far it went.
     func purgeHistory(through sequence: Int64) throws
+
+    /// Makes the rest of this transaction take turns with every other transaction that asks the same, in any
+    /// process, so that a grouped batch's later statements see what an earlier grouped batch committed (a run's
+    /// removal counts the runs that still hold a session). SQLite's write transactions already take turns;
+    /// PostgreSQL's `READ COMMITTED` ones wait on a transaction advisory lock.
+    func takeTurnWithOtherGroupedBatches() throws
 }

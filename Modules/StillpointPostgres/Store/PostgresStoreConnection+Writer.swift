@@ -49,4 +49,11 @@ extension PostgresStoreConnection: StoreWriter {
         try connection.execute("DELETE FROM \(PostgresChangeLog.table) WHERE transaction_id < $1::xid8", [String(through)])
         try connection.execute("UPDATE \(PostgresSchema.purgeTable) SET through = greatest(through, $1::bigint) WHERE id = 1", [String(through)])
     }
+
+    package func takeTurnWithOtherGroupedBatches() throws {
+        try connection.execute("SELECT pg_advisory_xact_lock(\(Self.groupedBatchLock))")
+    }
+
+    /// A fixed key for `pg_advisory_xact_lock`, the same in every process, apart from the schema's.
+    private static let groupedBatchLock: Int64 = 0x5374_696C_6C71
 }

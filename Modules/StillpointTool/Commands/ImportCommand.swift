@@ -89,7 +89,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     @Flag(name: .customLong("add-to-foreign-database"),
           help: ArgumentHelp("Add Stillpoint's tables to a SQLite database another program made, beside its own tables.",
-                             discussion: "Without it, such a database is refused (65) and left untouched. Its own tables are not changed, but Stillpoint keeps its store version in the database's user_version, so a database whose program sets user_version is refused even so."))
+                             discussion: "Without it, such a database is refused (65) and left untouched. Its own tables are not changed, but the database is switched to WAL journal mode (a -wal and a -shm file beside it while it is open), and Stillpoint keeps its store version in the database's user_version, so a database whose program sets user_version is refused even so."))
     var addToForeignDatabase = false
 
     @OptionGroup var global: GlobalOptions

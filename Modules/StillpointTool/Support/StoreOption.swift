@@ -61,9 +61,17 @@ struct StoreOption: ParsableArguments {
         if let uri = store ?? fallback, Self.isServerURI(uri) {
             let location = StoreLocation.postgres(uri)
             logger.debug("opening the PostgreSQL store \(location.displayPath) \(use == .reading ? "read-only" : "for writing")")
+            let open = { (access: StoreAccess) in try PersistentContainer(schema: Session.schema, postgres: uri, access: access) }
             do {
-                return try PersistentContainer(schema: Session.schema, postgres: uri,
-                                               access: use == .reading ? .readOnly : .readWrite)
+                do {
+                    return try open(use == .reading ? .readOnly : .readWrite)
+                } catch StoreError.needsUpgrade where use == .reading {
+                    // As `PersistentContainer.reading` does for a SQLite store: a store of an older format is upgraded
+                    // by a short read-write open, the only write a reading command makes.
+                    logger.debug("upgrading the PostgreSQL store \(location.displayPath) to format \(PersistentContainer.storeFormatVersion)")
+                    try open(.readWrite).close()
+                    return try open(.readOnly)
+                }
             } catch StoreError.noStore {
                 throw ToolFailure("there is no store in \(location.displayPath); make one with `stillpoint import FILE --store URI` "
                                   + "or `stillpoint demo --store URI`", status: .noInput)
