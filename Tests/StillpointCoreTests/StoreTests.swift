@@ -178,10 +178,13 @@ struct StoreTests {
         do {
             let queue = try DatabaseQueue(path: url.path)
             try await queue.write { db in
-                // A store (known by its change log) made before store versions were recorded, so the open checks it.
+                // A store (known by its change log and an entity's table) made before store versions were
+                // recorded, so the open checks it.
                 try db.execute(sql: "CREATE TABLE _stillpoint_history (sequence INTEGER PRIMARY KEY)")
-                try db.execute(sql: "CREATE TABLE filler (x TEXT)")
-                for index in 0..<2_000 { try db.execute(sql: "INSERT INTO filler VALUES (?)", arguments: [String(repeating: "x", count: 100) + "\(index)"]) }
+                try db.execute(sql: "CREATE TABLE Item (_id INTEGER PRIMARY KEY, _version INTEGER, title TEXT)")
+                for index in 0..<2_000 {
+                    try db.execute(sql: "INSERT INTO Item (_version, title) VALUES (1, ?)", arguments: [String(repeating: "x", count: 100) + "\(index)"])
+                }
             }
             try queue.close()
         }
