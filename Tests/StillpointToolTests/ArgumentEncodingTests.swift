@@ -11,15 +11,7 @@ struct ArgumentEncodingTests {
         let process = tool.process([])
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script, ToolRunner.executable.path]
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = OutputCollector(reading: output.fileHandleForReading)
-        let errorData = OutputCollector(reading: error.fileHandleForReading)
-        process.waitUntilExit()
-        while !(outputData.ended && errorData.ended) { usleep(1_000) }
-        return ToolRunner.Result(status: process.terminationStatus, standardOutput: outputData.text, standardError: errorData.text)
+        return try ToolRunner.run(process)
     }
 
     @Test func aLatin1FileNameIsRefusedAsNotUTF8NotAsMissing() throws {

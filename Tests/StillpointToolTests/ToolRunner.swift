@@ -48,7 +48,11 @@ struct ToolRunner {
     /// Runs the tool to its end.
     @discardableResult
     func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
-        let process = process(arguments, environment: extra)
+        try Self.run(process(arguments, environment: extra))
+    }
+
+    /// Runs `process` to its end, collecting what it writes.
+    static func run(_ process: Process) throws -> Result {
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
         process.standardError = error
