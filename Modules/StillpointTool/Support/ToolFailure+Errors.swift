@@ -28,7 +28,7 @@ extension ToolFailure {
         case let error as ManifestError:
             self.init(error.locatedMessage, status: error.isUnreadableFile ? .noInput : .dataError)
         case is ParameterError, is CatalogError, is CustomStatisticError,
-             is FetchPredicateError, is SchemaError:
+             is FetchPredicateError, is SchemaError, is StoredValueError:
             self.init(String(describing: error), status: .dataError)
         case let error as CocoaError:
             self.init(Self.message(of: error), status: Self.status(of: error))
