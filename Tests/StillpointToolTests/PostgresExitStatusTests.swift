@@ -21,9 +21,9 @@ struct PostgresExitStatusTests {
         defer { tool.cleanUp() }
         let uri = try PostgresTestServer.shared().makeDatabase("usage")
         let cases = [
-            ("postgresql://127.0.0.1:54x2/practice", "port '54x2' is not a number"),
+            ("postgresql://127.0.0.1:54x2/practice", "port is not a number"),
             ("postgresql://me:pw@127.0.0.1:99999/practice", "port is not a number from 1 to 65535"),
-            ("host=127.0.0.1 port=abc dbname=practice", "port 'abc' is not a number"),
+            ("host=127.0.0.1 port=abc dbname=practice", "port is not a number"),
             (uri + "&sslmode=bogus", "invalid sslmode value"),
             (uri + "&target_session_attrs=bogus", "invalid target_session_attrs value"),
         ]

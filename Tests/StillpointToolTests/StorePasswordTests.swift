@@ -51,6 +51,18 @@ struct StorePasswordTests {
         Form(testDescription: "keyword=value pairs libpq cannot read", status: 64) { socket, database in
             "host=\(socket) dbname=\(database) password=Hunter2 Secret"
         },
+        Form(testDescription: "sslpassword= in keyword=value pairs", status: 0) { socket, database in
+            "host=\(socket) dbname=\(database) user=postgres sslpassword=Hunter2Secret"
+        },
+        Form(testDescription: "a percent-encoded password key", status: 0) { socket, database in
+            "postgresql:///\(database)?host=\(socket)&user=postgres&pass%77ord=Hunter2Secret"
+        },
+        Form(testDescription: "a percent-encoded = after password", status: 64) { socket, database in
+            "postgresql:///\(database)?host=\(socket)&user=postgres&password%3DHunter2Secret"
+        },
+        Form(testDescription: "a password whose @host was forgotten", status: 64) { socket, database in
+            "postgresql://postgres:Hunter2Secret/\(database)?host=\(socket)"
+        },
     ]
 
     @Test(arguments: forms)

@@ -59,7 +59,8 @@ public enum StoreLocation: Sendable, Hashable {
 
     /// `text` (a message, a manifest's line) with every password it may hold replaced by `***`, line by line: in
     /// a `postgresql://` URI (any case), everything from the first `:` after the scheme to the line's last `@`;
-    /// and the value of every `password=` (any case), in a URI's query or in `keyword=value` pairs, quoted or not.
+    /// and the value of every `password=` or `sslpassword=` (any case, percent-encoded or not), in a URI's query or in
+    /// `keyword=value` pairs, quoted or not.
     ///
     /// The user part is taken as wide as it may be: libpq ends it at the first `@` or `/`, so a password that
     /// holds one is read in part as a host, port or database, and those parts must not show either.
@@ -70,14 +71,46 @@ public enum StoreLocation: Sendable, Hashable {
     /// ```
     package static func redactingPasswords(in text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            var line = String(line)
-            if let scheme = line.firstRange(of: /(?i)postgres(?:ql)?:\/\//),
-               let at = line[scheme.upperBound...].lastIndex(of: "@"),
-               let colon = line[scheme.upperBound..<at].firstIndex(of: ":") {
-                line.replaceSubrange(line.index(after: colon)..<at, with: "***")
-            }
-            return line.replacing(passwordParameter) { "\($0.output.1)\($0.output.2)=***" }
+            let redacted = redactingPasswords(inLine: String(line))
+            // A parameter percent-encoded (`pass%77ord=`, `password%3D...`) is one libpq decodes: when decoding
+            // shows one, the line is shown decoded, without it.
+            guard line.contains("%"), let decoded = line.removingPercentEncoding else { return redacted }
+            let decodedRedacted = redactingPasswords(inLine: decoded)
+            return decodedRedacted == decoded ? redacted : decodedRedacted
         }.joined(separator: "\n")
+    }
+
+    private static func redactingPasswords(inLine text: String) -> String {
+        var line = text
+        if let scheme = line.firstRange(of: /(?i)postgres(?:ql)?:\/\//) {
+            if let at = line[scheme.upperBound...].lastIndex(of: "@") {
+                if let colon = line[scheme.upperBound..<at].firstIndex(of: ":") {
+                    line.replaceSubrange(line.index(after: colon)..<at, with: "***")
+                }
+            } else {
+                let authority = line[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" }
+                line.replaceSubrange(authority.startIndex..<authority.endIndex, with: redactingPorts(in: authority))
+            }
+        }
+        return line.replacing(parameter) { match in
+            isSecret(match.output.2) ? "\(match.output.1)\(match.output.2)=***" : String(match.output.0)
+        }
+    }
+
+    /// `host:port,host:port` with every port that is not digits shown as `***`: with its `@host` forgotten,
+    /// `postgresql://user:secret/db` puts a password where libpq reads a port.
+    private static func redactingPorts(in authority: Substring) -> String {
+        guard !authority.contains("[") else { return String(authority) }   // an IPv6 host holds colons of its own
+        return authority.split(separator: ",", omittingEmptySubsequences: false).map { host in
+            guard let colon = host.firstIndex(of: ":") else { return String(host) }
+            let port = host[host.index(after: colon)...]
+            return port.allSatisfy { $0.isASCII && $0.isNumber } ? String(host) : host[...colon] + "***"
+        }.joined(separator: ",")
+    }
+
+    /// Whether a parameter's key names a secret: `password`, `sslpassword`, in any case, percent-encoded or not.
+    private static func isSecret(_ key: Substring) -> Bool {
+        (key.removingPercentEncoding ?? String(key)).lowercased().contains("pass")
     }
 
     /// `text` (a message that may quote `uri` or parts of it, such as libpq's) with every password `uri` holds
@@ -107,20 +140,22 @@ public enum StoreLocation: Sendable, Hashable {
                 }
             }
         }
-        for match in uri.matches(of: passwordParameter) {
-            let value = String(match.output.3)
-            secrets.append(value)
-            if value.hasPrefix("'"), value.count > 1 { secrets.append(String(value.dropFirst().dropLast())) }
+        for text in [uri, uri.removingPercentEncoding ?? uri] {
+            for match in text.matches(of: parameter) where isSecret(match.output.2) {
+                let value = String(match.output.3)
+                secrets.append(value)
+                if value.hasPrefix("'"), value.count > 1 { secrets.append(String(value.dropFirst().dropLast())) }
+            }
         }
         secrets += secrets.compactMap { $0.removingPercentEncoding }
         var seen: Set<String> = []
         return secrets.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
-    /// `password=value` at the start, after `?`, `&` or a space: the value quoted (`'a b'`), or up to `&` or the
-    /// next `keyword=` (an unquoted value with a space, `password=a b`, is a mistake libpq stops at, but the
-    /// password meant is all of it).
-    private static var passwordParameter: Regex<(Substring, Substring, Substring, Substring)> {
-        /(?i)(^|[?&\s"'])(password)\s*=\s*('(?:[^'\\]|\\.)*'|[^&\s]*(?:\s+(?![A-Za-z_]+\s*=)[^&\s]+)*)/
+    /// `key=value` at the start, after `?`, `&` or a space: the value quoted (`'a b'`), or up to `&` or the next
+    /// `keyword=` (an unquoted value with a space, `password=a b`, is a mistake libpq stops at, but the password
+    /// meant is all of it).
+    private static var parameter: Regex<(Substring, Substring, Substring, Substring)> {
+        /(^|[?&\s"'])([A-Za-z0-9_%]+)\s*=\s*('(?:[^'\\]|\\.)*'|[^&\s]*(?:\s+(?![A-Za-z_]+\s*=)[^&\s]+)*)/
     }
 }

@@ -52,9 +52,10 @@ package struct PostgresTarget: Sendable, Equatable, CustomStringConvertible {
         }
         let target = PostgresTarget(uri: name)
         let ports = target.port.map { $0.split(separator: ",", omittingEmptySubsequences: false) } ?? []
-        if let port = ports.first(where: { Self.portNumber($0) == nil }) {
-            let shown = holdsPassword ? "" : " '\(port)'"
-            return "its port\(shown) is not a number from 1 to 65535; write the port in digits" + (holdsPassword ? ", and \(encoding)" : "")
+        if ports.contains(where: { Self.portNumber($0) == nil }) {
+            // Never quoted: the text after the host's ':' may be a password whose `@host` was forgotten.
+            return "its port is not a number from 1 to 65535; write the port in digits (a password written after a "
+                + "host's ':' needs its '@host' after it)" + (holdsPassword ? "; \(encoding)" : "")
         }
         return nil
     }
