@@ -66,4 +66,19 @@ struct PredicateParserTests {
         #expect(error?.kind == .syntax)
         #expect(error?.message.contains("nest more than \(FetchPredicate.maximumNesting) levels") == true)
     }
+
+    /// A description reads back as the same predicate, so it must nest no deeper than the format it came from
+    /// (the fuzzer found `-(-(-(…)))` doubling a chain of minus signs past the limit).
+    @Test("a description nests no deeper than its format", arguments: [
+        "x " + String(repeating: "-", count: FetchPredicate.maximumNesting) + "duration > 0",
+        String(repeating: "- ", count: FetchPredicate.maximumNesting - 1) + "5 < x",
+        String(repeating: "-", count: FetchPredicate.maximumNesting - 3) + "(a + b) > 0",
+        "(x " + String(repeating: "- -", count: FetchPredicate.maximumNesting / 2 - 1) + "abs(y)) > 0",
+    ])
+    func descriptionsReadBack(format: String) throws {
+        let predicate = try FetchPredicate(format: format, arguments: [])
+        let again = try FetchPredicate(format: predicate.description, arguments: [])
+        #expect(again.description == predicate.description)
+        #expect(again.evaluate { _ in .integer(3) } == predicate.evaluate { _ in .integer(3) })
+    }
 }

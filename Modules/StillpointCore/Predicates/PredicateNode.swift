@@ -250,7 +250,16 @@ extension PredicateOperand: CustomStringConvertible {
         case .variable(let name):
             return "$" + name
         case .function(.negate, let operands):
-            return "-(" + operands.map(\.description).joined(separator: ", ") + ")"
+            // As few parentheses as read back the same, so a description nests no deeper than what it describes:
+            // `-duration`, `- -duration`, `- 5` (not the literal -5), `-(a + b)`.
+            guard operands.count == 1, let operand = operands.first else {
+                return "-(" + operands.map(\.description).joined(separator: ", ") + ")"
+            }
+            switch operand {
+            case .arithmetic, .list, .subqueryCount: return "-(\(operand))"
+            case .value, .function(.negate, _): return "- \(operand)"
+            case .key, .variable, .function: return "-\(operand)"
+            }
         case .function(let function, let operands):
             return function.rawValue + "(" + operands.map(\.description).joined(separator: ", ") + ")"
         }
