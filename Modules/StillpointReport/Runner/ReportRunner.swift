@@ -136,7 +136,8 @@ public final class ReportRunner: Sendable {
             }
         }
         let operation = ContextOperation<StatisticResult>(identifier: entry.name) { [self] context, operation in
-            let pass = try operation.result(of: digestOperation)
+            // A failed or cancelled digest's own error is this statistic's: it says what happened in the store.
+            let pass = try operation.outcome(of: digestOperation)?.get() ?? operation.result(of: digestOperation)
             if let update = pass.update,
                let reused = kept.withLock({ $0.results[entry.name] })?.reusable(for: entry, environment: environment, update: update) {
                 return reused

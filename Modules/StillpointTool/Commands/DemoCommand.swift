@@ -18,10 +18,10 @@ struct DemoCommand: AsyncParsableCommand {
               stillpoint demo --sessions 1000000 --years 10 --store big.sqlite
             """)
 
-    @Option(help: "How many sessions to write.")
+    @Option(parsing: .unconditional, help: "How many sessions to write.")
     var sessions = 2_400
 
-    @Option(help: "How many years the history spans, ending now.")
+    @Option(parsing: .unconditional, help: "How many years the history spans, ending now.")
     var years = 4
 
     @Option(name: .customLong("ending-at"), help: ArgumentHelp("End the history at this ISO 8601 instant instead of now, for a reproducible store: no session starts or ends after it.", valueName: "instant"))
