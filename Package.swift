@@ -77,17 +77,17 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "PracticeLog",
-            dependencies: ["StillpointSQLite", "StillpointCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["StillpointCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             path: "Modules/PracticeLog",
             swiftSettings: strictSettings),
         .target(
             name: "StillpointStatistics",
-            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", .product(name: "Yams", package: "Yams")],
+            dependencies: ["StillpointCore", "PracticeLog", .product(name: "Yams", package: "Yams")],
             path: "Modules/StillpointStatistics",
             swiftSettings: strictSettings),
         .target(
             name: "StillpointReport",
-            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", "StillpointStatistics"],
+            dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics"],
             path: "Modules/StillpointReport",
             // Config/default.yaml (linked into the module's folder), compiled into the tool: no file to ship beside it.
             resources: [.embedInCode("Setup/default.yaml")],

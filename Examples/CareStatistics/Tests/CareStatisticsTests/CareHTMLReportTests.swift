@@ -1,5 +1,6 @@
 import CareStatistics
 import Foundation
+import StillpointTestSupport
 import StillpointCatalog
 import StillpointReport
 import StillpointStatistics
