@@ -31,6 +31,18 @@ struct PackageGraphTests {
         }
     }
 
+    /// The manifest reader and YAML are the report's, not a statistic author's: no statistic module compiles them.
+    @Test func statisticModulesCompileNoManifestReader() throws {
+        let manifest = try PackageManifest(packageAt: Self.repository)
+        #expect(manifest.closure(of: "StillpointManifest").contains(.product("Yams", package: "Yams")))
+        for module in ["StillpointStatistics"] + (try Self.statisticModules()) {
+            let reached = manifest.closure(of: module).filter { dependency in
+                dependency == .target("StillpointManifest") || dependency == .product("Yams", package: "Yams")
+            }
+            #expect(reached.isEmpty, "\(module) depends on \(reached); the manifest belongs to StillpointManifest alone")
+        }
+    }
+
     @Test func theExampleStatisticModuleLinksNoSQLite() throws {
         let stillpoint = try PackageManifest(packageAt: Self.repository)
         let example = try PackageManifest(packageAt: Self.repository.appendingPathComponent("Examples/CareStatistics"))

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PracticeLog
 import StillpointCore
+import StillpointManifest
 import StillpointReport
 import StillpointStatistics
 
@@ -44,7 +45,7 @@ struct ReportCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOption: StoreOption
 
-    @Option(help: ArgumentHelp("The report's format: \(ReportFormat.argumentList).", discussion: "Without it, the manifest's output.formats (text by default).", valueName: "format"))
+    @Option(help: ArgumentHelp("The report's format: \(ReportFormat.argumentList(ToolModules.renderers.formats)).", discussion: "Without it, the manifest's output.formats (text by default).", valueName: "format"))
     var format: String?
 
     @Option(name: .customLong("as-of"), help: ArgumentHelp("Make the report as of this ISO 8601 instant, e.g. 2024-03-15T12:00:00Z.", valueName: "instant"))
@@ -59,8 +60,8 @@ struct ReportCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if let format, ReportFormat(argument: format) == nil {
-            throw ValidationError("'\(format)' is not a report format; use one of: \(ReportFormat.argumentList)")
+        if let format, ReportFormat(argument: format, among: ToolModules.renderers.formats) == nil {
+            throw ValidationError("'\(format)' is not a report format; use one of: \(ReportFormat.argumentList(ToolModules.renderers.formats))")
         }
         if let asOf, SessionInstant.parse(asOf) == nil {
             throw ValidationError("--as-of '\(asOf)' is not an instant that exists; write \(ISOInstant.expectedForm)")
@@ -72,7 +73,7 @@ struct ReportCommand: AsyncParsableCommand {
         var manifest = try loadManifest()
         // The manifest's `store:`, a file relative to the manifest or a PostgreSQL URI as written.
         let manifestStore = manifest.store.flatMap { StoreOption.isServerURI($0) ? $0 : manifest.storeURL?.path }
-        let destinations = ReportDestination.plan(formats: format.flatMap(ReportFormat.init(argument:)).map { [$0] },
+        let destinations = ReportDestination.plan(formats: format.flatMap { ReportFormat(argument: $0, among: ToolModules.renderers.formats) }.map { [$0] },
                                                   output: output, manifestFormats: manifest.output.formats,
                                                   manifestPath: manifest.outputPath)
         // Every file is checked before any work: none may be the store, or in a folder that cannot be written.
@@ -134,9 +135,9 @@ struct ReportCommand: AsyncParsableCommand {
     private func loadManifest() throws -> Manifest {
         if let config {
             let url = URL(fileURLWithPath: (config as NSString).expandingTildeInPath)
-            let problems = Manifest.validate(contentsOf: url, modules: ToolModules.current)
+            let problems = Manifest.validate(contentsOf: url, modules: ToolModules.current, formats: ToolModules.renderers.formats)
             guard problems.isEmpty else { throw ManifestErrors(problems) }
-            return try Manifest.load(contentsOf: url)
+            return try Manifest.load(contentsOf: url, formats: ToolModules.renderers.formats)
         }
         return try Manifest(yaml: DefaultManifest.yaml, file: "the default manifest")
     }
@@ -145,7 +146,11 @@ struct ReportCommand: AsyncParsableCommand {
     /// output replaces the one before it on screen (``WatchScreen``).
     private func deliver(_ report: Report, to destinations: [ReportDestination], screen: WatchScreen, replacing: Bool) throws {
         for destination in destinations {
-            let rendered = destination.format.renderer.render(report)
+            // Every format the plan holds is one of these renderers', so this fails only on a bug.
+            guard let renderer = ToolModules.renderers.renderer(for: destination.format) else {
+                throw ToolFailure("no renderer writes the report format '\(destination.format)'; this is a bug in the tool", status: .software)
+            }
+            let rendered = renderer.render(report)
             if destination.isStandardOutput {
                 // Several formats on standard output follow each other; only the first clears the screen.
                 screen.show(rendered, replacing: replacing && destination == destinations.first { $0.isStandardOutput })

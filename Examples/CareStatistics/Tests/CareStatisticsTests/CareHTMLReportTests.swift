@@ -1,9 +1,10 @@
 import CareStatistics
 import Foundation
-import StillpointTestSupport
 import StillpointCatalog
+import StillpointManifest
 import StillpointReport
 import StillpointStatistics
+import StillpointTestSupport
 import Testing
 
 /// A statistic of this module gets a chart in the HTML report from its presentation: the reporters know nothing
