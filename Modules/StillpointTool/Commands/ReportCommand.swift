@@ -87,6 +87,7 @@ struct ReportCommand: AsyncParsableCommand {
         let runner = ReportRunner(container: container, log: { logger.info("\($0)") })
         // Watching starts before the first report, so that a change saved while it runs is not missed.
         let storeWatch = watch ? StoreWatch(container) : nil
+        if let storeWatch { ServerNotices.install(on: container) { storeWatch.markReplaced() } }
         let interrupt = InterruptHandler {
             runner.cancel()
             storeWatch?.stop()
@@ -112,9 +113,14 @@ struct ReportCommand: AsyncParsableCommand {
         let screen = WatchScreen(output: .standardOutput())
         try deliver(report, to: destinations, screen: screen, replacing: false)
         if let storeWatch, !interrupt.wasInterrupted {
-            report = try await follow(storeWatch, runner: runner, interrupt: interrupt, entries: entries,
-                                      manifest: manifest, report: report, destinations: destinations, screen: screen,
-                                      logger: logger)
+            Output.printError("watching the store for changes; Ctrl-C to stop")
+            let follower = ReportWatch(runner: runner, manifest: manifest, modules: ToolModules.current, entries: entries,
+                                       pinsAsOf: asOf != nil, log: { logger.info("\($0)") })
+            report = try await follower.follow(storeWatch, from: report, isStopped: { interrupt.wasInterrupted }) { refreshed in
+                try deliver(refreshed, to: destinations, screen: screen, replacing: true)
+                // The cleared screen took the hint with it.
+                if screen.output.isTerminal { Output.printError("watching the store for changes; Ctrl-C to stop") }
+            }
             if let change = removal?.change, !interrupt.wasInterrupted {
                 throw StoreRemovalWatch.failure(change, path: container.location.displayPath)
             }
@@ -159,47 +165,5 @@ struct ReportCommand: AsyncParsableCommand {
                 Output.printError("wrote the \(destination.format) report to \(written)")
             }
         }
-    }
-
-    /// Recomputes the statistics a change affects, each time the store changes, until Ctrl-C; returns the
-    /// report printed last, which is always complete.
-    ///
-    /// Changes that arrive while a refresh runs are merged (``ChangeCoalescer``): at most one refresh is in
-    /// flight, and the next one covers every change since, so a large import costs a few refreshes, not one
-    /// per change set.
-    private func follow(_ storeWatch: StoreWatch, runner: ReportRunner, interrupt: InterruptHandler, entries: [PreparedEntry],
-                        manifest: Manifest, report: Report, destinations: [ReportDestination], screen: WatchScreen,
-                        logger: Logger) async throws -> Report {
-        Output.printError("watching the store for changes; Ctrl-C to stop")
-        let coalescer = ChangeCoalescer()
-        let forwarder = Task {
-            for await changeSet in storeWatch.changes { coalescer.add(changeSet) }
-            coalescer.finish()
-        }
-        defer { forwarder.cancel() }
-        var report = report
-        while let pending = await coalescer.next() {
-            if interrupt.wasInterrupted { break }
-            // Statistics of the entities that changed; of those that read the digest, the runner runs again only
-            // the ones whose sessions changed.
-            let affected = entries.indices.filter { !entries[$0].prepared.entities.isDisjoint(with: pending.entityNames) }
-            guard !affected.isEmpty else { continue }
-            logger.info("\(pending.changeSetCount) change(s) through \(pending.lastSequence) by \(pending.authors.joined(separator: ", ")): refreshing \(affected.count) statistics")
-            // A watched report is "as of now" unless --as-of pinned it: prepare again with the new instant.
-            var current = manifest
-            if asOf == nil { current.environment.asOf = Date() }
-            let environment = current.environment
-            let prepared = try current.prepare(modules: ToolModules.current)
-            let refreshed = await runner.run(affected.map { prepared[$0] }, environment: environment)
-            // Ctrl-C during the refresh cancelled part of it: the report printed last stands.
-            if interrupt.wasInterrupted { break }
-            for (position, index) in affected.enumerated() { report.entries[index] = refreshed.entries[position] }
-            report.asOf = environment.asOf
-            report.notice = try await Report.demoNotice(for: runner.container, asOf: report.asOf)
-            try deliver(report, to: destinations, screen: screen, replacing: true)
-            // The cleared screen took the hint with it.
-            if screen.output.isTerminal { Output.printError("watching the store for changes; Ctrl-C to stop") }
-        }
-        return report
     }
 }
