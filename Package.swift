@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "StillpointPostgres", targets: ["StillpointPostgres"]),
         .library(name: "PracticeLog", targets: ["PracticeLog"]),
         .library(name: "StillpointStatistics", targets: ["StillpointStatistics"]),
+        .library(name: "StillpointManifest", targets: ["StillpointManifest"]),
         .library(name: "StillpointCatalog", targets: ["StillpointCatalog"]),
         .library(name: "StillpointReport", targets: ["StillpointReport"]),
         .library(name: "StillpointTool", targets: ["StillpointTool"]),
@@ -77,17 +78,23 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "PracticeLog",
-            dependencies: ["StillpointSQLite", "StillpointCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["StillpointCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             path: "Modules/PracticeLog",
             swiftSettings: strictSettings),
         .target(
             name: "StillpointStatistics",
-            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", .product(name: "Yams", package: "Yams")],
+            dependencies: ["StillpointCore", "PracticeLog"],
             path: "Modules/StillpointStatistics",
+            swiftSettings: strictSettings),
+        // The YAML manifest and its custom statistics, apart from the statistic API: no statistic module compiles Yams.
+        .target(
+            name: "StillpointManifest",
+            dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics", .product(name: "Yams", package: "Yams")],
+            path: "Modules/StillpointManifest",
             swiftSettings: strictSettings),
         .target(
             name: "StillpointReport",
-            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", "StillpointStatistics"],
+            dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics", "StillpointManifest"],
             path: "Modules/StillpointReport",
             // Config/default.yaml (linked into the module's folder), compiled into the tool: no file to ship beside it.
             resources: [.embedInCode("Setup/default.yaml")],
@@ -99,14 +106,14 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "StillpointTestSupport",
-            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", "StillpointStatistics"],
+            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", "StillpointStatistics", "StillpointManifest"],
             path: "Modules/StillpointTestSupport",
             swiftSettings: strictSettings),
         // The command-line tool as a library, so that a package of its own can build it with more modules...
         .target(
             name: "StillpointTool",
             dependencies: [
-                "StillpointCore", "StillpointSQLite", "StillpointPostgres", "PracticeLog", "StillpointStatistics", "StillpointReport", "StillpointCatalog",
+                "StillpointCore", "StillpointSQLite", "StillpointPostgres", "PracticeLog", "StillpointStatistics", "StillpointManifest", "StillpointReport", "StillpointCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -134,13 +141,16 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "PracticeLogTests",
-            dependencies: ["StillpointSQLite", "PracticeLog", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: [
+                "StillpointSQLite", "StillpointPostgres", "StillpointPostgresTestSupport", "PracticeLog",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             path: "Tests/PracticeLogTests",
             exclude: ["Fixtures"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointReportTests",
-            dependencies: ["StillpointSQLite", "StillpointReport", "StillpointStatistics", "StillpointCatalog", "PracticeLog"],
+            dependencies: ["StillpointSQLite", "StillpointReport", "StillpointStatistics", "StillpointManifest", "StillpointCatalog", "PracticeLog"],
             path: "Tests/StillpointReportTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings),
@@ -156,7 +166,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointStatisticsTests",
-            dependencies: ["StillpointSQLite", "StillpointStatistics", "StillpointCatalog", "StillpointTestSupport", propertyBased],
+            dependencies: ["StillpointSQLite", "StillpointStatistics", "StillpointManifest", "StillpointCatalog", "StillpointTestSupport", propertyBased],
             path: "Tests/StillpointStatisticsTests",
             swiftSettings: strictSettings),
     ]

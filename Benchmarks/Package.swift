@@ -28,6 +28,7 @@ let package = Package(
                 .product(name: "StillpointSQLite", package: "Stillpoint"),
                 .product(name: "PracticeLog", package: "Stillpoint"),
                 .product(name: "StillpointStatistics", package: "Stillpoint"),
+                .product(name: "StillpointManifest", package: "Stillpoint"),
                 .product(name: "StillpointCatalog", package: "Stillpoint"),
                 .product(name: "StillpointReport", package: "Stillpoint"),
                 .product(name: "StillpointPostgres", package: "Stillpoint"),

@@ -1,8 +1,9 @@
 import Foundation
 import PracticeLog
 import StillpointCore
-import StillpointSQLite
+import StillpointManifest
 import StillpointReport
+import StillpointSQLite
 import StillpointStatistics
 import Testing
 

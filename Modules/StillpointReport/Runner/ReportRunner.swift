@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointManifest
 import StillpointStatistics
 
 /// Runs a manifest's statistics as context operations on a queue, concurrently, each in its own background

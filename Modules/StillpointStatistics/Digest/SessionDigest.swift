@@ -130,7 +130,7 @@ public final class SessionDigest: Sendable {
 
     /// Calls `body` with the digest's rows as they are now (for a computation of its own, such as a custom
     /// statistic's aggregate over sessions).
-    func withColumns<T>(_ body: (DigestColumns) throws -> T) rethrows -> T {
+    package func withColumns<T>(_ body: (DigestColumns) throws -> T) rethrows -> T {
         let columns = state.withLock { $0.columns }
         return try body(columns)
     }

@@ -2,6 +2,7 @@ import ConsistencyStatistics
 import Foundation
 import GRDBSQLite
 import PracticeLog
+import StillpointManifest
 import StillpointStatistics
 import StreakStatistics
 import Synchronization

@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointStatistics
 
 extension Manifest {
     /// Prepares every entry against the modules the manifest registers from `modules` (under `modules:`,
@@ -36,16 +37,18 @@ extension Manifest {
     /// Every problem of the manifest's text, its registration and its entries against `modules`, in the order
     /// of the file: what `stillpoint validate` prints. Empty when the manifest is ready to run.
     public static func validate(yaml: String, file: String? = nil, modules: ModuleCatalog,
-                                schema: Schema = Session.schema) -> [ManifestError] {
-        var reader = ManifestReader(yaml: yaml, file: file, schema: schema)
+                                schema: Schema = Session.schema,
+                                formats: [ReportFormat] = ReportFormat.builtIn) -> [ManifestError] {
+        var reader = ManifestReader(yaml: yaml, file: file, schema: schema, formats: formats)
         let manifest = reader.read()
         return sorted(reader.errors + manifest.prepareEntries(manifest.register(from: modules)).errors)
     }
 
-    /// Every problem of the manifest at `url`; see ``validate(yaml:file:modules:schema:)``.
-    public static func validate(contentsOf url: URL, modules: ModuleCatalog, schema: Schema = Session.schema) -> [ManifestError] {
+    /// Every problem of the manifest at `url`; see ``validate(yaml:file:modules:schema:formats:)``.
+    public static func validate(contentsOf url: URL, modules: ModuleCatalog, schema: Schema = Session.schema,
+                                formats: [ReportFormat] = ReportFormat.builtIn) -> [ManifestError] {
         do {
-            return validate(yaml: try text(of: url), file: url.path, modules: modules, schema: schema)
+            return validate(yaml: try text(of: url), file: url.path, modules: modules, schema: schema, formats: formats)
         } catch {
             return error.errors
         }

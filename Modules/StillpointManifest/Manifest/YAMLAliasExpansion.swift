@@ -1,3 +1,4 @@
+import StillpointStatistics
 // libyaml as Yams builds it: its event stream, read once before Yams composes the document.
 internal import CYaml
 

@@ -1,5 +1,6 @@
 import Foundation
 import StillpointCore
+import StillpointStatistics
 
 /// One problem in a manifest: where it is, what is wrong, and what to do about it.
 ///

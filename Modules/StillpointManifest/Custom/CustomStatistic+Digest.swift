@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointStatistics
 
 extension CustomStatistic {
     /// The session attributes the digest holds: a custom statistic over sessions that reads only these is

@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointStatistics
 import Yams
 
 /// Walks a manifest's YAML nodes into a ``Manifest``, collecting every problem instead of stopping at the first.
@@ -25,13 +26,16 @@ struct ManifestReader {
     let yaml: String
     let file: String?
     let schema: Schema
+    /// The formats `output.formats` may name: the built-in ones, and those of renderers added from outside.
+    let formats: [ReportFormat]
     let lines: [String]
     private(set) var errors: [ManifestError] = []
 
-    init(yaml: String, file: String?, schema: Schema) {
+    init(yaml: String, file: String?, schema: Schema, formats: [ReportFormat] = ReportFormat.builtIn) {
         self.yaml = yaml
         self.file = file
         self.schema = schema
+        self.formats = formats
         self.lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
     }
@@ -329,13 +333,13 @@ struct ManifestReader {
 
     private mutating func readOutput(_ node: Node, into manifest: inout Manifest) {
         guard !isNull(node), let keys = mapping(node, "output", allowed: Self.outputKeys, expected: "formats and path") else { return }
-        let names = ReportFormat.allCases.map(\.rawValue)
+        let names = formats.map(\.name)
         if let formatsNode = keys["formats"]?.value,
            let formats = strings(formatsNode, "formats", expected: "a list of formats such as [text, json]") {
             let items: [Node] = { if case .sequence(let items) = formatsNode { return Array(items) } else { return [formatsNode] } }()
             var parsed: [ReportFormat] = []
             for (name, item) in zip(formats, items) {
-                if let format = ReportFormat(argument: name) {
+                if let format = ReportFormat(argument: name, among: self.formats) {
                     parsed.append(format)
                 } else {
                     fail(item, "unknown output format '\(name)'" + Self.suggest(name, names, "use any of: \(names.joined(separator: ", "))"))

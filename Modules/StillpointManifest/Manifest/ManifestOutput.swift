@@ -1,3 +1,4 @@
+import StillpointStatistics
 /// Where and how a report is written: a manifest's `output:` section.
 ///
 /// ```yaml

@@ -1,3 +1,4 @@
+import StillpointStatistics
 /// One entry of a manifest's `statistics:` list: a statistic's id, the name it reports under, and its parameters.
 ///
 /// ```yaml

@@ -1,3 +1,4 @@
+import StillpointStatistics
 /// A manifest entry ready to run: its statistic, its checked parameters and the computation.
 ///
 /// ```swift

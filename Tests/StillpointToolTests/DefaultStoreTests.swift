@@ -2,7 +2,7 @@ import Foundation
 import PracticeLog
 import StillpointCore
 import Testing
-@testable import StillpointReport
+@testable import StillpointTool
 
 /// The default store: made once from a demo history, whoever asks first, with nothing half made left behind.
 @Suite("Default store")

@@ -1,5 +1,6 @@
 import Foundation
 import StillpointCore
+import StillpointStatistics
 
 /// A mistake in a custom statistic's definition, with the field it is in so a manifest can point at it.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import StillpointStatistics
 
 /// Every problem found in a manifest, in the order of the file, so that one run reports them all.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-@testable import StillpointTool
+@testable import StillpointReport
 import Testing
 
 @Suite("ChangeCoalescer")

@@ -2,6 +2,7 @@ import Foundation
 import PracticeLog
 import StillpointCore
 import StillpointSQLite
+import StillpointStatistics
 
 extension StatisticExample {
     /// Runs the example: its sessions in a fresh in-memory store, the statistic prepared with its parameters.

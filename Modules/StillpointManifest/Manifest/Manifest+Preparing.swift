@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointStatistics
 
 extension Manifest {
     /// Prepares every entry, in order, against `catalog` plus the manifest's custom statistics.
@@ -36,16 +37,18 @@ extension Manifest {
     /// for problem in Manifest.validate(yaml: text, file: "my.yaml", catalog: catalog) { print(problem) }
     /// ```
     public static func validate(yaml: String, file: String? = nil, catalog: StatisticCatalog,
-                                schema: Schema = Session.schema) -> [ManifestError] {
-        var reader = ManifestReader(yaml: yaml, file: file, schema: schema)
+                                schema: Schema = Session.schema,
+                                formats: [ReportFormat] = ReportFormat.builtIn) -> [ManifestError] {
+        var reader = ManifestReader(yaml: yaml, file: file, schema: schema, formats: formats)
         let manifest = reader.read()
         return sorted(reader.errors + manifest.prepareEntries(catalog: catalog).errors)
     }
 
-    /// Every problem of the manifest at `url`; see ``validate(yaml:file:catalog:schema:)``.
-    public static func validate(contentsOf url: URL, catalog: StatisticCatalog, schema: Schema = Session.schema) -> [ManifestError] {
+    /// Every problem of the manifest at `url`; see ``validate(yaml:file:catalog:schema:formats:)``.
+    public static func validate(contentsOf url: URL, catalog: StatisticCatalog, schema: Schema = Session.schema,
+                                formats: [ReportFormat] = ReportFormat.builtIn) -> [ManifestError] {
         do {
-            return validate(yaml: try text(of: url), file: url.path, catalog: catalog, schema: schema)
+            return validate(yaml: try text(of: url), file: url.path, catalog: catalog, schema: schema, formats: formats)
         } catch {
             return error.errors
         }

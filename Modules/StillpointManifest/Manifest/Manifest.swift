@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointStatistics
 
 /// A report's configuration, read from YAML: which statistics to compute, in which order and with which
 /// parameters, over which sessions, and how to write the result.
@@ -74,11 +75,13 @@ public struct Manifest: Sendable {
 
     /// Reads a manifest from YAML text; `file` names it in error messages.
     ///
-    /// Custom statistics are checked against `schema`, the practice log's unless said otherwise.
+    /// Custom statistics are checked against `schema`, the practice log's unless said otherwise; `output.formats`
+    /// may name any of `formats`, the built-in ones unless renderers were added (`ReportRenderers.formats`).
     ///
     /// - Throws: ``ManifestErrors`` with every problem of the text: malformed YAML, unknown keys, wrong types.
-    public init(yaml: String, file: String? = nil, schema: Schema = Session.schema) throws(ManifestErrors) {
-        var reader = ManifestReader(yaml: yaml, file: file, schema: schema)
+    public init(yaml: String, file: String? = nil, schema: Schema = Session.schema,
+                formats: [ReportFormat] = ReportFormat.builtIn) throws(ManifestErrors) {
+        var reader = ManifestReader(yaml: yaml, file: file, schema: schema, formats: formats)
         let manifest = reader.read()
         guard reader.errors.isEmpty else { throw ManifestErrors(reader.errors) }
         self = manifest
@@ -89,8 +92,9 @@ public struct Manifest: Sendable {
     /// ```swift
     /// let manifest = try Manifest.load(contentsOf: URL(fileURLWithPath: "Config/examples/yoga-only.yaml"))
     /// ```
-    public static func load(contentsOf url: URL, schema: Schema = Session.schema) throws(ManifestErrors) -> Manifest {
-        try Manifest(yaml: try text(of: url), file: url.path, schema: schema)
+    public static func load(contentsOf url: URL, schema: Schema = Session.schema,
+                            formats: [ReportFormat] = ReportFormat.builtIn) throws(ManifestErrors) -> Manifest {
+        try Manifest(yaml: try text(of: url), file: url.path, schema: schema, formats: formats)
     }
 
     /// The store's location: `store` with `~` expanded, relative to the manifest's folder; `nil` when not given.

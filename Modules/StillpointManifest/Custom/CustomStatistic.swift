@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointStatistics
 
 /// A statistic declared in a manifest with no code: one aggregate of one attribute, compiled to the core's
 /// dictionary fetch (SQL `SUM`, `AVG`, `MIN`, `MAX` or `COUNT`), optionally filtered and grouped.

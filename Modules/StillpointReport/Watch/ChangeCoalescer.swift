@@ -13,17 +13,17 @@ import StillpointCore
 ///     refresh(pending.entityNames)   // the 500 change sets saved during the last refresh, in one
 /// }
 /// ```
-final class ChangeCoalescer: Sendable {
+public final class ChangeCoalescer: Sendable {
     /// The changes since the last ``next()``, merged.
-    struct Pending: Sendable, Hashable {
+    public struct Pending: Sendable, Hashable {
         /// Every entity any of them touched.
-        var entityNames: Set<String> = []
+        public var entityNames: Set<String> = []
         /// How many change sets were merged.
-        var changeSetCount = 0
+        public var changeSetCount = 0
         /// The newest change set's sequence number.
-        var lastSequence: Int64 = 0
+        public var lastSequence: Int64 = 0
         /// Who saved them, in order of first appearance.
-        var authors: [String] = []
+        public var authors: [String] = []
 
         mutating func merge(entityNames names: Set<String>, sequence: Int64, author: String) {
             entityNames.formUnion(names)
@@ -42,13 +42,15 @@ final class ChangeCoalescer: Sendable {
 
     private let state = LockedState(State())
 
+    public init() {}
+
     /// Adds a change set to the pending ones; hands them over at once if ``next()`` is waiting.
-    func add(_ changeSet: ChangeSet) {
+    public func add(_ changeSet: ChangeSet) {
         add(entityNames: changeSet.entityNames, sequence: changeSet.sequence, author: changeSet.author)
     }
 
     /// Adds a change to the pending ones; hands them over at once if ``next()`` is waiting.
-    func add(entityNames: Set<String>, sequence: Int64, author: String) {
+    public func add(entityNames: Set<String>, sequence: Int64, author: String) {
         let handover: (CheckedContinuation<Pending?, Never>, Pending)? = state.withLock { state in
             guard !state.finished else { return nil }
             state.pending.merge(entityNames: entityNames, sequence: sequence, author: author)
@@ -61,7 +63,7 @@ final class ChangeCoalescer: Sendable {
     }
 
     /// No more changes will come: ``next()`` hands over what is pending, then returns `nil`.
-    func finish() {
+    public func finish() {
         let waiter: CheckedContinuation<Pending?, Never>? = state.withLock { state in
             state.finished = true
             defer { state.waiter = nil }
@@ -72,7 +74,7 @@ final class ChangeCoalescer: Sendable {
 
     /// Every change since the last call, merged; waits when there is none yet, and returns `nil` once
     /// ``finish()`` was called and nothing is pending. One caller at a time.
-    func next() async -> Pending? {
+    public func next() async -> Pending? {
         await withCheckedContinuation { (continuation: CheckedContinuation<Pending?, Never>) in
             let ready: Pending?? = state.withLock { state in
                 if state.pending.changeSetCount > 0 {
