@@ -349,11 +349,17 @@ struct PredicateSQLCompiler {
         case .contains:
             return try "\(dialect.positionFunction)(\(write(rawLHS, options)), \(write(rawRHS, options))) > 0"
         case .matches:
-            // PostgreSQL's `~` is POSIX, not ICU: classes, anchors and [c] differ, so it can't answer as NSPredicate.
-            guard !dialect.foldsValuesBeforeBinding else {
-                throw FetchPredicateError(.invalidComparison, "MATCHES isn't supported on PostgreSQL: its regular expressions are POSIX, not ICU as NSPredicate's, and would match other rows; use LIKE, BEGINSWITH, ENDSWITH or CONTAINS, or a SQLite store")
-            }
             let flags = options.rawValue
+            if dialect.foldsValuesBeforeBinding {
+                // PostgreSQL's `~` runs the pattern translated to its own regular expressions (or refuses it, saying
+                // why), over the text's [d]-folded copy as the evaluator folds it; [c] is in the translation.
+                guard case .value(let value) = comparison.rhs else {
+                    throw FetchPredicateError(.invalidComparison, "MATCHES on PostgreSQL needs its pattern as a string value, not '\(comparison.rhs)'; write the pattern itself, or use a SQLite store")
+                }
+                guard let pattern = PredicateEvaluator.text(of: value) else { return dialect.literal(false) }
+                let translated = try PostgreSQLRegularExpression(pattern, flags: flags)
+                return try "\(write(rawLHS, options.intersection(.diacriticInsensitive))) ~ \(write(.parameter(.string(translated.pattern)), []))"
+            }
             return try "\(RegularExpressionMatch.sqlFunctionName)(\(write(rawLHS, [])), \(write(rawRHS, [])), \(flags)) = 1"
         case .like:
             guard case .value(let value) = comparison.rhs, let pattern = PredicateEvaluator.text(of: value) else {
