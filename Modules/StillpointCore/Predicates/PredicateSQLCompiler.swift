@@ -31,6 +31,19 @@ struct PredicateSQLCompiler {
         return SQLFragment(sql: sql, arguments: compiler.arguments)
     }
 
+    /// An operand (a fetch request's ``FetchExpression``) as one SQL value and the type of its values; its keys
+    /// (paths through `entity`'s relationships aside) resolved by `resolve`.
+    static func compileOperand(_ operand: PredicateOperand, dialect: SQLDialect, entity: EntityDescription,
+                               resolve: (String) throws -> PredicateKeyResolution) throws -> (sql: String, type: AttributeType?) {
+        var compiler = PredicateSQLCompiler(dialect: dialect, firstParameter: 1,
+                                            scope: Scope(entity: entity, table: dialect.quote(entity.name), depth: 0))
+        for key in operand.keys where compiler.keys[key] == nil {
+            compiler.keys[key] = key.contains(".") && !key.contains("(") ? try compiler.resolvePath(key) : try resolve(key)
+        }
+        let type = try compiler.computedType(operand)
+        return (try compiler.writeOperand(operand), type)
+    }
+
     /// A key path of `entity` (`importRun.file`, `sessions.@count`) as one SQL value, for the columns and
     /// groups of a dictionary fetch.
     static func keyPath(_ path: String, of entity: EntityDescription, in dialect: SQLDialect) throws -> PredicateKeyResolution {
