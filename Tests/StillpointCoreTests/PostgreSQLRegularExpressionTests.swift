@@ -12,7 +12,7 @@ import Testing
     @Test func charactersAreEscapedAndTheWholeStringAnchored() throws {
         #expect(try translated("ab") == "^(?:\\u0061\\u0062)$")
         #expect(try translated("a|b*") == "^(?:\\u0061|\\u0062*)$")
-        #expect(try translated("(a)+?") == "^(?:(?:\\u0061)+)$", "a lazy quantifier is greedy: only a whole match is asked")
+        #expect(try translated("a+?[b]*?") == "^(?:\\u0061+[\\u0062]*)$", "a lazy quantifier is greedy: only a whole match is asked")
         #expect(try translated("\\.\\Q*[\\E") == "^(?:\\u002E\\u002A\\u005B)$")
         #expect(try translated("\\x{1F600}\\u00e9\\t") == "^(?:\\U0001F600\\u00E9\\u0009)$")
         #expect(try translated("a{2,}b{1,3}") == "^(?:\\u0061{2,}\\u0062{1,3})$")
@@ -35,6 +35,8 @@ import Testing
         #expect(try translated("ss", flags: 1) == "^(?:(?:[\\u0053\\u0073\\u017F][\\u0053\\u0073\\u017F]|[\\u00DF\\u1E9E]))$",
                 "a literal string matches text of the same full folding: ß")
         #expect(try translated("s+", flags: 1) == "^(?:[\\u0053\\u0073\\u017F]+)$", "a repeated character folds alone")
+        #expect(try translated("ß+", flags: 1) == "^(?:(?:(?:[\\u0053\\u0073\\u017F][\\u0053\\u0073\\u017F]|[\\u00DF\\u1E9E]))+)$",
+                "a repeated ß is still ICU's literal string: ß+ matches ssss")
         #expect(try translated("[a-b]", flags: 1) == "^(?:[\\u0041-\\u0042\\u0061-\\u0062])$")
         #expect(try translated("Ab", flags: 2) == "^(?:\\u0041\\u0062)$", "[d] alone leaves case as it is")
         #expect(try translated("é", flags: 2) == "^(?:\\u0065)$", "[d] folds the pattern, as the evaluator does")
@@ -44,7 +46,7 @@ import Testing
         ("\\w+", "\\w is ICU's Unicode word characters"), ("\\bx", "\\b is ICU's"), ("\\p{L}", "no Unicode properties"),
         ("(?i)x", "inline flags"), ("(?>x)", "atomic groups"), ("(x)\\1", "back references"), ("x*+", "possessive"),
         ("[[:alpha:]]", "POSIX classes"), ("[a&&b]", "set intersection"), ("x{256}", "at most 255 times"),
-        ("\\X", "no PostgreSQL equivalent"), ("[]a]", "starting with ']'"), ("^*", "repeats an assertion"),
+        ("\\X", "no PostgreSQL equivalent"), ("(?:a.*?)+?b", "a lazy quantifier on a group"), ("[]a]", "starting with ']'"), ("^*", "repeats an assertion"),
     ])
     func refusals(pattern: String, reason: String) {
         #expect {

@@ -7,11 +7,12 @@
 /// mode: a character matches the characters of its case folding, and a run of literal characters also matches
 /// text with the same full case folding (`ss` matches `ß`), as ICU matches literal strings. `[d]` is applied by
 /// the caller, as the evaluator applies it: the pattern is folded here and the text's folded copy is matched.
-/// Lazy quantifiers become greedy, since only whether the whole string matches is asked.
+/// Lazy quantifiers on a character or a set become greedy, since only whether the whole string matches is asked.
 ///
 /// The constructs whose meaning PostgreSQL cannot give are refused: `\w`, `\b` and `\W`, `\B` (ICU's Unicode
 /// word characters), `\p{…}`, POSIX and nested sets, set operations, back references, possessive quantifiers,
-/// atomic groups, inline flags, `\G`, `\X`, `\R`, `\h`, `\v`, `\N{…}`, and repetition counts above 255.
+/// atomic groups, lazy quantifiers on groups (ICU stops repeating a group at an empty repetition), inline flags,
+/// `\G`, `\X`, `\R`, `\h`, `\v`, `\N{…}`, and repetition counts above 255.
 ///
 /// ```swift
 /// try PostgreSQLRegularExpression("room \\d+", flags: 1).pattern
@@ -86,7 +87,7 @@ extension PostgreSQLRegularExpression {
             var pieces: [Piece] = []
             while let scalar = current, scalar != "|", scalar != ")" {
                 let atom = try self.atom()
-                guard let quantifier = try self.quantifier() else {
+                guard let (quantifier, isLazy) = try self.quantifier() else {
                     pieces += atom
                     continue
                 }
@@ -99,6 +100,8 @@ extension PostgreSQLRegularExpression {
                 case .text(let text) where text.isEmpty: break
                 case .text(let text) where text.hasPrefix("(?=") || text.hasPrefix("(?!") || text.hasPrefix("(?<") || text == "^" || text == "$":
                     throw refusal("a quantifier repeats an assertion")
+                case .text(let text) where isLazy && text.hasPrefix("("):
+                    throw refusal("a lazy quantifier on a group stops where ICU's repetition of an empty match stops, which PostgreSQL does not do; make it greedy (drop the '?')")
                 case .text(let text): pieces.append(.text(text + quantifier))
                 }
             }
@@ -156,8 +159,9 @@ extension PostgreSQLRegularExpression {
             return opening + body + ")"
         }
 
-        /// A quantifier after an atom, PostgreSQL's spelling of it, or `nil` when none follows.
-        private mutating func quantifier() throws(FetchPredicateError) -> String? {
+        /// A quantifier after an atom, PostgreSQL's spelling of it and whether it was lazy, or `nil` when none
+        /// follows.
+        private mutating func quantifier() throws(FetchPredicateError) -> (String, isLazy: Bool)? {
             guard let scalar = current else { return nil }
             var quantifier: String
             switch scalar {
@@ -186,11 +190,14 @@ extension PostgreSQLRegularExpression {
                 return nil
             }
             switch current {
-            case "?": position += 1  // Lazy: only whether the whole string matches is asked, which greed does not change.
+            case "?":
+                // Lazy: on a character or a set, only whether the whole string matches is asked, which greed does
+                // not change; the caller refuses it on a group.
+                position += 1
+                return (quantifier, true)
             case "+": throw refusal("possessive quantifiers (*+, ++, ?+, {n}+) give up matches that PostgreSQL would find")
-            default: break
+            default: return (quantifier, false)
             }
-            return quantifier
         }
 
         private mutating func number() -> Int? {
@@ -353,10 +360,13 @@ extension PostgreSQLRegularExpression {
             return text
         }
 
-        /// One character, or under `[c]` the characters of its case folding.
+        /// A repeated character, or under `[c]` the characters of its case folding; one that folds to several
+        /// (`ß`) is matched as ICU matches it, as a literal string (`ß{2}` matches `ssss`).
         private func characterSet(_ characters: [Unicode.Scalar]) -> String {
             guard caseInsensitive else { return characters.map(Self.escaped).joined() }
-            return Self.oneOf(RegularExpressionCharacterSets.characters(foldingTo: RegularExpressionCharacterSets.caseFold(characters[0])))
+            let folded = RegularExpressionCharacterSets.caseFold(characters[0])
+            guard folded.count == 1 else { return "(?:" + Self.caseInsensitiveString(characters) + ")" }
+            return Self.oneOf(RegularExpressionCharacterSets.characters(foldingTo: folded))
         }
 
         /// A literal string under `[c]`: any text with the same full case folding, character by character
