@@ -1,3 +1,5 @@
+import Foundation
+import PropertyBased
 import Testing
 @testable import StillpointCore
 
@@ -55,6 +57,28 @@ import Testing
             let message = (error as? FetchPredicateError)?.message ?? ""
             return message.contains("MATCHES '\(pattern)' can't run on PostgreSQL") && message.contains(reason)
                 && message.contains("use a SQLite store")
+        }
+    }
+
+    /// Patterns put together from ICU's syntax: each that ICU reads is translated or refused, never a trap, and a
+    /// translation is anchored at both ends.
+    @Test func patternsMadeOfICUSyntaxAreTranslatedOrRefused() async {
+        let pieces = ["a", "ß", "ſ", "K", "(", ")", "(?:", "(?=", "(?<!", "(?#c)", "(?i)", "[", "]", "[^", "-", "a-z", "\\", "\\d",
+                      "\\S", "\\w", "\\x{10FFFF}", "\\u00e9", "\\Q", "\\E", "\\0", "\\c", ".", "^", "$", "|", "*", "+", "?",
+                      "*?", "++", "{2}", "{1,", "{,3}", "{300}", "&&", "--", "\\p{L}", "\\1", "\u{0}", "\u{85}"]
+        let patterns = Gen.element(of: pieces).array(of: 0...24).map { $0.compactMap { $0 }.joined() }
+        await propertyCheck(count: 1_000, input: patterns) { pattern in
+            guard (try? NSRegularExpression(pattern: pattern)) != nil else { return }
+            for flags in 0...3 {
+                do {
+                    let translated = try PostgreSQLRegularExpression(pattern, flags: flags).pattern
+                    #expect(translated.hasPrefix("^(?:") && translated.hasSuffix(")$"), "\(pattern.debugDescription): \(translated)")
+                } catch let error as FetchPredicateError {
+                    #expect(error.message.contains("can't run on PostgreSQL"), "\(pattern.debugDescription): \(error)")
+                } catch {
+                    Issue.record("\(pattern.debugDescription): \(error)")
+                }
+            }
         }
     }
 }
