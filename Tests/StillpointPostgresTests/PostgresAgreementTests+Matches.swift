@@ -105,17 +105,15 @@ extension PostgresAgreementTests {
 /// Builds a random ICU pattern from a list of choices: the fixture's characters, sets, classes, groups,
 /// alternatives, anchors and quantifiers (greedy and lazy).
 struct RandomPattern {
-    let choices: [UInt32]
-    var position = 0
+    /// Hands out the choices, as it does for random arithmetic.
+    private var chooser: RandomExpression
 
     init(choices: [UInt32]) {
-        self.choices = choices
+        chooser = RandomExpression(choices: choices)
     }
 
     mutating func next(_ bound: Int) -> Int {
-        defer { position += 1 }
-        guard !choices.isEmpty else { return 0 }
-        return Int(choices[position % choices.count] % UInt32(bound))
+        chooser.next(bound)
     }
 
     mutating func pattern(depth: Int) -> String {
