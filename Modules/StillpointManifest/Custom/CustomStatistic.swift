@@ -115,6 +115,20 @@ public struct CustomStatistic: Statistic {
             name: name ?? Self.title(of: id),
             summary: summary ?? Self.summary(function: function, attribute: attribute, entity: entity.name, where: format, groupBy: groupBy),
             parameters: isSession ? [.kinds, .minimumDuration, .asOf] : [])
+        // A statistic the digest can't answer runs its predicate as SQL, on whichever store the manifest is run
+        // with: what PostgreSQL refuses (a MATCHES pattern it can't mean as ICU does) is the manifest's mistake,
+        // found when it is validated rather than when the report runs.
+        if let parsed, !readsDigest {
+            do {
+                _ = try parsed.sqlFragment(in: .postgreSQL) { key in .column(key, type: entity.attribute(named: key)?.type ?? .string) }
+            } catch let error as FetchPredicateError {
+                var explained = error
+                explained.message += " (this statistic reads attributes the report's digest doesn't hold, so its where: runs in the store, and a manifest must run on either store)"
+                throw failure(.where, explained.message, predicateError: explained)
+            } catch {
+                throw failure(.where, "\(error)")
+            }
+        }
     }
 
     public func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
