@@ -18,8 +18,14 @@ let statisticModules = [
 ]
 
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+
+/// The report application's packages come with the `Report` trait, on by default: an app that depends on the core
+/// and a store with `traits: []` resolves and builds GRDB alone (README, "The core in an app of your own").
+let report: Set<String> = ["Report"]
 /// Property-based testing for Swift Testing: the parsers' fuzz tests that run with every `swift test`.
-let propertyBased = Target.Dependency.product(name: "PropertyBased", package: "swift-property-based")
+let propertyBased = Target.Dependency.product(name: "PropertyBased", package: "swift-property-based", condition: .when(traits: report))
+let yams = Target.Dependency.product(name: "Yams", package: "Yams", condition: .when(traits: report))
+let zipFoundation = Target.Dependency.product(name: "ZIPFoundation", package: "ZIPFoundation", condition: .when(traits: report))
 
 let package = Package(
     name: "Stillpoint",
@@ -39,6 +45,12 @@ let package = Package(
         // A throwaway PostgreSQL server for tests and benchmarks (initdb and pg_ctl in a temporary folder).
         .library(name: "StillpointPostgresTestSupport", targets: ["StillpointPostgresTestSupport"]),
         .executable(name: "stillpoint", targets: ["stillpoint"]),
+    ],
+    traits: [
+        .trait(name: "Report", description: "The practice log, statistics, manifest, report and the stillpoint tool, with "
+               + "the packages they need (Yams, ZIPFoundation, swift-argument-parser, swift-log) and the tests' property "
+               + "library. Without it only StillpointCore, StillpointSQLite and StillpointPostgres build."),
+        .default(enabledTraits: ["Report"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -78,7 +90,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "PracticeLog",
-            dependencies: ["StillpointCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["StillpointCore", zipFoundation],
             path: "Modules/PracticeLog",
             swiftSettings: strictSettings),
         .target(
@@ -89,7 +101,7 @@ let package = Package(
         // The YAML manifest and its custom statistics, apart from the statistic API: no statistic module compiles Yams.
         .target(
             name: "StillpointManifest",
-            dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics", .product(name: "Yams", package: "Yams")],
+            dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics", yams],
             path: "Modules/StillpointManifest",
             swiftSettings: strictSettings),
         .target(
@@ -114,8 +126,8 @@ let package = Package(
             name: "StillpointTool",
             dependencies: [
                 "StillpointCore", "StillpointSQLite", "StillpointPostgres", "PracticeLog", "StillpointStatistics", "StillpointManifest", "StillpointReport", "StillpointCatalog",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: report)),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: report)),
             ],
             path: "Modules/StillpointTool",
             swiftSettings: strictSettings),
@@ -143,7 +155,7 @@ let package = Package(
             name: "PracticeLogTests",
             dependencies: [
                 "StillpointSQLite", "StillpointPostgres", "StillpointPostgresTestSupport", "PracticeLog",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                zipFoundation,
             ],
             path: "Tests/PracticeLogTests",
             exclude: ["Fixtures"],
