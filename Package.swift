@@ -134,7 +134,8 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "PracticeLogTests",
-            dependencies: ["StillpointSQLite", "PracticeLog", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["StillpointSQLite", "StillpointPostgres", "StillpointPostgresTestSupport", "PracticeLog",
+                           .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             path: "Tests/PracticeLogTests",
             exclude: ["Fixtures"],
             swiftSettings: strictSettings),

@@ -150,12 +150,13 @@ struct ImportCommand: AsyncParsableCommand {
                                   + "so that your own sessions are not counted with generated ones")
             }
         }
+        let practitioner = try await Practitioners.rowID(of: Practitioner.defaultID, in: container)
         let run = try await ImportRuns.begin(file: file, contentHash: contentHash, format: format, options: recordedOptions,
-                                             in: container)
+                                             practitioner: practitioner, in: container)
         let queue = ContextOperationQueue(container: container, name: "import")
-        let input = ImportInput(reader)
+        let input = ImportInput(reader, practitioner: practitioner)
         // Every session the file holds is linked to this run, new or already there: it stays while any run that read it does.
-        let operation = ImportOperation(entity: Session.entity, key: ["key"], batchSize: 2_000,
+        let operation = ImportOperation(entity: Session.entity, key: SessionImportSource.key, batchSize: 2_000,
                                         linking: .init(Session.importRuns.name, to: ObjectID(entity: ImportRun.entity, rowID: run))) {
             try input.takeSource()
         }
@@ -364,9 +365,11 @@ private final class ImportInput: @unchecked Sendable {
     private var reader: SessionRecordReader?
     private var stoppedBy: ImportDataError?
     private var leftOut: [String: Int] = [:]
+    private let practitioner: Int64
 
-    init(_ reader: SessionRecordReader) {
+    init(_ reader: SessionRecordReader, practitioner: Int64) {
         self.reader = reader
+        self.practitioner = practitioner
     }
 
     /// Where the file broke off, if it did.
@@ -379,7 +382,7 @@ private final class ImportInput: @unchecked Sendable {
         try lock.withLock {
             guard let reader else { throw ToolFailure("the import's input was already read", status: .software) }
             self.reader = nil
-            return Source(base: SessionImportSource(reader: reader), input: self)
+            return Source(base: SessionImportSource(reader: reader, practitioner: practitioner), input: self)
         }
     }
 
