@@ -45,5 +45,5 @@ public enum ImportRun: Entity {
         "ImportRun",
         attributes: [file, contentHash, format, options, startedAt, inserted, updated, unchanged, skipped, isComplete, finishedAt, process],
         relationships: [sessions, practitioner],
-        indexes: [IndexDescription([contentHash])])
+        indexes: [IndexDescription(names: [practitioner.name, contentHash.name])])
 }

@@ -35,7 +35,10 @@ public enum Session: Entity {
         "Session",
         attributes: [start, duration, kind, source, timeZone, note, key],
         relationships: [importRuns, practitioner],
+        // A practitioner's sessions are one range of (practitioner, start), and the practitioner leads every key, so
+        // that the table can be partitioned by practitioner (docs/scaling.md).
         indexes: [IndexDescription([start]), IndexDescription([kind]), IndexDescription([duration]),
+                  IndexDescription(names: [practitioner.name, start.name]),
                   IndexDescription(names: [practitioner.name, key.name], isUnique: true)])
 
     /// The schema of a practice log store: the practitioners, their sessions and the imports that read them.
