@@ -54,6 +54,7 @@ struct ImportCommand: AsyncParsableCommand {
     var format: String
 
     @OptionGroup var storeOption: StoreOption
+    @OptionGroup var practitionerOption: PractitionerOption
 
     @Option(name: .customLong("time-zone"),
             help: ArgumentHelp("The zone the file's times are in (default: the wall-clock times you saw; "
@@ -150,7 +151,7 @@ struct ImportCommand: AsyncParsableCommand {
                                   + "so that your own sessions are not counted with generated ones")
             }
         }
-        let practitioner = try await Practitioners.rowID(of: Practitioner.defaultID, in: container)
+        let practitioner = try await practitionerOption.scopeForWriting(container).rowID
         let run = try await ImportRuns.begin(file: file, contentHash: contentHash, format: format, options: recordedOptions,
                                              practitioner: practitioner, in: container)
         let queue = ContextOperationQueue(container: container, name: "import")
