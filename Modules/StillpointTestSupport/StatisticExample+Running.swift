@@ -22,8 +22,10 @@ extension StatisticExample {
         let container = try PersistentContainer(schema: Session.schema, location: .inMemory)
         try await container.performBackgroundTask { context in
             var runs: [String: ManagedObject] = [:]
+            let practitioner = try Practitioners.object(Practitioner.defaultID, in: context)
             for (index, example) in sessions.enumerated() {
                 let session = context.insert(Session.self)
+                try session.set(Session.practitioner, to: practitioner)
                 session[Session.start] = example.start
                 session[Session.duration] = example.duration
                 session[Session.kind] = example.kind
@@ -31,7 +33,7 @@ extension StatisticExample {
                 session[Session.timeZone] = example.timeZone
                 session[Session.key] = "example-\(index)"
                 if let file = example.importedFrom {
-                    let run = runs[file] ?? Self.importRun(of: file, in: context)
+                    let run = try runs[file] ?? Self.importRun(of: file, by: practitioner, in: context)
                     runs[file] = run
                     try session.add(run, to: Session.importRuns)
                 }
@@ -41,8 +43,9 @@ extension StatisticExample {
         return container
     }
 
-    private static func importRun(of file: String, in context: isolated ObjectContext) -> ManagedObject {
+    private static func importRun(of file: String, by practitioner: ManagedObject, in context: isolated ObjectContext) throws -> ManagedObject {
         let run = context.insert(ImportRun.self)
+        try run.set(ImportRun.practitioner, to: practitioner)
         run[ImportRun.file] = file
         run[ImportRun.contentHash] = "example-\(file)"
         run[ImportRun.format] = "csv"

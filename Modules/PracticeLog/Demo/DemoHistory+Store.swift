@@ -2,11 +2,14 @@ import Foundation
 import StillpointCore
 
 extension DemoHistory {
-    /// Writes the history into a store in batches of `batchSize` rows, and returns how many sessions it wrote.
+    /// Writes the history into a store as the sessions of the practitioner `practitioner` (made if the store has
+    /// none) in batches of `batchSize` rows, and returns how many sessions it wrote.
     ///
-    /// Sessions whose key is already in the store are skipped, so writing the same history twice adds nothing.
+    /// Sessions whose key the practitioner already has are skipped, so writing the same history twice adds nothing.
     @discardableResult
-    public func write(to container: PersistentContainer, batchSize: Int = 5_000) async throws -> Int {
+    public func write(to container: PersistentContainer, practitioner: String = Practitioner.defaultID,
+                      batchSize: Int = 5_000) async throws -> Int {
+        let owner = try await Practitioners.rowID(of: practitioner, in: container)
         let context = container.newBackgroundContext(name: "demo")
         var written = 0
         var batch: [[String: AttributeValue]] = []
@@ -17,7 +20,7 @@ extension DemoHistory {
             written += try await context.perform { context in
                 let keys = rows.compactMap { row -> String? in if case .string(let key)? = row["key"] { return key } else { return nil } }
                 var existing: Set<String> = []
-                var request = FetchRequest(Session.self, predicate: Session.key.in(keys))
+                var request = FetchRequest(Session.self, predicate: try FetchPredicate("practitioner._id == %@ AND key IN %@", owner, keys))
                 request.properties = [.attribute("key")]
                 try context.forEachRow(request) { values in
                     if case .string(let key) = values[0] { existing.insert(key) }
@@ -30,7 +33,9 @@ extension DemoHistory {
             }
         }
         for record in self {
-            batch.append(record.attributeValues)
+            var values = record.attributeValues
+            values[Session.practitioner.name] = .integer(owner)
+            batch.append(values)
             if batch.count == batchSize { try await flush() }
         }
         if !batch.isEmpty { try await flush() }

@@ -42,20 +42,23 @@ public final class OpenedSessionImport: Sendable {
     /// Imports into `container`: records the run, saves the sessions in batches linked to it, records how it
     /// ended, and, when it read the whole file and kept sessions from it, replaces the earlier runs of the file.
     ///
-    /// - Parameter progress: each progress update of the import operation.
+    /// - Parameters:
+    ///   - practitioner: whose sessions these are (made if the store does not have them yet).
+    ///   - progress: each progress update of the import operation.
     /// - Throws: the store's errors. How the import itself ended (failed part-way, cancelled, the file broken off)
     ///   is in the result, with what was saved before.
-    public func run(into container: PersistentContainer,
+    public func run(into container: PersistentContainer, practitioner: String = Practitioner.defaultID,
                     progress: @escaping @Sendable (OperationProgress) -> Void = { _ in }) async throws -> SessionImportResult {
+        let owner = try await Practitioners.rowID(of: practitioner, in: container)
         let run = try await ImportRuns.begin(file: sessionImport.file, contentHash: contentHash,
                                              format: sessionImport.importer.id, options: sessionImport.options,
-                                             in: container)
+                                             practitioner: owner, in: container)
         let queue = ContextOperationQueue(container: container, name: "import")
         let handoff = self.reader
         // Every session the file holds is linked to this run, new or already there: it stays while any run that read it does.
-        let operation = ImportOperation(entity: Session.entity, key: ["key"], batchSize: sessionImport.batchSize,
+        let operation = ImportOperation(entity: Session.entity, key: SessionImportSource.key, batchSize: sessionImport.batchSize,
                                         linking: .init(Session.importRuns.name, to: ObjectID(entity: ImportRun.entity, rowID: run))) {
-            try handoff.takeSource()
+            try handoff.takeSource(practitioner: owner)
         }
         let cancelledFirst = running.withLock { state in
             state.operation = operation

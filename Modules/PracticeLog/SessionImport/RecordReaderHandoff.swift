@@ -30,10 +30,11 @@ final class RecordReaderHandoff: Sendable {
     /// Rows left out as not practice, by type, once the file was read to its end.
     var notPractice: [String: Int] { outcome.withLock { $0.leftOut } }
 
-    /// The reader as the import operation's source; the first call only.
-    func takeSource() throws -> any ImportRecordSource {
+    /// The reader as the import operation's source of the sessions of the practitioner with row id
+    /// `practitioner`; the first call only.
+    func takeSource(practitioner: Int64) throws -> any ImportRecordSource {
         guard let reader = reader.withLock({ $0.take() }) else { throw RecordReaderTakenError() }
-        return Source(base: SessionImportSource(reader: reader), input: self)
+        return Source(base: SessionImportSource(reader: reader, practitioner: practitioner), input: self)
     }
 
     private struct Source: ImportRecordSource {

@@ -45,13 +45,13 @@ public final class ExportOperation: ContextOperation<Int>, @unchecked Sendable {
         let entity = request.entity
         // Checked before the file exists: a misspelt column or sort key fails with the entity's nearest name.
         _ = try selectedColumns()
-        var counted = request
+        var counted = request.scoped(by: context.scope)
         counted.includesPendingChanges = false  // the cursor reads saved rows only
         let total = try context.count(for: counted)
         reportProgress(completed: 0, of: total, message: "exporting \(total) \(entity.name) rows")
 
         let graph = context.graph
-        let written = try write(reading: { body in try graph.withReader(body) }) { written in
+        let written = try write(request: counted, reading: { body in try graph.withReader(body) }) { written in
             try self.checkCancellation()
             self.reportProgress(completed: written, of: total)
         }
@@ -63,8 +63,9 @@ public final class ExportOperation: ContextOperation<Int>, @unchecked Sendable {
     /// from the store's cursor into bytes (no object, no `String` per row); `checkpoint` runs every
     /// `request.batchSize` rows and may throw to stop. Returns the number of rows. ``main(context:)`` reads through
     /// its context; a store that no container opens yet can be read directly.
-    package func write(reading: ((any StoreReader) throws -> Void) throws -> Void,
+    package func write(request: FetchRequest? = nil, reading: ((any StoreReader) throws -> Void) throws -> Void,
                        checkpoint: @escaping (_ written: Int) throws -> Void) throws -> Int {
+        let request = request ?? self.request
         if let problem = format.configurationProblem { throw ContextOperationError.misused(identifier: identifier, reason: problem) }
         let (columns, types) = try selectedColumns()
         let file = try ExportFile(destination: url)

@@ -166,6 +166,10 @@ struct PredicateSQLCompiler {
         let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let step = try follow(parts[0])
         let rest = parts.dropFirst()
+        // The related row's id is the relationship's own column: read there, an index led by it serves a scope.
+        if step.relationship.isStored, !step.relationship.isToMany, Array(rest) == ["_id"], let scope {
+            return qualified(parts[0], in: scope, type: .integer)
+        }
         let inner: PredicateKeyResolution
         if step.relationship.isToMany {
             guard let first = rest.first, let collection = CollectionOperator(rawValue: first) else {

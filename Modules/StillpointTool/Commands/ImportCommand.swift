@@ -54,6 +54,7 @@ struct ImportCommand: AsyncParsableCommand {
     var format: String
 
     @OptionGroup var storeOption: StoreOption
+    @OptionGroup var practitionerOption: PractitionerOption
 
     @Option(name: .customLong("time-zone"),
             help: ArgumentHelp("The zone the file's times are in (default: the wall-clock times you saw; "
@@ -145,10 +146,11 @@ struct ImportCommand: AsyncParsableCommand {
                                   + "so that your own sessions are not counted with generated ones")
             }
         }
+        let practitioner = try await practitionerOption.scopeForWriting(container).id
         let interrupt = InterruptHandler { opened.cancel() }
         defer { withExtendedLifetime(interrupt) {} }
         let progress = ImportProgressView()
-        let result = try await opened.run(into: container) { update in progress.update(update) }
+        let result = try await opened.run(into: container, practitioner: practitioner) { update in progress.update(update) }
         progress.finish()
         let summary = result.summary
         for issue in summary.issues {

@@ -44,6 +44,7 @@ struct ReportCommand: AsyncParsableCommand {
     var config: String?
 
     @OptionGroup var storeOption: StoreOption
+    @OptionGroup var practitionerOption: PractitionerOption
 
     @Option(help: ArgumentHelp("The report's format: \(ReportFormat.argumentList(ToolModules.renderers.formats)).", discussion: "Without it, the manifest's output.formats (text by default).", valueName: "format"))
     var format: String?
@@ -84,6 +85,7 @@ struct ReportCommand: AsyncParsableCommand {
         if let asOf, let instant = SessionInstant.parse(asOf) { manifest.environment.asOf = instant }
         let entries = try manifest.prepare(modules: ToolModules.current)
         let container = try await storeOption.open(fallback: manifestStore, logger: logger)
+        try await practitionerOption.scope(container)
         let runner = ReportRunner(container: container, log: { logger.info("\($0)") })
         // Watching starts before the first report, so that a change saved while it runs is not missed.
         let storeWatch = watch ? StoreWatch(container) : nil

@@ -37,6 +37,7 @@ struct SessionsCommand: AsyncParsableCommand {
     var snapshots: Int?
 
     @OptionGroup var storeOption: StoreOption
+    @OptionGroup var practitionerOption: PractitionerOption
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -52,6 +53,7 @@ struct SessionsCommand: AsyncParsableCommand {
         var request = FetchRequest(Session.self, sortedBy: [.descending(Session.start)], limit: limit)
         request.predicate = try predicate.map { try Self.parse($0, for: Session.entity, in: storeOption.sqlDialect) }
         let container = try await storeOption.open(logger: logger)
+        try await practitionerOption.scope(container)
         let context = container.viewContext
         let view = SessionsView(output: .standardOutput())
         guard live else {

@@ -16,14 +16,14 @@ extension DemoHistory {
     ///     .writeNewStore(at: url, partial: url.deletingLastPathComponent().appendingPathComponent(".demo.partial"))
     /// ```
     @discardableResult
-    public func writeNewStore(at url: URL, partial: URL) async throws -> Int {
+    public func writeNewStore(at url: URL, partial: URL, practitioner: String = Practitioner.defaultID) async throws -> Int {
         defer {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: partial.path + suffix) }
         }
         let container = try PersistentContainer(schema: Session.schema, location: .file(partial))
         let written: Int
         do {
-            written = try await write(to: container)
+            written = try await write(to: container, practitioner: practitioner)
         } catch {
             try? container.close()
             throw error

@@ -31,6 +31,7 @@ extension ReportSuite {
         let full = await Stopwatch.seconds { _ = await runner.run(entries, environment: manifest.environment) }
         let session = try await container.performBackgroundTask { context in
             let session = context.insert(Session.self)
+            try session.set(Session.practitioner, to: try Practitioners.object(Practitioner.defaultID, in: context))
             session[Session.start] = Date().addingTimeInterval(-60)
             session[Session.duration] = 1_200
             session[Session.kind] = "meditation"
