@@ -141,7 +141,8 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointReportTests",
-            dependencies: ["StillpointSQLite", "StillpointReport", "StillpointStatistics", "StillpointCatalog", "PracticeLog"],
+            dependencies: ["StillpointSQLite", "StillpointReport", "StillpointStatistics", "StillpointCatalog", "PracticeLog",
+                           "StillpointPostgres", "StillpointPostgresTestSupport", propertyBased],
             path: "Tests/StillpointReportTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings),
