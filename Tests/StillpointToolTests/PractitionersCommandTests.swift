@@ -5,13 +5,10 @@ import Testing
 /// `stillpoint practitioners`: listing with session counts, add, rename and remove, on SQLite and PostgreSQL.
 @Suite("the practitioners command", .serialized)
 struct PractitionersCommandTests {
-    enum StoreKind: String, CustomStringConvertible, CaseIterable {
-        case sqlite, postgres
-        var description: String { rawValue }
-    }
+    typealias StoreKind = SessionImportRunsTests.StoreKind
 
     /// Both stores, or SQLite alone where the tests run without PostgreSQL (`STILLPOINT_TEST_POSTGRES=skip`).
-    static let stores: [StoreKind] = PostgresTestServer.isWanted ? [.sqlite, .postgres] : [.sqlite]
+    static let stores = SessionImportRunsTests.stores
 
     private func makeStore(_ kind: StoreKind, in tool: ToolRunner) throws -> String {
         switch kind {
