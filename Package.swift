@@ -162,7 +162,8 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointReportTests",
-            dependencies: ["StillpointSQLite", "StillpointReport", "StillpointStatistics", "StillpointManifest", "StillpointCatalog", "PracticeLog"],
+            dependencies: ["StillpointSQLite", "StillpointReport", "StillpointStatistics", "StillpointManifest", "StillpointCatalog", "PracticeLog",
+                           "StillpointPostgres", "StillpointPostgresTestSupport", propertyBased],
             path: "Tests/StillpointReportTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings),

@@ -39,7 +39,7 @@ package final class ExportFile {
     }
 
     /// A buffer ready for rows: reserved a little beyond the threshold, so that it never grows.
-    static func makeBuffer() -> [UInt8] {
+    package static func makeBuffer() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(flushThreshold + 16_384)
         return bytes
@@ -47,12 +47,12 @@ package final class ExportFile {
 
     /// Writes `bytes` and empties them (keeping their capacity) once they reach the threshold.
     @inline(__always)
-    func writeIfFull(_ bytes: inout [UInt8]) throws {
+    package func writeIfFull(_ bytes: inout [UInt8]) throws {
         if bytes.count >= Self.flushThreshold { try write(&bytes) }
     }
 
     /// Writes `bytes` to the file, straight from the array's storage, and empties them.
-    func write(_ bytes: inout [UInt8]) throws {
+    package func write(_ bytes: inout [UInt8]) throws {
         try bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
             var offset = 0

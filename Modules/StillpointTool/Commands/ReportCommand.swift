@@ -58,10 +58,20 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(help: "Keep the report open and recompute the statistics a change to the store affects, including changes made by another process.")
     var watch = false
 
+    @Flag(name: .customLong("all-practitioners"), help: "One report per practitioner of the store, one JSON line each, in id order (with --format jsonl).")
+    var allPractitioners = false
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if let format, ReportFormat(argument: format, among: ToolModules.renderers.formats) == nil {
+        if allPractitioners {
+            guard format == Self.linesFormat, !watch else {
+                throw ValidationError("--all-practitioners writes JSON Lines: add --format \(Self.linesFormat), without --watch")
+            }
+        } else if format == Self.linesFormat {
+            throw ValidationError("--format \(Self.linesFormat) is the format of --all-practitioners; add it, or use one of: \(ReportFormat.argumentList(ToolModules.renderers.formats))")
+        }
+        if let format, format != Self.linesFormat, ReportFormat(argument: format, among: ToolModules.renderers.formats) == nil {
             throw ValidationError("'\(format)' is not a report format; use one of: \(ReportFormat.argumentList(ToolModules.renderers.formats))")
         }
         if let asOf, SessionInstant.parse(asOf) == nil {
@@ -85,6 +95,7 @@ struct ReportCommand: AsyncParsableCommand {
         if let asOf, let instant = SessionInstant.parse(asOf) { manifest.environment.asOf = instant }
         let entries = try manifest.prepare(modules: ToolModules.current)
         let container = try await storeOption.open(fallback: manifestStore, logger: logger)
+        if allPractitioners { return try await writeAllPractitioners(entries, environment: manifest.environment, from: container) }
         try await practitionerOption.scope(container)
         let runner = ReportRunner(container: container, log: { logger.info("\($0)") })
         // Watching starts before the first report, so that a change saved while it runs is not missed.
