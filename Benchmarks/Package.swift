@@ -21,6 +21,8 @@ let package = Package(
             path: "Sources/CLibPQBaseline",
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]),
+        // Valgrind's callgrind client requests, to count the instructions of each timed region.
+        .target(name: "CCallgrind", path: "Sources/CCallgrind"),
         .executableTarget(
             name: "stillpoint-bench",
             dependencies: [
@@ -35,6 +37,7 @@ let package = Package(
                 .product(name: "StillpointPostgresTestSupport", package: "Stillpoint"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "CLibPQBaseline",
+                "CCallgrind",
             ],
             path: "Sources/stillpoint-bench",
             swiftSettings: [
