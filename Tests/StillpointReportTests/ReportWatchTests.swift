@@ -15,8 +15,10 @@ struct ReportWatchTests {
 
     func insert(_ count: Int, into container: PersistentContainer, from first: Int) async throws {
         try await container.performBackgroundTask { context in
+            let practitioner = try Practitioners.object(Practitioner.defaultID, in: context)
             for index in first..<(first + count) {
                 let session = context.insert(Session.self)
+                try session.set(Session.practitioner, to: practitioner)
                 session[Session.start] = Self.asOf.addingTimeInterval(-86_400 - Double(index) * 3_600)
                 session[Session.duration] = 600
                 session[Session.kind] = "meditation"
