@@ -97,9 +97,8 @@ struct IntegerRangeTests {
         }
     }
 
-    /// The same for text in a UUID column, which the typed getter could not read either.
-    @Test(arguments: TestStore.all) func textThatIsNoUUIDIsAnErrorNamingTheRow(store: TestStore) async throws {
-        let container = try await makeContainer(store)
+    /// One Kitchen row with a value in every column.
+    private func insertKitchen(into container: PersistentContainer) async throws {
         try await container.performBackgroundTask { context in
             let kitchen = context.insert(Kitchen.self)
             kitchen[Kitchen.integer] = 1
@@ -111,6 +110,12 @@ struct IntegerRangeTests {
             kitchen[Kitchen.binary] = Data()
             try await context.save()
         }
+    }
+
+    /// The same for text in a UUID column, which the typed getter could not read either.
+    @Test(arguments: TestStore.all) func textThatIsNoUUIDIsAnErrorNamingTheRow(store: TestStore) async throws {
+        let container = try await makeContainer(store)
+        try await insertKitchen(into: container)
         try container.executeSQL("UPDATE \"Kitchen\" SET \"uuid\" = 'not a uuid'")
         let error = await #expect(throws: StoredValueError.self) {
             try await container.performBackgroundTask { context in _ = try context.fetch(FetchRequest(Kitchen.self)) }
@@ -124,17 +129,7 @@ struct IntegerRangeTests {
     /// the row, where it used to read as 0 and count in every statistic.
     @Test(arguments: ["integer", "double", "bool", "date"]) func textInANumericColumnIsAnErrorNamingTheRow(column: String) async throws {
         let container = try await makeContainer(.sqliteFile)
-        try await container.performBackgroundTask { context in
-            let kitchen = context.insert(Kitchen.self)
-            kitchen[Kitchen.integer] = 1
-            kitchen[Kitchen.double] = 1.5
-            kitchen[Kitchen.bool] = true
-            kitchen[Kitchen.string] = "s"
-            kitchen[Kitchen.date] = Date(timeIntervalSince1970: 0)
-            kitchen[Kitchen.uuid] = UUID()
-            kitchen[Kitchen.binary] = Data()
-            try await context.save()
-        }
+        try await insertKitchen(into: container)
         try container.executeSQL("UPDATE \"Kitchen\" SET \"\(column)\" = 'forty'")
         let error = await #expect(throws: StoredValueError.self) {
             try await container.performBackgroundTask { context in _ = try context.fetch(FetchRequest(Kitchen.self)) }
