@@ -1,7 +1,9 @@
 import Foundation
 
-/// A store's single-row writes, over which ``SaveTransaction/run(rows:hub:)`` writes a save with the same merge
-/// policies SQLite's fast path applies: stores without a fast path of their own (PostgreSQL) implement these.
+/// A store's row writes, over which the core's one algorithm writes saves (``SaveTransaction/run(rows:hub:)``),
+/// import batches (``ImportBatch/run(rows:hub:)``) and batch statements
+/// (``BatchStatement/run(rows:author:origin:policy:hub:)``) under the merge policies: every store implements these,
+/// each with its fastest way of writing rows (SQLite's prepared statements, PostgreSQL's `COPY`).
 ///
 /// ```swift
 /// let outcome = try transaction.run(rows: PostgresSaveRows(connection), hub: hub)
@@ -45,6 +47,14 @@ package protocol SaveRowWriter {
     func rows(of entity: EntityDescription, keyedBy names: [String], among keys: [[AttributeValue]])
         throws -> [(id: Int64, values: ContiguousArray<AttributeValue>, version: Int64)]
 
+    /// Deletes the rows `request`'s predicate selects (every row without one), in one statement, and returns their
+    /// ids: a batch delete.
+    func deleteRows(matching request: FetchRequest) throws -> [Int64]
+
+    /// Writes `values` over the rows `request`'s predicate selects (every row without one), stepping their
+    /// versions, in one statement, and returns their ids: a batch update.
+    func updateRows(matching request: FetchRequest, setting values: [(name: String, value: AttributeValue)]) throws -> [Int64]
+
     /// Appends a change-log entry in the same transaction and returns its sequence number.
     func recordChanges(_ payload: String, author: String, origin: StoreOrigin, timestamp: Date) throws -> Int64
 
@@ -53,7 +63,7 @@ package protocol SaveRowWriter {
 }
 
 extension SaveTransaction {
-    /// Writes everything through `rows`, resolving conflicts by the merge policies as the SQLite store does;
+    /// Writes everything through `rows`, resolving conflicts by the merge policies;
     /// throws when a conflict falls under the `error` policy or an object breaks a uniqueness constraint (the
     /// caller's transaction then rolls back). The change set is published on `hub` once the transaction commits.
     package func run(rows: some SaveRowWriter, hub: ChangeSetHub) throws -> Outcome {
@@ -69,6 +79,13 @@ extension SaveTransaction {
         var rowIDs: [UInt64: Int64] = [:]
         var results = [InsertResult?](repeating: nil, count: inserts.count)
         func writeInsert(_ index: Int, bulkRowID: Int64?) throws {
+            // The common case of a large save, read in place: a copy of the insert retains and releases its fields.
+            if let bulkRowID, !resolvesReferences {
+                let id = ObjectID(entityName: inserts[index].entityRef.entity.name, rowID: bulkRowID)
+                results[index] = InsertResult(id: id, merged: nil)
+                inserted.append(id)
+                return
+            }
             var insert = inserts[index]
             if resolvesReferences {
                 insert = Insert(id: insert.id, entityRef: insert.entityRef, values: Self.resolving(insert.values, of: insert.entity, rowIDs: rowIDs))
@@ -199,14 +216,25 @@ extension SaveTransaction {
 
     /// The positions of `items` grouped by entity, in order, for the entities with at least ``bulkThreshold``.
     private static func groups<Item>(_ items: [Item], entity: (Item) -> EntityDescription, where included: (Item) -> Bool) -> [[Int]] {
-        var groups: [String: [Int]] = [:]
-        var order: [String] = []
+        var groups: [[Int]] = []
+        var groupOfName: [String: Int] = [:]
+        // Rows of one entity come in runs: the group of the previous row answers most of them without hashing.
+        var previous: (name: String, group: Int)?
         for (index, item) in items.enumerated() where included(item) {
             let name = entity(item).name
-            if groups[name] == nil { order.append(name) }
-            groups[name, default: []].append(index)
+            if let previous, previous.name == name {
+                groups[previous.group].append(index)
+                continue
+            }
+            let group = groupOfName[name] ?? groups.count
+            if group == groups.count {
+                groupOfName[name] = group
+                groups.append([])
+            }
+            groups[group].append(index)
+            previous = (name, group)
         }
-        return order.compactMap { groups[$0] }.filter { $0.count >= bulkThreshold }
+        return groups.filter { $0.count >= bulkThreshold }
     }
 
     /// The new rows of each entity with several, in one go: the id of each insert written so, `nil` for the others.
@@ -259,7 +287,7 @@ extension SaveTransaction {
         return deleted
     }
 
-    /// One update under the merge policy, as SQLite's `writeUpdate` does it; `written` is the outcome of its first
+    /// One update under the merge policy; `written` is the outcome of its first
     /// write when that was made in bulk.
     private func writeUpdate(_ update: Update, rowID: Int64, rows: some SaveRowWriter, written: Bool?,
                              conflicts: inout [MergeConflict], failures: inout [ValidationFailure]) throws -> ([String], Result) {
@@ -289,6 +317,23 @@ extension StoreOrigin {
 }
 
 extension SaveRowWriter {
+    /// ``undoingUnless(_:)`` through an SQL savepoint, as SQLite and PostgreSQL both spell it; `execute` runs one
+    /// statement of the transaction.
+    ///
+    /// ```swift
+    /// func undoingUnless(_ body: () throws -> Bool) throws -> Bool { try undoingUnless(body) { try db.run($0) } }
+    /// ```
+    package func undoingUnless(_ body: () throws -> Bool, executing execute: (String) throws -> Void) throws -> Bool {
+        try execute("SAVEPOINT stillpoint_attempt")
+        guard try body() else {
+            try execute("ROLLBACK TO SAVEPOINT stillpoint_attempt")
+            try execute("RELEASE SAVEPOINT stillpoint_attempt")
+            return false
+        }
+        try execute("RELEASE SAVEPOINT stillpoint_attempt")
+        return true
+    }
+
     /// Records a batch's changed rows of `entityName` in the change log, publishes its change set on `hub` once
     /// the transaction commits, and returns the batch's result (no entry when nothing changed).
     package func recordBatch(entityName: String, inserted: [Int64], updated: [Int64], deleted: [Int64],
