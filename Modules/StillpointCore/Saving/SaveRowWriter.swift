@@ -164,16 +164,19 @@ extension SaveTransaction {
         }
 
         let deletedInBulk = try deleteInBulk(rows: rows)
-        for (index, delete) in deletes.enumerated() {
-            guard let rowID = delete.id.rowID else {
+        outcome.deletes.reserveCapacity(deletes.count)
+        // Read in place until a delete needs settling: a copy of each retains and releases its fields.
+        for index in deletes.indices {
+            guard let rowID = deletes[index].id.rowID else {
                 outcome.deletes.append(.unchanged)
                 continue
             }
-            if try deletedInBulk[index] ?? rows.deleteRow(of: delete.entity, rowID: rowID, version: delete.version) {
-                deleted.append(delete.id)
+            if try deletedInBulk[index] ?? rows.deleteRow(of: deletes[index].entity, rowID: rowID, version: deletes[index].version) {
+                deleted.append(deletes[index].id)
                 outcome.deletes.append(.removed)
                 continue
             }
+            let delete = deletes[index]
             outcome.deletes.append(try settleStaleDelete(delete, stored: try rows.storedRow(id: rowID, of: delete.entity),
                                                          conflicts: &conflicts) {
                 _ = try rows.deleteRow(of: delete.entity, rowID: rowID, version: nil)
