@@ -217,25 +217,26 @@ extension SaveTransaction {
     /// Below this many rows of an entity, one write per row costs no more than a statement for them all.
     private static let bulkThreshold = 4
 
-    /// The positions of `items` grouped by entity, in order, for the entities with at least ``bulkThreshold``.
-    private static func groups<Item>(_ items: [Item], entity: (Item) -> EntityDescription, where included: (Item) -> Bool) -> [[Int]] {
+    /// The positions below `count` grouped by entity, in order, for the entities with at least ``bulkThreshold``.
+    /// Entities are told apart by their ``EntityRef``, one per entity in a save: no name is hashed or compared.
+    private static func groups(count: Int, entity: (Int) -> EntityRef, where included: (Int) -> Bool) -> [[Int]] {
         var groups: [[Int]] = []
-        var groupOfName: [String: Int] = [:]
+        var groupOfEntity: [ObjectIdentifier: Int] = [:]
         // Rows of one entity come in runs: the group of the previous row answers most of them without hashing.
-        var previous: (name: String, group: Int)?
-        for (index, item) in items.enumerated() where included(item) {
-            let name = entity(item).name
-            if let previous, previous.name == name {
+        var previous: (entity: ObjectIdentifier, group: Int)?
+        for index in 0..<count where included(index) {
+            let key = ObjectIdentifier(entity(index))
+            if let previous, previous.entity == key {
                 groups[previous.group].append(index)
                 continue
             }
-            let group = groupOfName[name] ?? groups.count
+            let group = groupOfEntity[key] ?? groups.count
             if group == groups.count {
-                groupOfName[name] = group
+                groupOfEntity[key] = group
                 groups.append([])
             }
             groups[group].append(index)
-            previous = (name, group)
+            previous = (key, group)
         }
         return groups.filter { $0.count >= bulkThreshold }
     }
@@ -246,7 +247,7 @@ extension SaveTransaction {
     /// Inserts in `skipping` were written already; references in the others are resolved through `rowIDs`.
     private func insertInBulk(rows: some SaveRowWriter, skipping: [Bool], resolving rowIDs: [UInt64: Int64]) throws -> [Int64?] {
         var ids = [Int64?](repeating: nil, count: inserts.count)
-        for group in Self.groups(Array(inserts.indices), entity: { inserts[$0].entity }, where: { !skipping[$0] }) {
+        for group in Self.groups(count: inserts.count, entity: { inserts[$0].entityRef }, where: { !skipping[$0] }) {
             var written: [Int64?] = []
             let values = group.map { index in
                 rowIDs.isEmpty ? inserts[index].values : Self.resolving(inserts[index].values, of: inserts[index].entity, rowIDs: rowIDs)
@@ -270,7 +271,7 @@ extension SaveTransaction {
             let unique = Set(update.entity.uniquenessConstraints.joined())
             return !update.values.indices.contains { update.values[$0] != update.readValues[$0] && unique.contains(update.entity.storedAttributes[$0].name) }
         }
-        for group in Self.groups(updates, entity: \.entity, where: eligible) {
+        for group in Self.groups(count: updates.count, entity: { updates[$0].entityRef }, where: { eligible(updates[$0]) }) {
             let batch = group.compactMap { index in updates[index].id.rowID.map { (rowID: $0, version: updates[index].version, values: updates[index].values) } }
             let ids = try rows.updateRows(batch, of: updates[group[0]].entity)
             for index in group { written[index] = updates[index].id.rowID.map(ids.contains) }
@@ -282,7 +283,7 @@ extension SaveTransaction {
     /// version, or is gone), `nil` for the deletes left to write one by one.
     private func deleteInBulk(rows: some SaveRowWriter) throws -> [Bool?] {
         var deleted = [Bool?](repeating: nil, count: deletes.count)
-        for group in Self.groups(deletes, entity: \.entity, where: { $0.id.rowID != nil }) {
+        for group in Self.groups(count: deletes.count, entity: { deletes[$0].entityRef }, where: { deletes[$0].id.rowID != nil }) {
             let batch = group.compactMap { index in deletes[index].id.rowID.map { (rowID: $0, version: deletes[index].version) } }
             let ids = try rows.deleteRows(batch, of: deletes[group[0]].entity)
             for index in group { deleted[index] = deletes[index].id.rowID.map(ids.contains) }
