@@ -18,8 +18,14 @@ let statisticModules = [
 ]
 
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+
+/// The report application's packages come with the `Report` trait, on by default: an app that depends on the core
+/// and a store with `traits: []` resolves and builds GRDB alone (README, "The core in an app of your own").
+let report: Set<String> = ["Report"]
 /// Property-based testing for Swift Testing: the parsers' fuzz tests that run with every `swift test`.
-let propertyBased = Target.Dependency.product(name: "PropertyBased", package: "swift-property-based")
+let propertyBased = Target.Dependency.product(name: "PropertyBased", package: "swift-property-based", condition: .when(traits: report))
+let yams = Target.Dependency.product(name: "Yams", package: "Yams", condition: .when(traits: report))
+let zipFoundation = Target.Dependency.product(name: "ZIPFoundation", package: "ZIPFoundation", condition: .when(traits: report))
 
 let package = Package(
     name: "Stillpoint",
@@ -30,6 +36,7 @@ let package = Package(
         .library(name: "StillpointPostgres", targets: ["StillpointPostgres"]),
         .library(name: "PracticeLog", targets: ["PracticeLog"]),
         .library(name: "StillpointStatistics", targets: ["StillpointStatistics"]),
+        .library(name: "StillpointManifest", targets: ["StillpointManifest"]),
         .library(name: "StillpointCatalog", targets: ["StillpointCatalog"]),
         .library(name: "StillpointReport", targets: ["StillpointReport"]),
         .library(name: "StillpointTool", targets: ["StillpointTool"]),
@@ -38,6 +45,12 @@ let package = Package(
         // A throwaway PostgreSQL server for tests and benchmarks (initdb and pg_ctl in a temporary folder).
         .library(name: "StillpointPostgresTestSupport", targets: ["StillpointPostgresTestSupport"]),
         .executable(name: "stillpoint", targets: ["stillpoint"]),
+    ],
+    traits: [
+        .trait(name: "Report", description: "The practice log, statistics, manifest, report and the stillpoint tool, with "
+               + "the packages they need (Yams, ZIPFoundation, swift-argument-parser, swift-log) and the tests' property "
+               + "library. Without it only StillpointCore, StillpointSQLite and StillpointPostgres build."),
+        .default(enabledTraits: ["Report"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -77,17 +90,23 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "PracticeLog",
-            dependencies: ["StillpointSQLite", "StillpointCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["StillpointCore", zipFoundation],
             path: "Modules/PracticeLog",
             swiftSettings: strictSettings),
         .target(
             name: "StillpointStatistics",
-            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", .product(name: "Yams", package: "Yams")],
+            dependencies: ["StillpointCore", "PracticeLog"],
             path: "Modules/StillpointStatistics",
+            swiftSettings: strictSettings),
+        // The YAML manifest and its custom statistics, apart from the statistic API: no statistic module compiles Yams.
+        .target(
+            name: "StillpointManifest",
+            dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics", yams],
+            path: "Modules/StillpointManifest",
             swiftSettings: strictSettings),
         .target(
             name: "StillpointReport",
-            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", "StillpointStatistics"],
+            dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics", "StillpointManifest"],
             path: "Modules/StillpointReport",
             // Config/default.yaml (linked into the module's folder), compiled into the tool: no file to ship beside it.
             resources: [.embedInCode("Setup/default.yaml")],
@@ -99,16 +118,16 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "StillpointTestSupport",
-            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", "StillpointStatistics"],
+            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", "StillpointStatistics", "StillpointManifest"],
             path: "Modules/StillpointTestSupport",
             swiftSettings: strictSettings),
         // The command-line tool as a library, so that a package of its own can build it with more modules...
         .target(
             name: "StillpointTool",
             dependencies: [
-                "StillpointCore", "StillpointSQLite", "StillpointPostgres", "PracticeLog", "StillpointStatistics", "StillpointReport", "StillpointCatalog",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                "StillpointCore", "StillpointSQLite", "StillpointPostgres", "PracticeLog", "StillpointStatistics", "StillpointManifest", "StillpointReport", "StillpointCatalog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: report)),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: report)),
             ],
             path: "Modules/StillpointTool",
             swiftSettings: strictSettings),
@@ -134,13 +153,17 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "PracticeLogTests",
-            dependencies: ["StillpointSQLite", "PracticeLog", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: [
+                "StillpointSQLite", "StillpointPostgres", "StillpointPostgresTestSupport", "PracticeLog",
+                zipFoundation,
+            ],
             path: "Tests/PracticeLogTests",
             exclude: ["Fixtures"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointReportTests",
-            dependencies: ["StillpointSQLite", "StillpointReport", "StillpointStatistics", "StillpointCatalog", "PracticeLog"],
+            dependencies: ["StillpointSQLite", "StillpointReport", "StillpointStatistics", "StillpointManifest", "StillpointCatalog", "PracticeLog",
+                           "StillpointPostgres", "StillpointPostgresTestSupport", propertyBased],
             path: "Tests/StillpointReportTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings),
@@ -156,7 +179,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointStatisticsTests",
-            dependencies: ["StillpointSQLite", "StillpointStatistics", "StillpointCatalog", "StillpointTestSupport", propertyBased],
+            dependencies: ["StillpointSQLite", "StillpointStatistics", "StillpointManifest", "StillpointCatalog", "StillpointTestSupport", propertyBased],
             path: "Tests/StillpointStatisticsTests",
             swiftSettings: strictSettings),
     ]

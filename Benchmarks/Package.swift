@@ -21,6 +21,8 @@ let package = Package(
             path: "Sources/CLibPQBaseline",
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]),
+        // Valgrind's callgrind client requests, to count the instructions of each timed region.
+        .target(name: "CCallgrind", path: "Sources/CCallgrind"),
         .executableTarget(
             name: "stillpoint-bench",
             dependencies: [
@@ -28,12 +30,14 @@ let package = Package(
                 .product(name: "StillpointSQLite", package: "Stillpoint"),
                 .product(name: "PracticeLog", package: "Stillpoint"),
                 .product(name: "StillpointStatistics", package: "Stillpoint"),
+                .product(name: "StillpointManifest", package: "Stillpoint"),
                 .product(name: "StillpointCatalog", package: "Stillpoint"),
                 .product(name: "StillpointReport", package: "Stillpoint"),
                 .product(name: "StillpointPostgres", package: "Stillpoint"),
                 .product(name: "StillpointPostgresTestSupport", package: "Stillpoint"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "CLibPQBaseline",
+                "CCallgrind",
             ],
             path: "Sources/stillpoint-bench",
             swiftSettings: [

@@ -41,6 +41,7 @@ let package = Package(
             dependencies: [
                 "FuzzSupport",
                 .product(name: "StillpointStatistics", package: "Stillpoint"),
+                .product(name: "StillpointManifest", package: "Stillpoint"),
                 .product(name: "StillpointCatalog", package: "Stillpoint"),
             ],
             path: "Sources/FuzzManifest",

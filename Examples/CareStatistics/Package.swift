@@ -37,6 +37,7 @@ let package = Package(
                 "CareStatistics",
                 .product(name: "StillpointStatistics", package: "Stillpoint"),
                 .product(name: "StillpointCatalog", package: "Stillpoint"),
+                .product(name: "StillpointManifest", package: "Stillpoint"),
                 .product(name: "StillpointTestSupport", package: "Stillpoint"),
                 .product(name: "StillpointReport", package: "Stillpoint"),
             ],

@@ -38,10 +38,18 @@ extension AttributeValue {
     }
 
     /// Reads column `index` of the current row as an attribute of `type`; `nil` reads it by its storage class.
+    ///
+    /// Text or bytes in a numeric column (another program wrote them; SQLite's affinity keeps what is no number)
+    /// are read as what they are, not as SQLite's conversion of them to 0, so that ``StoreRows`` can name the row.
     init(column index: Int32, of statement: OpaquePointer, as type: AttributeType?) {
         let storageClass = sqlite3_column_type(statement, index)
         if storageClass == SQLITE_NULL {
             self = .null
+            return
+        }
+        let isNumeric = storageClass == SQLITE_INTEGER || storageClass == SQLITE_FLOAT
+        if !isNumeric, let type, [.integer, .bool, .double, .date].contains(type) {
+            self.init(column: index, of: statement, as: nil)
             return
         }
         switch type {

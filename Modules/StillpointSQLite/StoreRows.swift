@@ -17,7 +17,12 @@ enum StoreRows {
         values.reserveCapacity(entity.storedAttributes.count)
         var column: Int32 = 2
         for attribute in entity.storedAttributes {
-            values.append(AttributeValue(column: column, of: statement, as: attribute.type))
+            let value = AttributeValue(column: column, of: statement, as: attribute.type)
+            // Text or bytes where a number belongs (read as what they are): the typed accessors can't read them.
+            if !value.isNull, !value.fits(attribute.type) {
+                throw StoredValueError(entity: entity.name, attribute: attribute, rowID: sqlite3_column_int64(statement, 0), value: value)
+            }
+            values.append(value)
             column += 1
         }
         try entity.checkStoredValues(values, rowID: sqlite3_column_int64(statement, 0))

@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointManifest
 import StillpointStatistics
 
 /// The contract every statistic keeps, as checks a test target runs over its module: the statistic describes

@@ -1,4 +1,5 @@
 import StillpointCatalog
+import StillpointReport
 import StillpointStatistics
 
 /// The `stillpoint` command-line tool, every command and option of it, over the statistic modules it is given.
@@ -21,9 +22,14 @@ public enum Stillpoint {
     ///   - modules: the statistic modules the tool has, in the order `stillpoint statistics` lists them.
     ///   - origin: where the modules that are not built in come from, as `stillpoint statistics` and
     ///     `stillpoint validate` show it.
-    public static func main(modules: [any StatisticModule.Type], origin: String = "this tool") async {
+    ///   - renderers: the report formats the tool writes, `--format` and a manifest's `output.formats` accept;
+    ///     Stillpoint's own unless a package adds its renderers (`ReportRenderers.add(_:)`).
+    public static func main(modules: [any StatisticModule.Type], origin: String = "this tool",
+                            renderers: ReportRenderers = .builtIn) async {
         await ToolModules.$current.withValue(ToolModules.catalog(modules, origin: origin)) {
-            await StillpointCommand.runTool()
+            await ToolModules.$renderers.withValue(renderers) {
+                await StillpointCommand.runTool()
+            }
         }
     }
 }

@@ -27,6 +27,7 @@ struct StillpointCommand: AsyncParsableCommand {
         version: "stillpoint \(StillpointCommand.version)",
         subcommands: [
             ReportCommand.self, ImportCommand.self, ImportsCommand.self, SessionsCommand.self, ExportCommand.self, StatisticsCommand.self,
+            PractitionersCommand.self,
             ValidateCommand.self, DemoCommand.self, CheckCommand.self,
         ],
         defaultSubcommand: ReportCommand.self)

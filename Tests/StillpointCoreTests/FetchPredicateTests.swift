@@ -357,7 +357,7 @@ struct FetchPredicateTests {
         #expect(error.kind == .unknownAttribute)
         #expect(error.description == "Session has no attribute 'duraton'; did you mean 'duration'?")
         let noSuggestion = FetchPredicateError.unknownAttribute("zzz", entity: "Session", attributes: ["kind", "duration"])
-        #expect(noSuggestion.description == "Session has no attribute 'zzz'")
+        #expect(noSuggestion.description == "Session has no attribute 'zzz'; its attributes are duration, kind")
     }
 
     @Test func nameSuggestion() {

@@ -119,4 +119,27 @@ struct IntegerRangeTests {
         #expect(error?.attribute == "uuid")
         #expect(error?.value == .string("not a uuid"))
     }
+
+    /// Text in a numeric column (SQLite keeps text that is no number whatever the column's type): an error naming
+    /// the row, where it used to read as 0 and count in every statistic.
+    @Test(arguments: ["integer", "double", "bool", "date"]) func textInANumericColumnIsAnErrorNamingTheRow(column: String) async throws {
+        let container = try await makeContainer(.sqliteFile)
+        try await container.performBackgroundTask { context in
+            let kitchen = context.insert(Kitchen.self)
+            kitchen[Kitchen.integer] = 1
+            kitchen[Kitchen.double] = 1.5
+            kitchen[Kitchen.bool] = true
+            kitchen[Kitchen.string] = "s"
+            kitchen[Kitchen.date] = Date(timeIntervalSince1970: 0)
+            kitchen[Kitchen.uuid] = UUID()
+            kitchen[Kitchen.binary] = Data()
+            try await context.save()
+        }
+        try container.executeSQL("UPDATE \"Kitchen\" SET \"\(column)\" = 'forty'")
+        let error = await #expect(throws: StoredValueError.self) {
+            try await container.performBackgroundTask { context in _ = try context.fetch(FetchRequest(Kitchen.self)) }
+        }
+        #expect(error?.attribute == column)
+        #expect(error?.value == .string("forty"))
+    }
 }

@@ -19,6 +19,8 @@ struct PredicateFuzzTests {
         // Issue 26: arithmetic, functions, radix literals, SELF, substitution variables, MATCHES.
         " + ", " - ", "*", " / ", " ** ", "-(", "abs(", "sqrt(", "floor(", "modulus:by:(", "length:(", "lowercase(",
         "now()", "FUNCTION(", "'abs'", "0x3E8", "0b101", "0o", "SELF.", "$KIND", " MATCHES ", "'med.*'", "'(x'",
+        // MATCHES patterns as PostgreSQL translates or refuses them.
+        " MATCHES[c] ", "'(?:ss|ß)+\\\\d*?'", "'[^\\\\s]{2,300}$'", "'\\\\Qa|b\\\\E(?=x)'", "'\\\\w\\\\x{1F600}'",
     ]
     static let mutator = InputMutator(tokens: words, maximumLength: 4_096)
 
@@ -27,6 +29,7 @@ struct PredicateFuzzTests {
             let predicate = try FetchPredicate(format: format, arguments: [])
             _ = predicate.evaluate { _ in .string("yoga") }
             _ = try? predicate.sqlFragment(in: .sqlite) { .column($0, type: .string) }
+            _ = try? predicate.sqlFragment(in: .postgreSQL) { .column($0, type: .string) }
             _ = predicate.description
         } catch {
             if let offset = error.offset {

@@ -140,36 +140,6 @@ extension PostgresAgreementTests {
 }
 
 extension PostgresAgreementTests {
-    /// MATCHES: ICU regular expressions over the whole string, alike in memory and on SQLite; PostgreSQL, whose
-    /// regular expressions are POSIX, refuses them with the reason.
-    @Test func matchesAgreesOnSQLiteAndIsRefusedOnPostgreSQL() async throws {
-        let formats = [
-            "name MATCHES 'Z.*'", "name MATCHES 'Za'", "name MATCHES[c] 'zazen'", "name MATCHES[d] 'Cafe'", "name MATCHES[cd] 'cafe'",
-            "note MATCHES '.*\\\\d+.*'", "note MATCHES '\\\\w+%_\\\\w+'", "name MATCHES '(?i)résumé'", "name MATCHES '[a-z]+'",
-            "name MATCHES 'a|cafe'", "note MATCHES ''", "lowercase(name) MATCHES 'stra(ss|ß)e'", "NOT name MATCHES '.*e'",
-        ]
-        let predicates = try formats.map { try FetchPredicate(format: $0, arguments: []) }
-        let requests = predicates.map { FetchRequest(Practice.self, predicate: $0, sortedBy: [.ascending(Practice.uid)]) }
-        let sqlite = try await withSQLite { context in try requests.map { try context.fetch($0).map { $0[Practice.uid] } } }
-        for (predicate, uids) in zip(predicates, sqlite) {
-            #expect(Self.evaluatedUIDs(predicate) == uids, "memory and SQLite on \(predicate)")
-            #expect(try FetchPredicate(format: predicate.description, arguments: []) == predicate, "round trip of \(predicate)")
-        }
-        #expect(sqlite[0] == [1, 3] && sqlite[2] == [1, 2, 3] && sqlite[4] == [4, 5, 6], "\(sqlite)")
-        #expect(sqlite.filter { !$0.isEmpty && $0.count < Practice.rows.count }.count > sqlite.count * 3 / 4)
-        for request in requests {
-            do {
-                _ = try postgresUIDs(request)
-                Issue.record("PostgreSQL answered MATCHES")
-            } catch {
-                #expect("\(error)".contains("MATCHES isn't supported on PostgreSQL: its regular expressions are POSIX"), "\(error)")
-            }
-        }
-        #expect(throws: FetchPredicateError.self) { try FetchPredicate("name MATCHES '(unclosed'") }
-    }
-}
-
-extension PostgresAgreementTests {
     /// Past Int64, SQLite and memory answer in doubles; PostgreSQL refuses the statement ("bigint out of range").
     @Test func integerOverflowAnswersInDoublesOnSQLiteAndIsRefusedOnPostgreSQL() async throws {
         let smallest = "(minutes - 0x7FFFFFFFFFFFFFFF - 1)"  // Int64.min for the row whose minutes are 0

@@ -1,8 +1,9 @@
 import Foundation
 import StillpointCatalog
+import StillpointManifest
+@testable import StillpointReport
 import StillpointStatistics
 import Testing
-@testable import StillpointReport
 
 /// The manifest a report uses without `--config`, as the tool has it built in.
 @Suite("DefaultManifest")

@@ -1,19 +1,21 @@
-import Testing
+import StillpointManifest
 @testable import StillpointReport
 import StillpointStatistics
+import Testing
 
 @Suite("Report format")
 struct ReportFormatTests {
     @Test func parsesTheCommandLineNames() {
-        #expect(ReportFormat.argumentList == "text|json|markdown|csv|html")
+        #expect(ReportFormat.argumentList() == "text|json|markdown|csv|html")
         #expect(ReportFormat(argument: "json") == .json)
         #expect(ReportFormat(argument: "HTML") == .html)
         #expect(ReportFormat(argument: "pdf") == nil)
     }
 
     @Test func eachFormatHasItsBuiltInRenderer() {
-        for format in ReportFormat.allCases {
-            #expect(format.renderer.format == format)
+        #expect(ReportRenderers.builtIn.formats == ReportFormat.builtIn)
+        for format in ReportFormat.builtIn {
+            #expect(ReportRenderers.builtIn.renderer(for: format)?.format == format)
         }
     }
 

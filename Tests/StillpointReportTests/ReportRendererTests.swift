@@ -1,8 +1,9 @@
 import Foundation
 import PracticeLog
-import Testing
+import StillpointManifest
 @testable import StillpointReport
 import StillpointStatistics
+import Testing
 
 @Suite("Report renderers")
 struct ReportRendererTests {
@@ -28,9 +29,9 @@ struct ReportRendererTests {
         ])),
     ])
 
-    @Test(arguments: ReportFormat.allCases)
+    @Test(arguments: ReportFormat.builtIn)
     func renderValuesNoSessionCanHave(format: ReportFormat) throws {
-        let renderer = format.renderer
+        let renderer = try #require(ReportRenderers.builtIn.renderer(for: format))
         var report = Self.absurd
         report.entries.append(SampleReports.finished("daily_activity", "Practice calendar", SampleReports.calendar([
             (SampleReports.day("2024-03-15"), 1, .infinity), (SampleReports.day("2024-03-14"), 1, 1e300),

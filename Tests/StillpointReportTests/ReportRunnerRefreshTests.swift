@@ -1,8 +1,9 @@
 import Foundation
 import PracticeLog
 import StillpointCore
-import StillpointSQLite
+import StillpointManifest
 import StillpointReport
+import StillpointSQLite
 import StillpointStatistics
 import Testing
 
@@ -50,6 +51,7 @@ struct ReportRunnerRefreshTests {
     func insert(_ kind: String, into container: PersistentContainer, key: String) async throws {
         try await container.performBackgroundTask { context in
             let session = context.insert(Session.self)
+            try session.set(Session.practitioner, to: try Practitioners.object(Practitioner.defaultID, in: context))
             session[Session.start] = Self.asOf.addingTimeInterval(-86_400)
             session[Session.duration] = 600
             session[Session.kind] = kind

@@ -1,8 +1,9 @@
 import Foundation
 import PracticeLog
 import StillpointCore
-import Testing
+@testable import StillpointManifest
 @testable import StillpointStatistics
+import Testing
 
 @Suite("CustomStatistic")
 struct CustomStatisticTests {
@@ -199,5 +200,24 @@ struct CustomStatisticTests {
             """)
         #expect(errors.count == 1)
         #expect(errors.first?.message.hasPrefix("invalid where predicate") == true)
+    }
+}
+
+extension CustomStatisticTests {
+    /// MATCHES runs on every store, translated for PostgreSQL; a pattern PostgreSQL can't mean as ICU does is a
+    /// mistake of the manifest, found by validation, when the statistic's where: runs in the store.
+    @Test func aMatchesPatternPostgreSQLCannotRunFailsValidationWhenTheStatisticQueriesTheStore() throws {
+        let errors = try Self.errors("""
+            custom_statistics:
+              noted: {function: count, where: "note MATCHES '\\\\\\\\w+ room'"}
+              noted_rooms: {function: count, where: "note MATCHES[c] '.*room \\\\\\\\d+'"}
+              yoga_like: {function: count, where: "kind MATCHES '\\\\\\\\w+'"}
+            statistics: [noted, noted_rooms, yoga_like]
+            """)
+        // `note` is not in the digest, so `noted` queries the store; `yoga_like` reads only `kind`, in memory.
+        #expect(errors.map(\.location?.line) == [2], "\(errors)")
+        #expect(errors.first?.message.contains("MATCHES '\\w+ room' can't run on PostgreSQL: \\w is ICU's Unicode word characters") == true,
+                "\(errors)")
+        #expect(errors.first?.message.contains("runs in the store") == true, "\(errors)")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import StillpointCatalog
-import Testing
+@testable import StillpointManifest
 @testable import StillpointStatistics
+import Testing
 
 /// The manifests under `Config/`: they load, name known statistics, and prepare against the built-in catalog.
 @Suite("Config manifests")

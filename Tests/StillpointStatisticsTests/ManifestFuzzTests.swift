@@ -1,9 +1,10 @@
 import Foundation
 import PropertyBased
 import StillpointCatalog
+@testable import StillpointManifest
+@testable import StillpointStatistics
 import StillpointTestSupport
 import Testing
-@testable import StillpointStatistics
 
 /// The manifest reader on inputs made to break it: the fuzzing corpus mutated at random, and manifests put
 /// together from its keys. Every input either reads or is a list of errors that each say where and what; a

@@ -1,7 +1,8 @@
 import Foundation
 import StillpointCore
-import Testing
+@testable import StillpointManifest
 @testable import StillpointStatistics
+import Testing
 
 /// Manifests written to hurt: aliases that multiply, and predicates nested past any real use. Each is a
 /// located error, read without expanding what it stands for.

@@ -1,8 +1,9 @@
 import Foundation
 import PracticeLog
 import StillpointCore
-import Testing
+@testable import StillpointManifest
 @testable import StillpointStatistics
+import Testing
 
 @Suite("Manifest")
 struct ManifestTests {

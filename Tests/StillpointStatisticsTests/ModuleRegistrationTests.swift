@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+@testable import StillpointManifest
 @testable import StillpointStatistics
+import Testing
 
 /// A second module for the registration tests: one id of its own, and `fake_count` again, which
 /// `TestStatisticsModule` defines too.

@@ -2,8 +2,9 @@ import Foundation
 import PracticeLog
 import StillpointCatalog
 import StillpointCore
-import Testing
+@testable import StillpointManifest
 @testable import StillpointStatistics
+import Testing
 
 /// A module from outside the built-in ones, as "Writing a statistic module" describes: adding it takes a module
 /// type, a catalog that includes it and a manifest entry, and nothing else.

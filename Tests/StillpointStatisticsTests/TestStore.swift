@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointManifest
 import StillpointStatistics
 
 /// In-memory practice logs for tests, and running prepared manifest entries over them.

@@ -12,8 +12,10 @@ struct StoreContentsReportTests {
     static func addRows(_ rows: [(start: Double, duration: Double)], to store: String) async throws {
         let container = try PersistentContainer(schema: Session.schema, location: .file(URL(fileURLWithPath: store)))
         try await container.performBackgroundTask { context in
+            let practitioner = try Practitioners.object(Practitioner.defaultID, in: context)
             for (index, row) in rows.enumerated() {
                 let session = context.insert(Session.self)
+                try session.set(Session.practitioner, to: practitioner)
                 session[Session.start] = Date(timeIntervalSince1970: row.start)
                 session[Session.duration] = row.duration
                 session[Session.kind] = "yoga"

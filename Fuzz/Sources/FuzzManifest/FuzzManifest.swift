@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 import StillpointCatalog
+import StillpointManifest
 import StillpointStatistics
 
 /// Reads one input as a report manifest, the way `stillpoint validate` and `stillpoint report` do: validation

@@ -1,13 +1,15 @@
 import Foundation
 import StillpointCore
-import StillpointSQLite
 
 extension DemoHistory {
-    /// Writes the history into a store in batches of `batchSize` rows, and returns how many sessions it wrote.
+    /// Writes the history into a store as the sessions of the practitioner `practitioner` (made if the store has
+    /// none) in batches of `batchSize` rows, and returns how many sessions it wrote.
     ///
-    /// Sessions whose key is already in the store are skipped, so writing the same history twice adds nothing.
+    /// Sessions whose key the practitioner already has are skipped, so writing the same history twice adds nothing.
     @discardableResult
-    public func write(to container: PersistentContainer, batchSize: Int = 5_000) async throws -> Int {
+    public func write(to container: PersistentContainer, practitioner: String = Practitioner.defaultID,
+                      batchSize: Int = 5_000) async throws -> Int {
+        let owner = try await Practitioners.rowID(of: practitioner, in: container)
         let context = container.newBackgroundContext(name: "demo")
         var written = 0
         var batch: [[String: AttributeValue]] = []
@@ -18,7 +20,7 @@ extension DemoHistory {
             written += try await context.perform { context in
                 let keys = rows.compactMap { row -> String? in if case .string(let key)? = row["key"] { return key } else { return nil } }
                 var existing: Set<String> = []
-                var request = FetchRequest(Session.self, predicate: Session.key.in(keys))
+                var request = FetchRequest(Session.self, predicate: try FetchPredicate("practitioner._id == %@ AND key IN %@", owner, keys))
                 request.properties = [.attribute("key")]
                 try context.forEachRow(request) { values in
                     if case .string(let key) = values[0] { existing.insert(key) }
@@ -31,45 +33,12 @@ extension DemoHistory {
             }
         }
         for record in self {
-            batch.append(record.attributeValues)
+            var values = record.attributeValues
+            values[Session.practitioner.name] = .integer(owner)
+            batch.append(values)
             if batch.count == batchSize { try await flush() }
         }
         if !batch.isEmpty { try await flush() }
-        return written
-    }
-
-    /// Writes the history into a new store at `url`, built in `partial` (a file beside it) and moved into place
-    /// only when complete, so that a failed or interrupted write never leaves a half-written store at `url`.
-    ///
-    /// The move never replaces a store another process made at `url` meanwhile: that is an error, and the
-    /// partial file is removed either way.
-    ///
-    /// ```swift
-    /// try await DemoHistory(sessions: 5_000, years: 4, endingAt: Date())
-    ///     .writeNewStore(at: url, partial: url.deletingLastPathComponent().appendingPathComponent(".demo.partial"))
-    /// ```
-    @discardableResult
-    public func writeNewStore(at url: URL, partial: URL) async throws -> Int {
-        defer {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: partial.path + suffix) }
-        }
-        let container = try PersistentContainer(schema: Session.schema, location: .file(partial))
-        let written: Int
-        do {
-            written = try await write(to: container)
-        } catch {
-            try? container.close()
-            throw error
-        }
-        try container.close()
-        // A hard link, not a rename: it fails instead of replacing a store that appeared meanwhile.
-        guard link(partial.path, url.path) == 0 else {
-            let code = errno
-            throw CocoaError(code == EEXIST ? .fileWriteFileExists : .fileWriteUnknown, userInfo: [
-                NSFilePathErrorKey: url.path,
-                NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(code)),
-            ])
-        }
         return written
     }
 }

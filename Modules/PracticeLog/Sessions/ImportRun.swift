@@ -35,6 +35,8 @@ public enum ImportRun: Entity {
     /// The sessions the run read. Deleting a run deletes its links, not the sessions: ``ImportRuns/remove(_:from:)``
     /// removes those no other run read.
     public static let sessions = ToMany<Session>("sessions", inverse: "importRuns")
+    /// The ``Practitioner`` whose sessions the run imported: required.
+    public static let practitioner = ToOne<Practitioner>("practitioner", inverse: "importRuns", isRequired: true)
 
     /// The table of links between runs and the sessions they read (`_ImportRun_sessions`), which the schema adds.
     public static let sessionLinksEntityName = ManyToManyLink(sessions.relationshipDescription, of: "ImportRun").entityName
@@ -42,6 +44,6 @@ public enum ImportRun: Entity {
     public static let entity = EntityDescription(
         "ImportRun",
         attributes: [file, contentHash, format, options, startedAt, inserted, updated, unchanged, skipped, isComplete, finishedAt, process],
-        relationships: [sessions],
-        indexes: [IndexDescription([contentHash])])
+        relationships: [sessions, practitioner],
+        indexes: [IndexDescription(names: [practitioner.name, contentHash.name])])
 }

@@ -5,7 +5,8 @@ import StillpointCore
 /// is imported again, and removed with the sessions no other run read (docs/import-runs.md).
 ///
 /// ```swift
-/// let run = try await ImportRuns.begin(file: "log.csv", contentHash: hash, format: "csv", options: "", in: container)
+/// let me = try await Practitioners.rowID(of: Practitioner.defaultID, in: container)
+/// let run = try await ImportRuns.begin(file: "log.csv", contentHash: hash, format: "csv", options: "", practitioner: me, in: container)
 /// // ... import with ImportOperation(..., linking: .init(Session.importRuns.name, to: runID)) ...
 /// try await ImportRuns.finish(run, summary: operation.summary, complete: true, in: container)
 /// let replaced = try await ImportRuns.replaceEarlier(than: run, in: container)
@@ -52,11 +53,13 @@ public enum ImportRuns {
         }
     }
 
-    /// Records an import that starts now and returns its run's ID.
-    public static func begin(file: String, contentHash: String, format: String, options: String,
+    /// Records an import into the sessions of the practitioner with row id `practitioner` that starts now, and
+    /// returns its run's ID.
+    public static func begin(file: String, contentHash: String, format: String, options: String, practitioner: Int64,
                              in container: PersistentContainer) async throws -> Int64 {
         try await container.performBackgroundTask { context in
             let run = context.insert(ImportRun.self)
+            try run.set(ImportRun.practitioner, to: try context.existingObject(with: ObjectID(entity: Practitioner.entity, rowID: practitioner)))
             run[ImportRun.file] = file
             run[ImportRun.contentHash] = contentHash
             run[ImportRun.format] = format

@@ -28,21 +28,29 @@ public enum Session: Entity {
     /// unchanged. Empty for sessions no import wrote (the demo history). A session stays while any of them does
     /// (docs/import-runs.md).
     public static let importRuns = ToMany<ImportRun>("importRuns", inverse: "sessions")
+    /// The ``Practitioner`` whose session it is: required; the key is unique per practitioner.
+    public static let practitioner = ToOne<Practitioner>("practitioner", inverse: "sessions", isRequired: true)
 
     public static let entity = EntityDescription(
         "Session",
         attributes: [start, duration, kind, source, timeZone, note, key],
-        relationships: [importRuns],
+        relationships: [importRuns, practitioner],
+        // A practitioner's sessions are one range of (practitioner, start), and the practitioner leads every key, so
+        // that the table can be partitioned by practitioner (docs/scaling.md).
         indexes: [IndexDescription([start]), IndexDescription([kind]), IndexDescription([duration]),
-                  IndexDescription([key], isUnique: true)])
+                  IndexDescription(names: [practitioner.name, start.name]),
+                  IndexDescription(names: [practitioner.name, key.name], isUnique: true)])
 
-    /// The schema of a practice log store: the sessions and the imports that read them.
+    /// The schema of a practice log store: the practitioners, their sessions and the imports that read them.
     ///
     /// Version 1 kept one run per session (the last that wrote it) in a `Session.importRun` column; version 2
-    /// keeps every run that read it in the link table `_ImportRun_sessions`.
+    /// keeps every run that read it in the link table `_ImportRun_sessions`; version 3 gives every session and run
+    /// to a ``Practitioner``, those of older stores to ``Practitioner/defaultID``.
     public static let schema: Schema = {
         do {
-            return try Schema([Session.self, ImportRun.self], versions: [SchemaVersion(1), SchemaVersion(2, step: linkImportRuns)])
+            return try Schema([Practitioner.self, Session.self, ImportRun.self], versions: [
+                SchemaVersion(1), SchemaVersion(2, step: linkImportRuns), SchemaVersion(3, step: assignDefaultPractitioner),
+            ])
         } catch {
             preconditionFailure("the session schema is invalid: \(error)") // swiftlint:disable:this runtime_trap: a constant of this module, opened by every test
         }
@@ -58,5 +66,25 @@ public enum Session: Entity {
             SELECT "importRun", "_id" FROM "Session" WHERE "importRun" IN (SELECT "_id" FROM "ImportRun")
             """)
         try migration.execute(#"UPDATE "Session" SET "importRun" = NULL WHERE "importRun" IS NOT NULL"#)
+    }
+
+    /// Version 3: the sessions and runs of a store written before practitioners existed are all one person's, the
+    /// practitioner ``Practitioner/defaultID``, made when there is anything to give them.
+    @Sendable private static func assignDefaultPractitioner(_ migration: MigrationContext) throws {
+        let me = "'\(Practitioner.defaultID)'"
+        try migration.execute("""
+            INSERT INTO "Practitioner" ("id", "name") SELECT \(me), '' WHERE NOT EXISTS (SELECT 1 FROM "Practitioner" WHERE "id" = \(me))
+            AND (EXISTS (SELECT 1 FROM "Session" WHERE "practitioner" IS NULL) OR EXISTS (SELECT 1 FROM "ImportRun" WHERE "practitioner" IS NULL))
+            """)
+        // Written again through the migration, which keeps PostgreSQL's folded copies of text columns in step.
+        for row in try migration.rows(of: Practitioner.entity.name, columns: [Practitioner.id.name])
+        where row[Practitioner.id.name] == .string(Practitioner.defaultID) {
+            try migration.update(Practitioner.entity.name, id: row.id, [Practitioner.id.name: .string(Practitioner.defaultID)])
+        }
+        for table in [entity.name, ImportRun.entity.name] {
+            try migration.execute("""
+                UPDATE "\(table)" SET "practitioner" = (SELECT "_id" FROM "Practitioner" WHERE "id" = \(me)) WHERE "practitioner" IS NULL
+                """)
+        }
     }
 }

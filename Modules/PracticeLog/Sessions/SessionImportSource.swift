@@ -1,19 +1,26 @@
 import StillpointCore
 
-/// Feeds an importer's records to an ``ImportOperation``: each session record becomes an import record keyed
-/// by its `key`, each skipped row an issue with its line.
+/// Feeds an importer's records to an ``ImportOperation``: each session record becomes an import record of one
+/// practitioner, keyed by the practitioner and its `key` (``SessionImportSource/key``), each skipped row an issue
+/// with its line.
 ///
 /// ```swift
-/// let operation = ImportOperation(entity: Session.entity, key: ["key"]) {
-///     SessionImportSource(reader: try InsightTimerImporter().makeRecordReader(url: url))
+/// let operation = ImportOperation(entity: Session.entity, key: SessionImportSource.key) {
+///     SessionImportSource(reader: try InsightTimerImporter().makeRecordReader(url: url), practitioner: me)
 /// }
 /// ```
 public struct SessionImportSource: ImportRecordSource {
     private let reader: SessionRecordReader
+    private let practitioner: AttributeValue
 
-    /// Records from `reader`. The run that reads them is linked to each by the import (``ImportOperation/Link``).
-    public init(reader: SessionRecordReader) {
+    /// The attributes that identify an imported session: a key is unique per practitioner.
+    public static let key = [Session.practitioner.name, Session.key.name]
+
+    /// Records from `reader`, for the practitioner with row id `practitioner`. The run that reads them is linked to
+    /// each by the import (``ImportOperation/Link``).
+    public init(reader: SessionRecordReader, practitioner: Int64) {
         self.reader = reader
+        self.practitioner = .integer(practitioner)
     }
 
     /// Rows left out because they are not practice, by their type (see ``SessionRecordReader/notPractice``).
@@ -22,7 +29,9 @@ public struct SessionImportSource: ImportRecordSource {
     public mutating func next() throws -> ImportSourceElement? {
         switch try reader.next() {
         case .record(let record, let line)?:
-            return .record(ImportRecord(record.attributeValues, position: line))
+            var values = record.attributeValues
+            values[Session.practitioner.name] = practitioner
+            return .record(ImportRecord(values, position: line))
         case .issue(let issue)?:
             return .issue(ImportRecordIssue(position: issue.line, reason: issue.reason))
         case nil:

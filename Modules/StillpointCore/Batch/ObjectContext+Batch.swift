@@ -10,7 +10,7 @@ extension ObjectContext {
     /// ```
     @discardableResult
     public func batchDelete(_ request: FetchRequest) async throws -> BatchResult {
-        try await runBatch(.delete(request))
+        try await runBatch(.delete(request.scoped(by: scope)))
     }
 
     /// Deletes what each request matches, in order, in one write transaction: all of them or none. A later
@@ -24,7 +24,7 @@ extension ObjectContext {
     /// ```
     @discardableResult
     public func batchDelete(_ requests: [FetchRequest]) async throws -> [BatchResult] {
-        try await runBatches(requests.map { .delete($0) })
+        try await runBatches(requests.map { .delete($0.scoped(by: scope)) })
     }
 
     /// Sets attributes on every row a request matches with one SQL statement, without loading objects.
@@ -35,7 +35,12 @@ extension ObjectContext {
     /// ```
     @discardableResult
     public func batchUpdate(_ request: FetchRequest, set values: [String: AttributeValue]) async throws -> BatchResult {
-        try await runBatch(.update(request, values: values))
+        let request = request.scoped(by: scope)
+        // A row moved out of the scope would be out of reach of the context that moved it.
+        if let scope = request.scope, let column = FetchScope.path(from: request.entity, to: scope.entityName)?.first, values[column] != nil {
+            throw ContextError.outsideScope(entity: request.entity.name, relationship: column)
+        }
+        return try await runBatch(.update(request, values: values))
     }
 
     /// Inserts rows from dictionaries in one transaction, without making objects. Missing attributes take

@@ -191,7 +191,7 @@ public final class ManagedObject {
 
 extension AttributeValue {
     /// Whether a non-null value can be stored in an attribute of `type`.
-    func fits(_ type: AttributeType) -> Bool {
+    package func fits(_ type: AttributeType) -> Bool {
         switch (self, type) {
         case (.integer, .integer), (.double, .double), (.integer, .double), (.string, .string), (.bool, .bool),
              (.date, .date), (.uuid, .uuid), (.binary, .binary):

@@ -38,6 +38,9 @@ public actor ObjectContext {
     var mergeRetry: MergeRetry?
     /// Owned by ``graphCustody``, which outlives the context to free it on the context's queue.
     unowned(unsafe) let graph: ObjectGraph
+    /// The part of the store the context sees (``FetchScope``): set on every request it runs that has none of its
+    /// own, and checked when an object is read by its ID.
+    public private(set) var scope: FetchScope?
     /// Frees the graph on the context's queue after the context is gone.
     private nonisolated let graphCustody: GraphCustody
     /// The change set of the latest save to the store, so that an operation that saved can wait for its merge.
@@ -48,8 +51,9 @@ public actor ObjectContext {
     var savesWaiting: [CheckedContinuation<Void, Never>] = []
 
     init(name: String, store: any StoreDriver, hub: ChangeSetHub, mergeTracker: MergeTracker, onMainActor: Bool,
-         parent: ObjectContext? = nil, parentSnapshot: ParentSnapshot? = nil) {
+         parent: ObjectContext? = nil, parentSnapshot: ParentSnapshot? = nil, scope: FetchScope? = nil) {
         self.name = name
+        self.scope = scope
         self.mergeTracker = mergeTracker
         self.parent = parent
         self.store = store
@@ -130,7 +134,22 @@ public actor ObjectContext {
 
     /// The object with `id` in this context: the registered instance, or one read from the store.
     public func existingObject(with id: ObjectID) throws -> ManagedObject {
-        try graph.existingObject(with: id)
+        let object = try graph.existingObject(with: id)
+        // An object outside the scope is not there for this context, as a fetch would not find it.
+        if let scope, let rowID = id.rowID, let restriction = scope.restriction(for: object.entity) {
+            let request = FetchRequest(object.entity, predicate: try FetchPredicate("_id == %@", rowID) && restriction)
+            guard try graph.count(request) == 1 else { throw ContextError.objectNotFound(id) }
+        }
+        return object
+    }
+
+    /// Makes the context see only the part of the store `scope` selects (``FetchScope``), or all of it (`nil`).
+    ///
+    /// ```swift
+    /// await context.setScope(try FetchScope(Practitioner.self, try FetchPredicate("id == %@", "alice")))
+    /// ```
+    public func setScope(_ scope: FetchScope?) {
+        self.scope = scope
     }
 
     /// The object with `id` if this context holds it, without reading the store.
@@ -179,7 +198,7 @@ public actor ObjectContext {
     /// With `onMainActor`, the child runs on the main actor: the view context of the root-writer topology.
     public func newChildContext(name: String? = nil, onMainActor: Bool = false) -> ObjectContext {
         ObjectContext(name: name ?? "\(self.name).child", store: store, hub: hub, mergeTracker: mergeTracker,
-                      onMainActor: onMainActor, parent: self, parentSnapshot: graph.snapshotForChild())
+                      onMainActor: onMainActor, parent: self, parentSnapshot: graph.snapshotForChild(), scope: scope)
     }
 
     /// Takes a child's saved changes in as unsaved changes of this context.

@@ -21,6 +21,7 @@ public final class PersistentContainer: Sendable {
     let hub: ChangeSetHub
     let mergeTracker: MergeTracker
     private let contextCounter = LockedState(0)
+    private let contextScope = LockedState<FetchScope?>(nil)
 
     /// A container over a store a driver opened (the seam's way in for each database's module).
     package init(store: any StoreDriver) {
@@ -64,8 +65,23 @@ public final class PersistentContainer: Sendable {
             counter += 1
             return counter
         }
-        return ObjectContext(name: name ?? "background-\(number)", store: store, hub: hub, mergeTracker: mergeTracker, onMainActor: false)
+        return ObjectContext(name: name ?? "background-\(number)", store: store, hub: hub, mergeTracker: mergeTracker, onMainActor: false,
+                             scope: contextScope.withLock { $0 })
     }
+
+    /// The scope (``FetchScope``) of the view context and of every context made from now on: a program that
+    /// serves one part of a store sets it once, and no context it makes can read past it.
+    ///
+    /// ```swift
+    /// await container.setScope(try FetchScope(Practitioner.self, try FetchPredicate("_id == %@", alice)))
+    /// ```
+    public func setScope(_ scope: FetchScope?) async {
+        contextScope.withLock { $0 = scope }
+        await viewContext.setScope(scope)
+    }
+
+    /// The scope contexts made from now on start with (``setScope(_:)``).
+    public var scope: FetchScope? { contextScope.withLock { $0 } }
 
     /// Runs `body` in a new background context.
     public func performBackgroundTask<T: Sendable>(

@@ -24,6 +24,8 @@ package struct DictionaryColumn: Sendable {
                 columns.append(DictionaryColumn(key: alias, property: property, type: type.flatMap(function.resultType(for:))))
             case .count(let alias):
                 columns.append(DictionaryColumn(key: alias, property: property, type: .integer))
+            case .expression(let expression, let alias):
+                columns.append(DictionaryColumn(key: alias, property: property, type: try expression.sql(in: .sqlite, of: entity).type))
             }
         }
         return columns

@@ -1,18 +1,22 @@
-/// A column of a dictionary fetch: an attribute, or an aggregate over the matching rows or each group.
+/// A column of a dictionary fetch: an attribute, an aggregate over the matching rows or each group, or an
+/// expression of attributes and aggregates (``FetchExpression``).
 ///
 /// ```swift
-/// request.properties = [.attribute("kind"), .aggregate(.average, of: "duration", as: "average"), .count(as: "n")]
+/// request.properties = [.attribute("kind"), .aggregate(.average, of: "duration", as: "average"), .count(as: "n"),
+///                       .expression(try FetchExpression("sum(duration) / 60"), as: "minutes")]
 /// ```
 public enum FetchProperty: Sendable, Hashable {
     case attribute(String)
     case aggregate(AggregateFunction, of: String, as: String)
     case count(as: String)
+    /// `duration / 60 AS minutes`, `sum(duration) / count(*) AS mean`: computed by the store.
+    case expression(FetchExpression, as: String)
 
     /// The key of the column in each result dictionary.
     public var key: String {
         switch self {
         case .attribute(let name): return name
-        case .aggregate(_, _, let alias), .count(let alias): return alias
+        case .aggregate(_, _, let alias), .count(let alias), .expression(_, let alias): return alias
         }
     }
 }

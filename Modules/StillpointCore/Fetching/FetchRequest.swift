@@ -13,8 +13,25 @@
 /// let rows = try context.fetchDictionaries(totals)   // [["kind": "yoga", "total": 5400], ...]
 /// ```
 public struct FetchRequest: Sendable {
-    public var entity: EntityDescription
-    public var predicate: FetchPredicate?
+    public var entity: EntityDescription { didSet { restrictToScope() } }
+    /// The rows to fetch: the condition set here, ANDed with the ``scope``'s restriction of ``entity`` when a
+    /// scope is set. Every store statement and in-memory match reads the request through it, so none skips the scope.
+    public var predicate: FetchPredicate? {
+        get {
+            guard let scopeRestriction else { return ownPredicate }
+            return ownPredicate.map { $0 && scopeRestriction } ?? scopeRestriction
+        }
+        set { ownPredicate = newValue }
+    }
+    /// The part of the store the request sees (<doc:Scopes>); a context's scope is set on each request it runs
+    /// that has none.
+    ///
+    /// ```swift
+    /// request.scope = try FetchScope(Practitioner.self, try FetchPredicate("id == %@", "alice"))
+    /// ```
+    public var scope: FetchScope? { didSet { restrictToScope() } }
+    private var ownPredicate: FetchPredicate?
+    private var scopeRestriction: FetchPredicate?
     public var sortKeys: [SortKey]
     public var limit: Int?
     public var offset: Int?
@@ -35,7 +52,8 @@ public struct FetchRequest: Sendable {
     public init(_ entity: EntityDescription, predicate: FetchPredicate? = nil, sortedBy sortKeys: [SortKey] = [],
                 limit: Int? = nil) {
         self.entity = entity
-        self.predicate = predicate
+        self.ownPredicate = predicate
+        self.scopeRestriction = nil
         self.sortKeys = sortKeys
         self.limit = limit
         self.offset = nil
@@ -45,6 +63,19 @@ public struct FetchRequest: Sendable {
         self.groupBy = []
         self.having = nil
         self.prefetchedRelationships = []
+        self.scope = nil
+    }
+
+    private mutating func restrictToScope() {
+        scopeRestriction = scope.flatMap { $0.restriction(for: entity) }
+    }
+
+    /// The request with `scope` when it has none of its own: what a scoped context runs.
+    package func scoped(by scope: FetchScope?) -> FetchRequest {
+        guard self.scope == nil, let scope else { return self }
+        var request = self
+        request.scope = scope
+        return request
     }
 
     public init<E: Entity>(_ entityType: E.Type, predicate: FetchPredicate? = nil, sortedBy sortKeys: [SortKey] = [],

@@ -5,17 +5,17 @@ extension ObjectContext {
     /// let yoga = try context.fetch(FetchRequest(Session.self, predicate: try FetchPredicate("kind == 'yoga'")))
     /// ```
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
-        try graph.fetchObjects(request)
+        try graph.fetchObjects(request.scoped(by: scope))
     }
 
     /// The IDs of the objects that match a request.
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
-        try graph.fetchObjects(request).map(\.objectID)
+        try graph.fetchObjects(request.scoped(by: scope)).map(\.objectID)
     }
 
     /// The number of objects that match a request, counted in SQL.
     public func count(for request: FetchRequest) throws -> Int {
-        try graph.count(request)
+        try graph.count(request.scoped(by: scope))
     }
 
     /// Rows of attributes and aggregates, grouped as the request says, computed in SQL from the saved state.
@@ -28,7 +28,7 @@ extension ObjectContext {
     /// let rows = try context.fetchDictionaries(request)
     /// ```
     public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: AttributeValue]] {
-        try graph.fetchDictionaries(request)
+        try graph.fetchDictionaries(request.scoped(by: scope))
     }
 
     /// Streams the matching saved objects through a cursor, `request.batchSize` at a time, so that memory
@@ -40,7 +40,7 @@ extension ObjectContext {
     /// }
     /// ```
     public func enumerate(_ request: FetchRequest, batch body: ([ManagedObject]) throws -> Void) throws {
-        try graph.enumerate(request, batch: body)
+        try graph.enumerate(request.scoped(by: scope), batch: body)
     }
 
     /// Streams the rows of a dictionary fetch through a cursor, each as the values of the request's properties
@@ -52,6 +52,6 @@ extension ObjectContext {
     /// try context.forEachRow(request) { values in days.insert(day(of: values[0], in: values[1])) }
     /// ```
     public func forEachRow(_ request: FetchRequest, _ body: (ContiguousArray<AttributeValue>) throws -> Void) throws {
-        try graph.forEachRow(request, body)
+        try graph.forEachRow(request.scoped(by: scope), body)
     }
 }

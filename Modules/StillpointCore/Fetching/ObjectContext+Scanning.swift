@@ -5,7 +5,8 @@ extension ObjectContext {
     /// and the `attributes` asked for: the cheapest read of a whole table, for a computation that keeps its own
     /// compact copy of a few columns. Unsaved changes of this context are not seen.
     ///
-    /// With `rowIDs`, only those rows are read (those that no longer exist are left out).
+    /// With `rowIDs`, only those rows are read (those that no longer exist are left out). In a scoped context
+    /// (``FetchScope``) only the rows in the scope are read: their IDs are fetched first.
     ///
     /// ```swift
     /// try context.scanRows(of: Session.entity, attributes: ["start", "duration"]) { row in
@@ -16,7 +17,14 @@ extension ObjectContext {
     /// - Throws: ``SchemaError`` for an attribute the entity does not have.
     public func scanRows(of entity: EntityDescription, attributes: [String], rowIDs: [Int64]? = nil,
                          _ body: (borrowing ScannedRow) throws -> Void) throws {
-        try graph.scanRows(of: entity, attributes: attributes, rowIDs: rowIDs, body)
+        guard let restriction = scope?.restriction(for: entity) else {
+            return try graph.scanRows(of: entity, attributes: attributes, rowIDs: rowIDs, body)
+        }
+        var request = FetchRequest(entity, predicate: try rowIDs.map { try FetchPredicate("_id IN %@", $0) }.map { $0 && restriction } ?? restriction)
+        request.includesPendingChanges = false
+        var scoped: [Int64] = []
+        try graph.withReader { reader in try reader.forEachRowID(request) { scoped.append($0) } }
+        try graph.scanRows(of: entity, attributes: attributes, rowIDs: scoped, body)
     }
 
     /// The position in the change log of the state this context reads: inside ``withPinnedSnapshot(_:)``, the

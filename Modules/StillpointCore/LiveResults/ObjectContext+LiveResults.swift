@@ -10,6 +10,7 @@ extension ObjectContext {
     /// let byKind = try await context.liveResults(for: request, sectionedBy: "kind")
     /// ```
     public func liveResults(for request: FetchRequest, sectionedBy sectionKey: String? = nil) throws -> LiveResults {
+        let request = request.scoped(by: scope)
         if parent != nil { throw LiveResultsError.childContext(name) }
         let engine = try LiveResultsEngine(request: request, sectionKey: sectionKey, graph: graph)
         let observer = graph.changeObservers.add { changeSet, graph in engine.take(changeSet, graph: graph) }

@@ -13,10 +13,11 @@
 /// let seconds = try await average.value
 /// ```
 ///
-/// or subclass it and override ``main(context:)``:
+/// or subclass it and override ``main(context:)`` (a subclass restates `@unchecked Sendable`; see
+/// <doc:Operations>):
 ///
 /// ```swift
-/// final class CountItems: ContextOperation<Int> {
+/// final class CountItems: ContextOperation<Int>, @unchecked Sendable {
 ///     override func main(context: isolated ObjectContext) async throws -> Int {
 ///         try checkCancellation()
 ///         return try context.count(for: FetchRequest(Item.self))

@@ -1,4 +1,4 @@
-// Text comparisons of string attributes, optional or not: BEGINSWITH, CONTAINS, ENDSWITH and LIKE, with the
+// Text comparisons of string attributes, optional or not: BEGINSWITH, CONTAINS, ENDSWITH, LIKE and MATCHES, with the
 // `[c]`/`[d]` modifiers as options. A missing value matches none of them.
 
 /// The values of text attributes, optional or not: `String` and `String?`, whose attributes take the text
@@ -41,5 +41,15 @@ extension Attribute where Value: TextAttributeValue {
     /// ```
     public func like(_ pattern: String, options: FetchPredicate.ComparisonOptions = []) -> FetchPredicate {
         comparison(.like, .value(.string(pattern)), options: options)
+    }
+
+    /// Matches objects whose whole attribute matches the ICU regular expression `pattern` (`MATCHES`); on
+    /// PostgreSQL a few constructs are refused, saying why (see <doc:PredicateFormat>).
+    ///
+    /// ```swift
+    /// Session.note.matches("room \\d+", options: .caseInsensitive)   // note MATCHES[c] "room \\d+"
+    /// ```
+    public func matches(_ pattern: String, options: FetchPredicate.ComparisonOptions = []) -> FetchPredicate {
+        comparison(.matches, .value(.string(pattern)), options: options)
     }
 }

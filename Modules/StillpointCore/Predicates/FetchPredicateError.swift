@@ -47,6 +47,8 @@ public struct FetchPredicateError: Error, Sendable, Equatable {
         var message = "\(entity) has no attribute '\(name)'"
         if let suggestion = NameSuggestion.nearestName(to: name, in: attributes) {
             message += "; did you mean '\(suggestion)'?"
+        } else if !attributes.isEmpty {
+            message += "; its attributes are " + attributes.sorted().joined(separator: ", ")
         }
         return FetchPredicateError(.unknownAttribute, message)
     }

@@ -192,7 +192,7 @@ extension PredicateNode: CustomStringConvertible {
     }
 
     /// The same predicate with every key read through `prefix`.
-    fileprivate func prefixingKeys(with prefix: String) -> PredicateNode {
+    func prefixingKeys(with prefix: String) -> PredicateNode {
         func prefixed(_ operand: PredicateOperand) -> PredicateOperand {
             switch operand {
             case .key(let name): return .key(prefix + name)

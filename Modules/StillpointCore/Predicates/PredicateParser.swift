@@ -16,6 +16,9 @@ struct PredicateParser {
     /// The variables of the SUBQUERYs that enclose the current token, innermost last. Inside one, keys are
     /// read through its variable (`$s.duration`), and only the innermost variable can be read.
     private var variables: [String] = []
+    /// Whether aggregate functions (`sum(duration)`, `count(*)`) may be called: in a fetch request's expressions
+    /// (``FetchExpression``), never in a row's predicate.
+    private var allowsAggregates = false
 
     private init(format: String, tokens: [PredicateToken], arguments: [PredicateArgument]) {
         self.format = format
@@ -40,6 +43,21 @@ struct PredicateParser {
             throw FetchPredicateError(.argument, "\(Self.count(arguments.count, "argument")) given, but the format has only \(Self.count(used, "placeholder"))")
         }
         return node
+    }
+
+    /// A fetch request's expression (``FetchExpression``): arithmetic and functions of keys, values and aggregates
+    /// of attributes, each aggregate read as the key ``FetchExpression/aggregateKey(_:of:)`` names.
+    static func parseExpression(_ format: String, arguments: [PredicateArgument]) throws(FetchPredicateError) -> PredicateOperand {
+        var parser = PredicateParser(format: format, tokens: try PredicateLexer.tokenize(format), arguments: arguments)
+        parser.allowsAggregates = true
+        let operand = try parser.parseExpression(missing: "expected an expression, like duration / 60 or sum(duration)")
+        if parser.current.kind != .end {
+            throw parser.error("expected an operator or the end of the expression, found \(parser.current.quoted)", at: parser.current)
+        }
+        if parser.argumentIndex < arguments.count {
+            throw FetchPredicateError(.argument, "\(Self.count(arguments.count, "argument")) given, but the expression has only \(Self.count(parser.argumentIndex, "placeholder"))")
+        }
+        return operand
     }
 
     // MARK: Helpers
@@ -397,6 +415,9 @@ struct PredicateParser {
     /// `abs(duration)`, `modulus:by:(duration, 60)`, `now()`.
     private mutating func parseFunctionCall() throws(FetchPredicateError) -> PredicateOperand {
         let nameToken = advance()
+        if allowsAggregates, let aggregate = FetchExpression.aggregate(spelling: nameToken.text) {
+            return try parseAggregate(aggregate, at: nameToken)
+        }
         guard let function = PredicateFunction(spelling: nameToken.text) else {
             throw error("unknown function '\(nameToken.text)'; the functions are \(PredicateFunction.spellings)", at: nameToken)
         }
@@ -418,6 +439,26 @@ struct PredicateParser {
         }
         _ = advance()
         return try makeFunction(function, operands, operandTokens, at: nameToken)
+    }
+
+    /// `sum(duration)`, `count(*)`: an aggregate of one attribute of the fetched entity, as a key.
+    private mutating func parseAggregate(_ aggregate: AggregateFunction, at nameToken: PredicateToken) throws(FetchPredicateError) -> PredicateOperand {
+        let open = advance()
+        var attribute: String?
+        if aggregate == .count, current.isSymbol("*") {
+            _ = advance()
+        } else {
+            let attributeToken = current
+            guard case .key(let name) = try parseExpression(missing: "expected an attribute in \(nameToken.text)(…)"), !name.contains(".") else {
+                throw error("\(nameToken.text)(…) takes one attribute of the fetched entity, like \(nameToken.text)(duration)", at: attributeToken, kind: .argument)
+            }
+            attribute = name
+        }
+        guard current.isSymbol(")") else {
+            throw error("expected ')' to close the '(' of \(nameToken.text) at column \(open.offset + 1), found \(current.quoted)", at: current)
+        }
+        _ = advance()
+        return .key(FetchExpression.aggregateKey(aggregate, of: attribute))
     }
 
     /// `FUNCTION(operand, "abs")`, `FUNCTION(duration, "modulus:by:", 60)`: the operand is the first argument.

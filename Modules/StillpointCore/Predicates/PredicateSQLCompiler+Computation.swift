@@ -64,7 +64,7 @@ extension PredicateSQLCompiler {
         }
     }
 
-    private static func type(of value: AttributeValue) -> AttributeType? {
+    static func type(of value: AttributeValue) -> AttributeType? {
         switch value {
         case .null: return nil
         case .integer: return .integer

@@ -31,6 +31,19 @@ struct PredicateSQLCompiler {
         return SQLFragment(sql: sql, arguments: compiler.arguments)
     }
 
+    /// An operand (a fetch request's ``FetchExpression``) as one SQL value and the type of its values; its keys
+    /// (paths through `entity`'s relationships aside) resolved by `resolve`.
+    static func compileOperand(_ operand: PredicateOperand, dialect: SQLDialect, entity: EntityDescription,
+                               resolve: (String) throws -> PredicateKeyResolution) throws -> (sql: String, type: AttributeType?) {
+        var compiler = PredicateSQLCompiler(dialect: dialect, firstParameter: 1,
+                                            scope: Scope(entity: entity, table: dialect.quote(entity.name), depth: 0))
+        for key in operand.keys where compiler.keys[key] == nil {
+            compiler.keys[key] = key.contains(".") && !key.contains("(") ? try compiler.resolvePath(key) : try resolve(key)
+        }
+        let type = try compiler.computedType(operand)
+        return (try compiler.writeOperand(operand), type)
+    }
+
     /// A key path of `entity` (`importRun.file`, `sessions.@count`) as one SQL value, for the columns and
     /// groups of a dictionary fetch.
     static func keyPath(_ path: String, of entity: EntityDescription, in dialect: SQLDialect) throws -> PredicateKeyResolution {
@@ -153,6 +166,10 @@ struct PredicateSQLCompiler {
         let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let step = try follow(parts[0])
         let rest = parts.dropFirst()
+        // The related row's id is the relationship's own column: read there, an index led by it serves a scope.
+        if step.relationship.isStored, !step.relationship.isToMany, Array(rest) == ["_id"], let scope {
+            return qualified(parts[0], in: scope, type: .integer)
+        }
         let inner: PredicateKeyResolution
         if step.relationship.isToMany {
             guard let first = rest.first, let collection = CollectionOperator(rawValue: first) else {
@@ -349,11 +366,17 @@ struct PredicateSQLCompiler {
         case .contains:
             return try "\(dialect.positionFunction)(\(write(rawLHS, options)), \(write(rawRHS, options))) > 0"
         case .matches:
-            // PostgreSQL's `~` is POSIX, not ICU: classes, anchors and [c] differ, so it can't answer as NSPredicate.
-            guard !dialect.foldsValuesBeforeBinding else {
-                throw FetchPredicateError(.invalidComparison, "MATCHES isn't supported on PostgreSQL: its regular expressions are POSIX, not ICU as NSPredicate's, and would match other rows; use LIKE, BEGINSWITH, ENDSWITH or CONTAINS, or a SQLite store")
-            }
             let flags = options.rawValue
+            if dialect.foldsValuesBeforeBinding {
+                // PostgreSQL's `~` runs the pattern translated to its own regular expressions (or refuses it, saying
+                // why), over the text's [d]-folded copy as the evaluator folds it; [c] is in the translation.
+                guard case .value(let value) = comparison.rhs else {
+                    throw FetchPredicateError(.invalidComparison, "MATCHES on PostgreSQL needs its pattern as a string value, not '\(comparison.rhs)'; write the pattern itself, or use a SQLite store")
+                }
+                guard let pattern = PredicateEvaluator.text(of: value) else { return dialect.literal(false) }
+                let translated = try PostgreSQLRegularExpression(pattern, flags: flags)
+                return try "\(write(rawLHS, options.intersection(.diacriticInsensitive))) ~ \(write(.parameter(.string(translated.pattern)), []))"
+            }
             return try "\(RegularExpressionMatch.sqlFunctionName)(\(write(rawLHS, [])), \(write(rawRHS, [])), \(flags)) = 1"
         case .like:
             guard case .value(let value) = comparison.rhs, let pattern = PredicateEvaluator.text(of: value) else {

@@ -290,7 +290,7 @@ extension ObjectGraph {
         let attributes = object.entity.storedAttributes
         for position in attributes.indices {
             let attribute = attributes[position], value = object.values[position]
-            if !attribute.isOptional && value.isNull {
+            if (!attribute.isOptional || attribute.isRequiredReference) && value.isNull {
                 failures.append(ValidationFailure(objectID: object.objectID, reason: .missingValue(attribute: attribute.name)))
             } else if !attribute.isInRange(value) {
                 failures.append(ValidationFailure(objectID: object.objectID, reason: .outOfRange(attribute: attribute.name, value: value,

@@ -82,6 +82,8 @@ public enum ContextError: Error, Sendable, Equatable, LocalizedError {
     case foreignObject(ObjectID)
     /// The object is not of the entity the relationship reaches.
     case wrongDestination(relationship: String, expected: String, object: ObjectID)
+    /// A batch update of a scoped context sets the relationship that places rows in the scope (``FetchScope``).
+    case outsideScope(entity: String, relationship: String)
 
     public var errorDescription: String? {
         switch self {
@@ -89,6 +91,8 @@ public enum ContextError: Error, Sendable, Equatable, LocalizedError {
         case .foreignObject(let id): return "\(id) belongs to another context; pass its objectID instead"
         case .wrongDestination(let relationship, let expected, let id):
             return "'\(relationship)' reaches \(expected) objects; \(id) is not one"
+        case .outsideScope(let entity, let relationship):
+            return "a scoped context cannot batch-update \(entity).\(relationship), which places rows in its scope; update it in an unscoped context"
         }
     }
 }

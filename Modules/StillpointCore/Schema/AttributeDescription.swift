@@ -17,6 +17,8 @@ public struct AttributeDescription: AttributeDeclaration, Hashable {
     /// Whether the store deletes the row when the row it references is deleted: the columns of a many-to-many's
     /// link table, whose rows mean nothing without both sides.
     package var isDeletedWithReference = false
+    /// Whether a save refuses a null: the column of a required to-one relationship, which the store keeps nullable.
+    package var isRequiredReference = false
 
     public init(
         name: String, type: AttributeType, isOptional: Bool = false, defaultValue: AttributeValue? = nil,

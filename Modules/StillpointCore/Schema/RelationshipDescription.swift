@@ -16,6 +16,10 @@ public struct RelationshipDescription: Sendable, Hashable {
     /// Whether a to-one relationship holds the column: `false` for the side of a one-to-one that is read through
     /// its inverse's column (one side of a one-to-one holds it). Always `false` for a to-many.
     public var isStored: Bool
+    /// Whether a saved object must have the related object: a to-one that holds its column only. A context's save
+    /// refuses an object without it (``SaveError``); the column stays nullable in the store, so that a migration
+    /// step can fill it in for the rows an older release wrote.
+    public var isRequired = false
     /// The destination's description, read when a predicate follows the relationship (not when the entity is
     /// made, so that two entities may reach each other); `nil` for a description made without its type.
     package var destinationEntity: (@Sendable () -> EntityDescription)?
@@ -37,7 +41,7 @@ public struct RelationshipDescription: Sendable, Hashable {
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.name == rhs.name && lhs.destination == rhs.destination && lhs.inverse == rhs.inverse && lhs.isToMany == rhs.isToMany
-            && lhs.deleteRule == rhs.deleteRule && lhs.isStored == rhs.isStored
+            && lhs.deleteRule == rhs.deleteRule && lhs.isStored == rhs.isStored && lhs.isRequired == rhs.isRequired
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -50,6 +54,7 @@ public struct RelationshipDescription: Sendable, Hashable {
         var column = AttributeDescription(name: name, type: .integer, isOptional: true)
         column.references = destination
         column.isDeletedWithReference = isDeletedWithDestination
+        column.isRequiredReference = isRequired && isStored
         return column
     }
 }

@@ -77,6 +77,7 @@ extension SQLDialect {
         case .attribute(let name): return try expression(of: name, in: entity)
         case .aggregate(let function, let name, _): return aggregate(function, of: try expression(of: name, in: entity))
         case .count: return "COUNT(*)"
+        case .expression(let expression, _): return try expression.sql(in: self, of: entity).sql
         }
     }
 

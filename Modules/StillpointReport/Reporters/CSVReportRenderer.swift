@@ -1,3 +1,4 @@
+import StillpointManifest
 import StillpointStatistics
 
 /// The report as RFC 4180 CSV for spreadsheets: a header `name,id,status,value,unit`, then one row per

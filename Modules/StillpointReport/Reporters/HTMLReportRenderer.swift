@@ -1,5 +1,6 @@
 import Foundation
 import PracticeLog
+import StillpointManifest
 import StillpointStatistics
 
 /// The report as one self-contained HTML page: inline CSS and inline SVG charts, no script and no

@@ -1,4 +1,5 @@
 import Foundation
+import StillpointManifest
 import StillpointStatistics
 
 /// The report as a stable JSON document, for scripts and other tools; `docs/json-report.md` documents it.

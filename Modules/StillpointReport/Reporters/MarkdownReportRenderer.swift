@@ -1,3 +1,4 @@
+import StillpointManifest
 import StillpointStatistics
 
 /// The report as Markdown: a table of every statistic, then a section with a sub-table for each statistic

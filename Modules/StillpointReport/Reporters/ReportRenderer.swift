@@ -1,8 +1,9 @@
+import StillpointManifest
 import StillpointStatistics
 
 /// Turns a finished report into the text of one format: the extension point of reporters.
 ///
-/// Conformers are small value types, one per ``ReportFormat`` (``ReportFormat/renderer`` lists the built-in
+/// Conformers are small value types, one per ``ReportFormat`` (``ReportRenderers/builtIn`` lists the built-in
 /// ones), and static members let call sites name them the way they name formats.
 ///
 /// ```swift

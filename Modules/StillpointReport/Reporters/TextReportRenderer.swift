@@ -1,3 +1,4 @@
+import StillpointManifest
 import StillpointStatistics
 
 /// The final summary table for a terminal or a text file: one line per statistic in human units, records

@@ -1,5 +1,6 @@
 import Foundation
 import PracticeLog
+import StillpointManifest
 import StillpointStatistics
 
 /// A digest statistic's last result, with what it was computed from, so that a refresh can reuse it when none

@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointManifest
 import StillpointStatistics
 
 /// Runs a manifest's statistics as context operations on a queue, concurrently, each in its own background
@@ -35,9 +36,13 @@ public final class ReportRunner: Sendable {
 
     /// A runner of up to `maxConcurrentStatistics` statistics at a time; `log` hears how each run read the
     /// store (built the digest, caught up with it, or had to build it again, and why).
+    /// The row id of the practitioner whose sessions the report reads (``PractitionerReports``); `nil`: every session.
+    public let practitioner: Int64?
+
     public init(container: PersistentContainer, maxConcurrentStatistics: Int = ProcessInfo.processInfo.activeProcessorCount,
-                log: @escaping @Sendable (String) -> Void = { _ in }) {
+                practitioner: Int64? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.container = container
+        self.practitioner = practitioner
         self.queue = ContextOperationQueue(container: container, name: "report",
                                            maxConcurrentOperationCount: max(1, maxConcurrentStatistics),
                                            dependencyFailurePolicy: .runDependents)
@@ -116,7 +121,7 @@ public final class ReportRunner: Sendable {
                         log("digest: \(reason)")
                     }
                 }
-                let digest = try SessionDigest(in: context)
+                let digest = try practitioner.map { try SessionDigest(in: context, practitioner: $0) } ?? SessionDigest(in: context)
                 log("digest: read \(digest.count) session(s) in one scan")
                 kept.withLock { $0 = (digest, [:]) }
                 return DigestPass(digest: digest, update: nil)
@@ -130,13 +135,18 @@ public final class ReportRunner: Sendable {
                                     digest digestOperation: ContextOperation<DigestPass>?) -> ContextOperation<StatisticResult> {
         guard let digestOperation, entry.prepared.readsDigest else {
             let prepared = entry.prepared
+            if practitioner != nil {
+                // Until the store applies a practitioner scope, such a statistic would read everyone's sessions.
+                return ContextOperation(identifier: entry.name) { _, _ in throw PractitionerReportError.readsTheStore(entry.id) }
+            }
             // One read transaction for the whole computation: it never sees half of a concurrent write.
             return ContextOperation(identifier: entry.name) { context, _ in
                 try context.withPinnedSnapshot { try prepared.compute(digest: nil, context: context) }
             }
         }
         let operation = ContextOperation<StatisticResult>(identifier: entry.name) { [self] context, operation in
-            let pass = try operation.result(of: digestOperation)
+            // A failed or cancelled digest's own error is this statistic's: it says what happened in the store.
+            let pass = try operation.outcome(of: digestOperation)?.get() ?? operation.result(of: digestOperation)
             if let update = pass.update,
                let reused = kept.withLock({ $0.results[entry.name] })?.reusable(for: entry, environment: environment, update: update) {
                 return reused

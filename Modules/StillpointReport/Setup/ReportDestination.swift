@@ -1,3 +1,4 @@
+import StillpointManifest
 import StillpointStatistics
 
 /// One report to write: its format and where it goes (`-` for standard output).

@@ -32,7 +32,7 @@ public struct StatisticCatalog: Sendable {
 
     /// A catalog of the statistics of `modules` in which the first statistic with an id keeps it: for a
     /// manifest's registration, which reports the others itself.
-    init(firstOfEachID modules: [ModuleCatalog.Module]) {
+    package init(firstOfEachID modules: [ModuleCatalog.Module]) {
         self.moduleNames = modules.map(\.name)
         self.statistics = []
         for module in modules {

@@ -2,9 +2,9 @@
 /// without making a string per row. Number 0 stands for no value (null).
 ///
 /// Texts are told apart by their bytes, as the store's `GROUP BY` and `=` tell them apart.
-struct ByteInterner: Sendable {
+package struct ByteInterner: Sendable {
     /// The texts by number; `names[0]` is the empty text that stands for null.
-    private(set) var names: [String] = [""]
+    package private(set) var names: [String] = [""]
     private var bytes: [[UInt8]] = [[]]
     private var numbers: [[UInt8]: UInt32] = [:]
     private var lastNumber: UInt32 = 0
@@ -56,7 +56,7 @@ struct ByteInterner: Sendable {
     }
 
     /// Whether text `first` sorts before text `second` byte by byte, as the store's `ORDER BY` sorts them; null first.
-    func precedes(_ first: UInt32, _ second: UInt32) -> Bool {
+    package func precedes(_ first: UInt32, _ second: UInt32) -> Bool {
         if first == 0 || second == 0 { return first == 0 && second != 0 }
         return bytes[Int(first)].lexicographicallyPrecedes(bytes[Int(second)])
     }

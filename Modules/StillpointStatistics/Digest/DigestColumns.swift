@@ -4,33 +4,33 @@ import Foundation
 ///
 /// A deleted row stays as a tombstone (its duration not a number, which no filter admits) until the next
 /// rebuild, so that deleting costs no shift of a million values.
-struct DigestColumns: Sendable {
+package struct DigestColumns: Sendable {
     /// One row as the digest holds it.
-    struct Row: Sendable, Hashable {
-        var rowID: Int64
-        var start: Double
-        var duration: Double
-        var kind: UInt32
-        var source: UInt32
+    package struct Row: Sendable, Hashable {
+        package var rowID: Int64
+        package var start: Double
+        package var duration: Double
+        package var kind: UInt32
+        package var source: UInt32
         /// 0 for none: the session is read in the report's zone.
-        var zone: UInt32
+        package var zone: UInt32
     }
 
     private(set) var rowIDs: [Int64] = []
-    private(set) var starts: [Double] = []
-    private(set) var durations: [Double] = []
+    package private(set) var starts: [Double] = []
+    package private(set) var durations: [Double] = []
     private(set) var kinds: [UInt32] = []
     private(set) var sources: [UInt32] = []
     private(set) var zones: [UInt32] = []
-    var kindNames = ByteInterner()
-    var sourceNames = ByteInterner()
-    var zoneNames = ByteInterner()
+    package var kindNames = ByteInterner()
+    package var sourceNames = ByteInterner()
+    package var zoneNames = ByteInterner()
     /// The latest start of any row ever held, tombstones included: an upper bound.
     private(set) var latestStart = -Double.infinity
 
-    var count: Int { rowIDs.count }
+    package var count: Int { rowIDs.count }
 
-    subscript(index: Int) -> Row {
+    package subscript(index: Int) -> Row {
         Row(rowID: rowIDs[index], start: starts[index], duration: durations[index], kind: kinds[index],
             source: sources[index], zone: zones[index])
     }

@@ -67,6 +67,44 @@ public final class SessionDigest: Sendable {
         try Self.read(in: context, rowIDs: nil, into: &columns) { columns, row in columns.append(row) }
         let token = try context.historyToken()
         state = LockedState(State(columns: columns, token: token))
+        practitioner = nil
+    }
+
+    /// Reads the sessions of one practitioner (by the practitioner's row id): a digest that every statistic of a
+    /// per-practitioner report reads, and that ``catchUp(in:)`` keeps to that practitioner's sessions (one moved to
+    /// another practitioner leaves it, one moved in joins it).
+    ///
+    /// ```swift
+    /// let alice = try await Practitioners.rowID(of: "alice", in: container)
+    /// let digest = try context.withPinnedSnapshot { try SessionDigest(in: context, practitioner: alice) }
+    /// ```
+    public init(in context: isolated ObjectContext, practitioner: Int64) throws {
+        var columns = DigestColumns()
+        let rowIDs = try Self.sessionRowIDs(of: practitioner, among: nil, in: context)
+        columns.reserve(rowIDs.count)
+        try Self.read(in: context, rowIDs: rowIDs, into: &columns) { columns, row in _ = columns.upsert(row) }
+        let token = try context.historyToken()
+        state = LockedState(State(columns: columns, token: token))
+        self.practitioner = practitioner
+    }
+
+    /// A digest of rows read elsewhere (``SessionDigestBuilder``), current with `token`.
+    init(columns: DigestColumns, token: HistoryToken) {
+        state = LockedState(State(columns: columns, token: token))
+        practitioner = nil
+    }
+
+    /// The row id of the practitioner whose sessions the digest holds; `nil` for a digest of every session.
+    public let practitioner: Int64?
+
+    /// The row ids, in order, of the sessions of `practitioner` (among `candidates` when given). The one place a
+    /// digest picks one practitioner's sessions: a scope set on the context will do it for every statement.
+    private static func sessionRowIDs(of practitioner: Int64, among candidates: [Int64]?,
+                                      in context: isolated ObjectContext) throws -> [Int64] {
+        if candidates?.isEmpty == true { return [] }
+        let predicate = try candidates.map { try FetchPredicate("_id IN %@ AND practitioner._id == %@", $0, practitioner) }
+            ?? FetchPredicate("practitioner._id == %@", practitioner)
+        return try context.fetchObjectIDs(FetchRequest(Session.self, predicate: predicate)).compactMap(\.rowID).sorted()
     }
 
     /// The position in the change log the digest is current with.
@@ -130,7 +168,7 @@ public final class SessionDigest: Sendable {
 
     /// Calls `body` with the digest's rows as they are now (for a computation of its own, such as a custom
     /// statistic's aggregate over sessions).
-    func withColumns<T>(_ body: (DigestColumns) throws -> T) rethrows -> T {
+    package func withColumns<T>(_ body: (DigestColumns) throws -> T) rethrows -> T {
         let columns = state.withLock { $0.columns }
         return try body(columns)
     }
@@ -211,9 +249,12 @@ public final class SessionDigest: Sendable {
         guard rowIDs.count <= Self.largestCatchUp else {
             return .rebuild(reason: "\(rowIDs.count) sessions changed (a batch or a large import): reading every session again")
         }
+        // A practitioner's digest reads again only the changed sessions that are theirs now; one that was theirs
+        // and is not (moved, deleted) is removed below as a deleted one is.
+        let reread = try practitioner.map { try Self.sessionRowIDs(of: $0, among: rowIDs.sorted(), in: context) } ?? rowIDs.sorted()
         return .updated(try state.withLock { state in
             var read: [DigestColumns.Row] = []
-            try Self.read(in: context, rowIDs: rowIDs.sorted(), into: &state.columns) { _, row in read.append(row) }
+            try Self.read(in: context, rowIDs: reread, into: &state.columns) { _, row in read.append(row) }
             var changed: [DigestColumns.Row] = []
             var present = Set<Int64>()
             for row in read {

@@ -182,7 +182,7 @@ public struct StatisticParameters: Sendable {
     }
 
     /// Any duration `text` writes, even `nan`, `inf` or `1e300`.
-    static func parseAnyDuration(_ text: String) -> TimeInterval? {
+    package static func parseAnyDuration(_ text: String) -> TimeInterval? {
         if let seconds = Double(text) { return seconds }
         var rest = Substring(text.lowercased())
         var sign = 1.0
@@ -206,14 +206,14 @@ public struct StatisticParameters: Sendable {
     }
 
     /// Strict: a date or time that does not exist (February 30, hour 25) is `nil`, not rolled over.
-    static func parseInstant(_ text: String) -> Date? {
+    package static func parseInstant(_ text: String) -> Date? {
         ISOInstant.parse(text)
     }
 }
 
 /// "; did you mean 'x'?" for a near name.
-enum NameSuggestionHint {
-    static func hint(_ name: String, _ candidates: [String]) -> String {
+package enum NameSuggestionHint {
+    package static func hint(_ name: String, _ candidates: [String]) -> String {
         NameSuggestion.nearestName(to: name, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 }

@@ -18,10 +18,10 @@ struct DemoCommand: AsyncParsableCommand {
               stillpoint demo --sessions 1000000 --years 10 --store big.sqlite
             """)
 
-    @Option(help: "How many sessions to write.")
+    @Option(parsing: .unconditional, help: "How many sessions to write.")
     var sessions = 2_400
 
-    @Option(help: "How many years the history spans, ending now.")
+    @Option(parsing: .unconditional, help: "How many years the history spans, ending now.")
     var years = 4
 
     @Option(name: .customLong("ending-at"), help: ArgumentHelp("End the history at this ISO 8601 instant instead of now, for a reproducible store: no session starts or ends after it.", valueName: "instant"))
@@ -36,6 +36,7 @@ struct DemoCommand: AsyncParsableCommand {
     var addToForeignDatabase = false
 
     @OptionGroup var storeOption: StoreOption
+    @OptionGroup var practitionerOption: PractitionerOption
     @OptionGroup var global: GlobalOptions
 
     /// The largest history the demo writes: ten million sessions over at most a century.
@@ -62,11 +63,11 @@ struct DemoCommand: AsyncParsableCommand {
         if storeOption.store != nil, !storeOption.isServer(), !FileManager.default.fileExists(atPath: url.path) {
             // A new store is built beside its name and moved there when complete: a failed demo leaves none.
             let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).demo-\(getpid()).partial")
-            written = try await history.writeNewStore(at: url, partial: partial)
+            written = try await history.writeNewStore(at: url, partial: partial, practitioner: practitionerOption.practitioner ?? Practitioner.defaultID)
         } else {
             // Into an existing store, sessions already there are skipped: running the demo again completes it.
-            written = try await history.write(to: try await storeOption.open(for: .writing, addingToForeignDatabase: addToForeignDatabase,
-                                                                             logger: logger))
+            let container = try await storeOption.open(for: .writing, addingToForeignDatabase: addToForeignDatabase, logger: logger)
+            written = try await history.write(to: container, practitioner: try await practitionerOption.scopeForWriting(container).id)
         }
         Output.print("wrote \(written) demo sessions\(written < sessions ? " (\(sessions - written) were already there)" : "")")
     }

@@ -38,6 +38,7 @@ struct ExportCommand: AsyncParsableCommand {
     var output: String
 
     @OptionGroup var storeOption: StoreOption
+    @OptionGroup var practitionerOption: PractitionerOption
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -73,6 +74,7 @@ struct ExportCommand: AsyncParsableCommand {
         }
         try storeOption.refuse(output: output)
         let container = try await storeOption.open(logger: logger)
+        try await practitionerOption.scope(container)
         // `-` is standard output; the export writes through links and into devices (see OutputDestination).
         let url = URL(fileURLWithPath: output == "-" ? "/dev/stdout" : (output as NSString).expandingTildeInPath)
         let operation: ExportOperation = format == "csv"

@@ -54,6 +54,7 @@ struct ImportCommand: AsyncParsableCommand {
     var format: String
 
     @OptionGroup var storeOption: StoreOption
+    @OptionGroup var practitionerOption: PractitionerOption
 
     @Option(name: .customLong("time-zone"),
             help: ArgumentHelp("The zone the file's times are in (default: the wall-clock times you saw; "
@@ -108,40 +109,35 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = global.bootstrapLogging()
-        var url = file == "-" ? URL(fileURLWithPath: "/dev/stdin")
-            : URL(fileURLWithPath: (file as NSString).expandingTildeInPath)
-        let importer = try makeImporter()
+        let sessionImport = SessionImport(file: file, importer: try makeImporter(), options: recordedOptions, strict: strict)
         // Standard input is kept in a file first: the run is known by its content's hash, and --strict reads
         // the input twice (a check, then the import).
-        let isStream = file == "-" || file == "/dev/stdin"
-        let spooled = isStream || (strict && !Self.isRegularFile(url)) ? try Self.spool(isStream ? nil : url) : nil
-        defer { withExtendedLifetime(spooled?.handle) {} }
-        if let spooled { url = spooled.url }
+        let input: SessionImportInput
         do {
-            try await importing(url, importer: importer, logger: logger)
-        } catch let failure as ToolFailure where spooled != nil {
+            input = try sessionImport.keepInput()
+        } catch let error as SessionImportError {
+            throw Self.failure(error)
+        }
+        do {
+            // Opened once, before touching the store: a file not in the format fails here and changes nothing,
+            // and standard input can be read only once.
+            let opened: OpenedSessionImport
+            do {
+                opened = try sessionImport.open(input)
+            } catch {
+                throw Self.failure(error)
+            }
+            try await importing(opened, logger: logger)
+        } catch let failure as ToolFailure where input.isCopy {
             // The copy of standard input is an implementation detail: name what the person gave.
-            let copy = url.path
-            throw ToolFailure(failure.description.replacingOccurrences(of: copy, with: "standard input"), status: failure.status)
+            throw ToolFailure(failure.description.replacingOccurrences(of: input.url.path, with: "standard input"), status: failure.status)
         }
     }
 
-    /// Imports `url` (the file, or the copy of standard input) into the store.
-    private func importing(_ url: URL, importer: any SessionImporter, logger: Logger) async throws {
-        if strict { try Self.refuseSkippedRows(in: url, importer: importer) }
-        // Opened once, before touching the store: a file not in the format fails here and changes nothing,
-        // and standard input can be read only once.
-        let reader: SessionRecordReader
-        let contentHash: String
-        do {
-            reader = try importer.makeRecordReader(url: url)
-            // A device or a pipe named as a file is read once, as it comes: it has no hash to know it by again.
-            contentHash = Self.isRegularFile(url) ? try ContentHash.sha256(of: url) : ""
-        } catch {
-            throw Self.failure(error)
-        }
+    /// Imports the opened file (or the copy of standard input) into the store, and says how it went.
+    private func importing(_ opened: OpenedSessionImport, logger: Logger) async throws {
         let container = try await storeOption.open(for: .writing, addingToForeignDatabase: addToForeignDatabase, logger: logger)
-        if let rule = reader.timeRule { Output.printError(rule) }
+        if let rule = opened.timeRule { Output.printError(rule) }
         // The default store begins as a demo: a person's own sessions replace it, never join it.
         if storeOption.store == nil {
             let removed = try await DemoHistory.removeSessions(from: container)
@@ -150,28 +146,13 @@ struct ImportCommand: AsyncParsableCommand {
                                   + "so that your own sessions are not counted with generated ones")
             }
         }
-        let run = try await ImportRuns.begin(file: file, contentHash: contentHash, format: format, options: recordedOptions,
-                                             in: container)
-        let queue = ContextOperationQueue(container: container, name: "import")
-        let input = ImportInput(reader)
-        // Every session the file holds is linked to this run, new or already there: it stays while any run that read it does.
-        let operation = ImportOperation(entity: Session.entity, key: ["key"], batchSize: 2_000,
-                                        linking: .init(Session.importRuns.name, to: ObjectID(entity: ImportRun.entity, rowID: run))) {
-            try input.takeSource()
-        }
-        let interrupt = InterruptHandler { operation.cancel() }
+        let practitioner = try await practitionerOption.scopeForWriting(container).id
+        let interrupt = InterruptHandler { opened.cancel() }
         defer { withExtendedLifetime(interrupt) {} }
         let progress = ImportProgressView()
-        let events = queue.events
-        queue.addOperation(operation)
-        for await event in events where event.operation === operation {
-            if case .progress(let update) = event.kind { progress.update(update) }
-            if case .finished = event.kind { break }
-            if case .failed = event.kind { break }
-            if case .cancelled = event.kind { break }
-        }
+        let result = try await opened.run(into: container, practitioner: practitioner) { update in progress.update(update) }
         progress.finish()
-        let summary = operation.summary
+        let summary = result.summary
         for issue in summary.issues {
             Output.printError("skipped \(issue.position.map { "line \($0)" } ?? "a row"): \(issue.reason)")
         }
@@ -179,17 +160,11 @@ struct ImportCommand: AsyncParsableCommand {
             let more = summary.skipped - summary.issues.count
             Output.printError("... and \(more) more \(more == 1 ? "row" : "rows") skipped")
         }
-        if let line = Self.notPracticeLine(input.notPractice) { Output.printError(line) }
-        let complete = operation.outcome?.isFinished == true && input.stop == nil
-        try await ImportRuns.finish(run, summary: summary, complete: complete, in: container)
-        // Only a run that read the whole file and kept sessions from it replaces the earlier ones: a run whose
-        // every row was skipped (a wrong format or column) must not take away what the earlier one wrote.
-        if complete, summary.inserted + summary.updated + summary.unchanged > 0 {
-            try await Self.replaceEarlierRuns(than: run, in: container)
-        }
-        Output.print("imported \(file == "-" ? "standard input" : url.lastPathComponent) as run \(run): \(summary.inserted) new, "
+        if let line = Self.notPracticeLine(result.notPractice) { Output.printError(line) }
+        Self.sayReplaced(result)
+        Output.print("imported \(file == "-" ? "standard input" : opened.input.url.lastPathComponent) as run \(result.run): \(summary.inserted) new, "
                      + "\(summary.updated) updated, \(summary.unchanged) already there, \(summary.skipped) skipped")
-        switch operation.outcome {
+        switch result.outcome {
         case .failed(let error)?:
             let cause = Self.failure((error as? ImportOperationError)?.underlying ?? error)
             throw ToolFailure("\(cause.description) The import stopped: the \(summary.recordsSaved) sessions saved "
@@ -200,17 +175,16 @@ struct ImportCommand: AsyncParsableCommand {
         default:
             break
         }
-        if let stop = input.stop {
+        if let stop = result.stop {
             throw ToolFailure("\(stop.localizedDescription) The import stopped there: the \(summary.recordsSaved) sessions "
                               + "before line \(stop.line) are saved, and importing again adds only what is missing",
                               status: .dataError)
         }
-        if summary.skipped > 0, summary.inserted + summary.updated + summary.unchanged == 0 {
+        if summary.skipped > 0, !result.keptSessions {
             let rows = summary.skipped == 1 ? "the one row was" : "all \(summary.skipped) rows were"
             throw ToolFailure("no session was imported: \(rows) skipped (see above); check --format and the column options",
                               status: .dataError)
         }
-    
     }
 
     /// The options that change what an import stores, as given, for the run's record.
@@ -228,79 +202,37 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     /// Importing a file again replaces what its earlier runs wrote: says so, and what was taken out.
-    private static func replaceEarlierRuns(than run: Int64, in container: PersistentContainer) async throws {
-        let (replaced, removed) = try await ImportRuns.replaceEarlier(than: run, in: container)
-        for earlier in replaced {
+    private static func sayReplaced(_ result: SessionImportResult) {
+        for earlier in result.replacedRuns {
             let state = earlier.state == .killed ? ", killed part-way" : earlier.state == .stoppedPartWay ? ", stopped part-way" : ""
             Output.printError("this file was imported before (run \(earlier.id), \(earlier.startedAt.formatted(date: .abbreviated, time: .shortened))"
-                              + "\(earlier.options.isEmpty ? "" : ", \(earlier.options)")\(state)): run \(run) replaces it")
+                              + "\(earlier.options.isEmpty ? "" : ", \(earlier.options)")\(state)): run \(result.run) replaces it")
         }
+        let removed = result.removedByReplacing
         if removed > 0 {
             Output.printError("removed the \(removed) \(removed == 1 ? "session" : "sessions") the earlier import read that no other run read")
         }
     }
 
-    /// Fails, before anything is written, when any row of the file would be skipped, listing the first ones.
-    private static func refuseSkippedRows(in url: URL, importer: any SessionImporter) throws {
-        var skipped: [ImportIssue] = []
-        var count = 0
-        do {
-            let reader = try importer.makeRecordReader(url: url)
-            while let event = try reader.next() {
-                guard case .issue(let issue) = event else { continue }
-                count += 1
-                if skipped.count < 20 { skipped.append(issue) }
-            }
-        } catch {
-            throw failure(error)
-        }
-        guard count > 0 else { return }
-        for issue in skipped {
-            Output.printError("would skip line \(issue.line): \(issue.reason)")
-        }
-        if count > skipped.count { Output.printError("... and \(count - skipped.count) more") }
-        throw ToolFailure("--strict: \(count) \(count == 1 ? "row" : "rows") would be skipped, so nothing was imported; "
-                          + "fix \(count == 1 ? "it" : "them"), or import without --strict to skip \(count == 1 ? "it" : "them")",
-                          status: .dataError)
-    }
-
-    private static func isRegularFile(_ url: URL) -> Bool {
-        var status = stat()
-        return stat(url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
-    }
-
-    /// The most standard input kept for one import: beyond it, the input is no export.
-    static let maximumStandardInput = 8 << 30
-
-    /// Standard input (or the pipe or device `source` names), copied to a temporary file that is unlinked as
-    /// soon as it is made, so that nothing is left behind however the process ends; it is read back through
-    /// `/proc/self/fd` while the returned handle stays open.
-    private static func spool(_ source: URL?) throws -> (url: URL, handle: FileHandle) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("stillpoint-stdin-\(UUID().uuidString)").path
-        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw ToolFailure("cannot keep standard input in \(path): \(String(cString: strerror(errno)))", status: .cannotCreate)
-        }
-        unlink(path)
-        let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        var kept = 0
-        let input = try source.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.standardInput
-        defer { if source != nil { try? input.close() } }
-        while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
-            kept += chunk.count
-            guard kept <= maximumStandardInput else {
-                throw ToolFailure("standard input goes on past 8 GiB, more than any export; import the file by its name",
-                                  status: .dataError)
-            }
-            try output.write(contentsOf: chunk)
-        }
-        return (URL(fileURLWithPath: "/proc/self/fd/\(descriptor)"), output)
-    }
-
     /// The failure's one line and status, as `Stillpoint.main` would give it: bad data 65, a file that cannot
     /// be opened 66, reading that failed part-way 74.
     private static func failure(_ error: any Error) -> ToolFailure {
-        ToolFailure(error) ?? ToolFailure("the import failed: \(error.localizedDescription)", status: .failure)
+        switch error {
+        case SessionImportError.wouldSkipRows(let count, let first):
+            for issue in first {
+                Output.printError("would skip line \(issue.line): \(issue.reason)")
+            }
+            if count > first.count { Output.printError("... and \(count - first.count) more") }
+            return ToolFailure("--strict: \(count) \(count == 1 ? "row" : "rows") would be skipped, so nothing was imported; "
+                               + "fix \(count == 1 ? "it" : "them"), or import without --strict to skip \(count == 1 ? "it" : "them")",
+                               status: .dataError)
+        case SessionImportError.cannotKeepStandardInput(let path, let reason):
+            return ToolFailure("cannot keep standard input in \(path): \(reason)", status: .cannotCreate)
+        case SessionImportError.standardInputTooLarge:
+            return ToolFailure("standard input goes on past 8 GiB, more than any export; import the file by its name", status: .dataError)
+        default:
+            return ToolFailure(error) ?? ToolFailure("the import failed: \(error.localizedDescription)", status: .failure)
+        }
     }
 
     /// `insight-timer, apple-health, ... or csv`, from the built-in importers.
@@ -345,60 +277,6 @@ struct ImportCommand: AsyncParsableCommand {
             }
             return GenericCSVImporter(startColumn: startColumn, duration: duration, kindColumn: kindColumn,
                                       noteColumn: noteColumn, dateFormat: dateFormat, timeZone: zone, defaultKind: defaultKind)
-        }
-    }
-}
-
-/// Hands the reader made (and checked) on the command's task to the import operation, which reads it on its
-/// context's thread, and keeps where the file broke off.
-///
-/// A file that breaks off part-way (``ImportDataError``: a quote never closed, a record over 1 MiB, an export
-/// cut short) ends the source instead of failing the operation, so the sessions read before the broken line
-/// are saved with the last batch; the command then fails with that line. A read error (a damaged archive)
-/// still fails the operation, since the bytes read last may be wrong.
-///
-/// Safe to send: the command never touches the reader again once it is handed over, `takeSource()` gives it
-/// out once, and `stop` is read after the operation ended.
-private final class ImportInput: @unchecked Sendable {
-    private let lock = NSLock()
-    private var reader: SessionRecordReader?
-    private var stoppedBy: ImportDataError?
-    private var leftOut: [String: Int] = [:]
-
-    init(_ reader: SessionRecordReader) {
-        self.reader = reader
-    }
-
-    /// Where the file broke off, if it did.
-    var stop: ImportDataError? { lock.withLock { stoppedBy } }
-
-    /// Rows left out as not practice, by type, once the file was read to its end.
-    var notPractice: [String: Int] { lock.withLock { leftOut } }
-
-    func takeSource() throws -> any ImportRecordSource {
-        try lock.withLock {
-            guard let reader else { throw ToolFailure("the import's input was already read", status: .software) }
-            self.reader = nil
-            return Source(base: SessionImportSource(reader: reader), input: self)
-        }
-    }
-
-    private struct Source: ImportRecordSource {
-        var base: SessionImportSource
-        let input: ImportInput
-
-        mutating func next() throws -> ImportSourceElement? {
-            do {
-                guard let element = try base.next() else {
-                    let counts = base.notPractice
-                    input.lock.withLock { input.leftOut = counts }
-                    return nil
-                }
-                return element
-            } catch let error as ImportDataError {
-                input.lock.withLock { input.stoppedBy = error }
-                return nil
-            }
         }
     }
 }

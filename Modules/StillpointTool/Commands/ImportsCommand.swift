@@ -28,11 +28,13 @@ struct ImportsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the import runs of a store.")
 
         @OptionGroup var storeOption: StoreOption
+        @OptionGroup var practitionerOption: PractitionerOption
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let logger = global.bootstrapLogging()
             let container = try await storeOption.open(logger: logger)
+            try await practitionerOption.scope(container)
             let runs = try await ImportRuns.list(in: container)
             guard !runs.isEmpty else {
                 Output.print("no imports recorded in this store; `stillpoint import FILE --format ...` adds one")
@@ -62,11 +64,13 @@ struct ImportsCommand: AsyncParsableCommand {
         var run: Int64
 
         @OptionGroup var storeOption: StoreOption
+        @OptionGroup var practitionerOption: PractitionerOption
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let logger = global.bootstrapLogging()
             let container = try await storeOption.open(for: .changing, logger: logger)
+            try await practitionerOption.scope(container)
             guard let removed = try await ImportRuns.remove(run, from: container) else {
                 throw ToolFailure("there is no import run \(run) in this store; `stillpoint imports` lists them", status: .usage)
             }

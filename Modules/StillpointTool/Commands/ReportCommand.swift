@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PracticeLog
 import StillpointCore
+import StillpointManifest
 import StillpointReport
 import StillpointStatistics
 
@@ -43,8 +44,9 @@ struct ReportCommand: AsyncParsableCommand {
     var config: String?
 
     @OptionGroup var storeOption: StoreOption
+    @OptionGroup var practitionerOption: PractitionerOption
 
-    @Option(help: ArgumentHelp("The report's format: \(ReportFormat.argumentList).", discussion: "Without it, the manifest's output.formats (text by default).", valueName: "format"))
+    @Option(help: ArgumentHelp("The report's format: \(ReportFormat.argumentList(ToolModules.renderers.formats)).", discussion: "Without it, the manifest's output.formats (text by default).", valueName: "format"))
     var format: String?
 
     @Option(name: .customLong("as-of"), help: ArgumentHelp("Make the report as of this ISO 8601 instant, e.g. 2024-03-15T12:00:00Z.", valueName: "instant"))
@@ -56,11 +58,21 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(help: "Keep the report open and recompute the statistics a change to the store affects, including changes made by another process.")
     var watch = false
 
+    @Flag(name: .customLong("all-practitioners"), help: "One report per practitioner of the store, one JSON line each, in id order (with --format jsonl).")
+    var allPractitioners = false
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if let format, ReportFormat(argument: format) == nil {
-            throw ValidationError("'\(format)' is not a report format; use one of: \(ReportFormat.argumentList)")
+        if allPractitioners {
+            guard format == Self.linesFormat, !watch else {
+                throw ValidationError("--all-practitioners writes JSON Lines: add --format \(Self.linesFormat), without --watch")
+            }
+        } else if format == Self.linesFormat {
+            throw ValidationError("--format \(Self.linesFormat) is the format of --all-practitioners; add it, or use one of: \(ReportFormat.argumentList(ToolModules.renderers.formats))")
+        }
+        if let format, format != Self.linesFormat, ReportFormat(argument: format, among: ToolModules.renderers.formats) == nil {
+            throw ValidationError("'\(format)' is not a report format; use one of: \(ReportFormat.argumentList(ToolModules.renderers.formats))")
         }
         if let asOf, SessionInstant.parse(asOf) == nil {
             throw ValidationError("--as-of '\(asOf)' is not an instant that exists; write \(ISOInstant.expectedForm)")
@@ -72,7 +84,7 @@ struct ReportCommand: AsyncParsableCommand {
         var manifest = try loadManifest()
         // The manifest's `store:`, a file relative to the manifest or a PostgreSQL URI as written.
         let manifestStore = manifest.store.flatMap { StoreOption.isServerURI($0) ? $0 : manifest.storeURL?.path }
-        let destinations = ReportDestination.plan(formats: format.flatMap(ReportFormat.init(argument:)).map { [$0] },
+        let destinations = ReportDestination.plan(formats: format.flatMap { ReportFormat(argument: $0, among: ToolModules.renderers.formats) }.map { [$0] },
                                                   output: output, manifestFormats: manifest.output.formats,
                                                   manifestPath: manifest.outputPath)
         // Every file is checked before any work: none may be the store, or in a folder that cannot be written.
@@ -83,9 +95,12 @@ struct ReportCommand: AsyncParsableCommand {
         if let asOf, let instant = SessionInstant.parse(asOf) { manifest.environment.asOf = instant }
         let entries = try manifest.prepare(modules: ToolModules.current)
         let container = try await storeOption.open(fallback: manifestStore, logger: logger)
+        if allPractitioners { return try await writeAllPractitioners(entries, environment: manifest.environment, from: container) }
+        try await practitionerOption.scope(container)
         let runner = ReportRunner(container: container, log: { logger.info("\($0)") })
         // Watching starts before the first report, so that a change saved while it runs is not missed.
         let storeWatch = watch ? StoreWatch(container) : nil
+        if let storeWatch { ServerNotices.install(on: container) { storeWatch.markReplaced() } }
         let interrupt = InterruptHandler {
             runner.cancel()
             storeWatch?.stop()
@@ -111,9 +126,14 @@ struct ReportCommand: AsyncParsableCommand {
         let screen = WatchScreen(output: .standardOutput())
         try deliver(report, to: destinations, screen: screen, replacing: false)
         if let storeWatch, !interrupt.wasInterrupted {
-            report = try await follow(storeWatch, runner: runner, interrupt: interrupt, entries: entries,
-                                      manifest: manifest, report: report, destinations: destinations, screen: screen,
-                                      logger: logger)
+            Output.printError("watching the store for changes; Ctrl-C to stop")
+            let follower = ReportWatch(runner: runner, manifest: manifest, modules: ToolModules.current, entries: entries,
+                                       pinsAsOf: asOf != nil, log: { logger.info("\($0)") })
+            report = try await follower.follow(storeWatch, from: report, isStopped: { interrupt.wasInterrupted }) { refreshed in
+                try deliver(refreshed, to: destinations, screen: screen, replacing: true)
+                // The cleared screen took the hint with it.
+                if screen.output.isTerminal { Output.printError("watching the store for changes; Ctrl-C to stop") }
+            }
             if let change = removal?.change, !interrupt.wasInterrupted {
                 throw StoreRemovalWatch.failure(change, path: container.location.displayPath)
             }
@@ -134,9 +154,9 @@ struct ReportCommand: AsyncParsableCommand {
     private func loadManifest() throws -> Manifest {
         if let config {
             let url = URL(fileURLWithPath: (config as NSString).expandingTildeInPath)
-            let problems = Manifest.validate(contentsOf: url, modules: ToolModules.current)
+            let problems = Manifest.validate(contentsOf: url, modules: ToolModules.current, formats: ToolModules.renderers.formats)
             guard problems.isEmpty else { throw ManifestErrors(problems) }
-            return try Manifest.load(contentsOf: url)
+            return try Manifest.load(contentsOf: url, formats: ToolModules.renderers.formats)
         }
         return try Manifest(yaml: DefaultManifest.yaml, file: "the default manifest")
     }
@@ -145,7 +165,11 @@ struct ReportCommand: AsyncParsableCommand {
     /// output replaces the one before it on screen (``WatchScreen``).
     private func deliver(_ report: Report, to destinations: [ReportDestination], screen: WatchScreen, replacing: Bool) throws {
         for destination in destinations {
-            let rendered = destination.format.renderer.render(report)
+            // Every format the plan holds is one of these renderers', so this fails only on a bug.
+            guard let renderer = ToolModules.renderers.renderer(for: destination.format) else {
+                throw ToolFailure("no renderer writes the report format '\(destination.format)'; this is a bug in the tool", status: .software)
+            }
+            let rendered = renderer.render(report)
             if destination.isStandardOutput {
                 // Several formats on standard output follow each other; only the first clears the screen.
                 screen.show(rendered, replacing: replacing && destination == destinations.first { $0.isStandardOutput })
@@ -154,47 +178,5 @@ struct ReportCommand: AsyncParsableCommand {
                 Output.printError("wrote the \(destination.format) report to \(written)")
             }
         }
-    }
-
-    /// Recomputes the statistics a change affects, each time the store changes, until Ctrl-C; returns the
-    /// report printed last, which is always complete.
-    ///
-    /// Changes that arrive while a refresh runs are merged (``ChangeCoalescer``): at most one refresh is in
-    /// flight, and the next one covers every change since, so a large import costs a few refreshes, not one
-    /// per change set.
-    private func follow(_ storeWatch: StoreWatch, runner: ReportRunner, interrupt: InterruptHandler, entries: [PreparedEntry],
-                        manifest: Manifest, report: Report, destinations: [ReportDestination], screen: WatchScreen,
-                        logger: Logger) async throws -> Report {
-        Output.printError("watching the store for changes; Ctrl-C to stop")
-        let coalescer = ChangeCoalescer()
-        let forwarder = Task {
-            for await changeSet in storeWatch.changes { coalescer.add(changeSet) }
-            coalescer.finish()
-        }
-        defer { forwarder.cancel() }
-        var report = report
-        while let pending = await coalescer.next() {
-            if interrupt.wasInterrupted { break }
-            // Statistics of the entities that changed; of those that read the digest, the runner runs again only
-            // the ones whose sessions changed.
-            let affected = entries.indices.filter { !entries[$0].prepared.entities.isDisjoint(with: pending.entityNames) }
-            guard !affected.isEmpty else { continue }
-            logger.info("\(pending.changeSetCount) change(s) through \(pending.lastSequence) by \(pending.authors.joined(separator: ", ")): refreshing \(affected.count) statistics")
-            // A watched report is "as of now" unless --as-of pinned it: prepare again with the new instant.
-            var current = manifest
-            if asOf == nil { current.environment.asOf = Date() }
-            let environment = current.environment
-            let prepared = try current.prepare(modules: ToolModules.current)
-            let refreshed = await runner.run(affected.map { prepared[$0] }, environment: environment)
-            // Ctrl-C during the refresh cancelled part of it: the report printed last stands.
-            if interrupt.wasInterrupted { break }
-            for (position, index) in affected.enumerated() { report.entries[index] = refreshed.entries[position] }
-            report.asOf = environment.asOf
-            report.notice = try await Report.demoNotice(for: runner.container, asOf: report.asOf)
-            try deliver(report, to: destinations, screen: screen, replacing: true)
-            // The cleared screen took the hint with it.
-            if screen.output.isTerminal { Output.printError("watching the store for changes; Ctrl-C to stop") }
-        }
-        return report
     }
 }

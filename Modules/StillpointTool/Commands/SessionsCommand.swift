@@ -24,7 +24,7 @@ struct SessionsCommand: AsyncParsableCommand {
               stillpoint sessions --live --limit 30 --where "kind == 'yoga'" --store my.sqlite
             """)
 
-    @Option(help: ArgumentHelp("How many sessions to show, from 1 to 10,000.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many sessions to show, from 1 to 10,000.", valueName: "count"))
     var limit = 20
 
     @Option(name: .customLong("where"), help: ArgumentHelp("Show only sessions that match a predicate in Core Data's format, e.g. \"kind == 'yoga'\".", valueName: "predicate"))
@@ -33,10 +33,11 @@ struct SessionsCommand: AsyncParsableCommand {
     @Flag(help: "Keep the list open and current as sessions are imported, changed or removed, by this or another process.")
     var live = false
 
-    @Option(help: ArgumentHelp("With --live, stop after showing this many states of the list (the first included).", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --live, stop after showing this many states of the list (the first included).", valueName: "count"))
     var snapshots: Int?
 
     @OptionGroup var storeOption: StoreOption
+    @OptionGroup var practitionerOption: PractitionerOption
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -52,6 +53,7 @@ struct SessionsCommand: AsyncParsableCommand {
         var request = FetchRequest(Session.self, sortedBy: [.descending(Session.start)], limit: limit)
         request.predicate = try predicate.map { try Self.parse($0, for: Session.entity, in: storeOption.sqlDialect) }
         let container = try await storeOption.open(logger: logger)
+        try await practitionerOption.scope(container)
         let context = container.viewContext
         let view = SessionsView(output: .standardOutput())
         guard live else {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StillpointManifest
 import StillpointReport
 import StillpointStatistics
 
@@ -25,14 +26,14 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         let url = URL(fileURLWithPath: (file as NSString).expandingTildeInPath)
         let modules = ToolModules.current
-        let errors = Manifest.validate(contentsOf: url, modules: modules)
+        let errors = Manifest.validate(contentsOf: url, modules: modules, formats: ToolModules.renderers.formats)
         guard errors.isEmpty else {
             for error in errors { Output.printError(Self.text(of: error), keepingLineBreaks: true) }
             Output.printError("\(errors.count) problem\(errors.count == 1 ? "" : "s") in \(file)")
             // A manifest that cannot be read is a missing input; one that says something wrong is bad data.
             throw (errors.contains(where: \.isUnreadableFile) ? ExitStatus.noInput : .dataError).exitCode
         }
-        let manifest = try Manifest.load(contentsOf: url)
+        let manifest = try Manifest.load(contentsOf: url, formats: ToolModules.renderers.formats)
         Output.print("\(ValueText.visible(file)) is a valid manifest\n" + Self.registration(of: manifest, from: modules),
                      keepingLineBreaks: true)
     }

@@ -16,36 +16,39 @@ import StillpointCore
 /// defer { withExtendedLifetime(interrupt) {} }
 /// ```
 ///
-/// Keep it the only SIGINT handling while it lives: on Linux the dispatch source takes the signal through a
-/// signalfd, and a `signal()` handler installed beside it races it for every Ctrl-C, each winning at times.
-final class InterruptHandler {
+/// Handlers may nest or follow one another (a practitioner's lookup, then the report): the newest one alive gets
+/// the signal. Each signal has one dispatch source for the life of the process, made by the first handler of it,
+/// because on Linux a second source made after `signal()` was called again never hears the signal; with no
+/// handler alive, the signal ends the process with status 130, as it would by default.
+final class InterruptHandler: Sendable {
     /// How long a command has, after the first Ctrl-C, to stop cleanly before the process exits anyway.
     static let gracePeriod = DispatchTimeInterval.milliseconds(900)
 
-    private let sources: [any DispatchSourceSignal]
+    /// The process's sources, by signal, and the handlers alive, oldest first.
+    private struct Registry {
+        var sources: [Int32: any DispatchSourceSignal] = [:]
+        var handlers: [InterruptHandler] = []
+    }
+
+    private static let registry = LockedState(Registry())
+
     private let signals: [Int32]
+    private let action: @Sendable () -> Void
     private let interrupted = LockedState(false)
 
     /// Handles `signals` (Ctrl-C alone unless told; a long-running view adds `SIGTERM`).
     init(signals: [Int32] = [SIGINT], _ action: @escaping @Sendable () -> Void) {
         self.signals = signals
-        sources = signals.map { number in
-            signal(number, SIG_IGN)
-            return DispatchSource.makeSignalSource(signal: number, queue: .global())
-        }
-        for source in sources {
-            source.setEventHandler { [interrupted] in
-                let again = interrupted.withLock { wasInterrupted in
-                    defer { wasInterrupted = true }
-                    return wasInterrupted
-                }
-                guard !again else { Self.exitNow("stopped by a second Ctrl-C") }
-                DispatchQueue.global().asyncAfter(deadline: .now() + Self.gracePeriod) {
-                    Self.exitNow("stopped by Ctrl-C: the store did not let go in time; what was not saved is rolled back")
-                }
-                action()
+        self.action = action
+        Self.registry.withLock { registry in
+            for number in signals where registry.sources[number] == nil {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { InterruptHandler.deliver(number) }
+                source.resume()
+                registry.sources[number] = source
             }
-            source.resume()
+            registry.handlers.append(self)
         }
     }
 
@@ -53,8 +56,28 @@ final class InterruptHandler {
     var wasInterrupted: Bool { interrupted.withLock { $0 } }
 
     deinit {
-        for source in sources { source.cancel() }
-        for number in signals { signal(number, SIG_DFL) }
+        let this = ObjectIdentifier(self)
+        Self.registry.withLock { $0.handlers.removeAll { ObjectIdentifier($0) == this } }
+    }
+
+    /// Hands signal `number` to the newest handler of it, or ends the process when there is none.
+    private static func deliver(_ number: Int32) {
+        guard let handler = registry.withLock({ $0.handlers.last { $0.signals.contains(number) } }) else {
+            exitNow("stopped")
+        }
+        handler.handle()
+    }
+
+    private func handle() {
+        let again = interrupted.withLock { wasInterrupted in
+            defer { wasInterrupted = true }
+            return wasInterrupted
+        }
+        guard !again else { Self.exitNow("stopped by a second Ctrl-C") }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.gracePeriod) {
+            Self.exitNow("stopped by Ctrl-C: the store did not let go in time; what was not saved is rolled back")
+        }
+        action()
     }
 
     /// Says why on standard error and ends the process with status 130 without running exit handlers, which

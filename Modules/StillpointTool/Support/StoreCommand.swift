@@ -20,3 +20,7 @@ extension ImportCommand: StoreCommand {}
 extension DemoCommand: StoreCommand {}
 extension ImportsCommand.List: StoreCommand {}
 extension ImportsCommand.Remove: StoreCommand {}
+extension PractitionersCommand.List: StoreCommand {}
+extension PractitionersCommand.Add: StoreCommand {}
+extension PractitionersCommand.Rename: StoreCommand {}
+extension PractitionersCommand.Remove: StoreCommand {}

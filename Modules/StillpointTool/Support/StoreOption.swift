@@ -19,7 +19,7 @@ struct StoreOption: ParsableArguments {
     }
 
     /// The SQL the named store speaks, so that `--where` is checked as that store will compile it (PostgreSQL
-    /// refuses a few forms that SQLite answers, such as MATCHES) before anything is opened.
+    /// refuses a few forms that SQLite answers, such as MATCHES '\\w+') before anything is opened.
     var sqlDialect: SQLDialect {
         store.map(Self.isServerURI) == true ? .postgreSQL : .sqlite
     }

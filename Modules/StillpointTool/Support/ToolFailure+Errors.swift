@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointManifest
 import StillpointStatistics
 
 extension ToolFailure {

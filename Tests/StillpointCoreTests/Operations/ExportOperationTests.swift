@@ -201,7 +201,7 @@ struct ExportOperationTests {
         queue.addOperation(operation)
         _ = await readEvents(&events) { $0.kindName == "progress" }  // before the file is opened
         // Wait for the gated second row: the temporary file exists beside the destination by then.
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(300)
         while try FileManager.default.contentsOfDirectory(atPath: folder.path).count < 2 {
             try #require(ContinuousClock.now < deadline, "no temporary file beside the destination")
             try await Task.sleep(for: .milliseconds(1))

@@ -45,7 +45,7 @@ final class Gate: Sendable {
     /// Blocks the calling thread until the gate opens, for at most `limit`, so a broken test cannot hang. The
     /// limit allows for a loaded machine (the thread sanitizer, tests in parallel): a gate that gives way before
     /// its test opens it lets the work run past the point the test means to see.
-    func wait(limit: Duration = .seconds(60)) {
+    func wait(limit: Duration = .seconds(300)) {
         let deadline = ContinuousClock.now + limit
         while !isOpen.load(ordering: .acquiring), ContinuousClock.now < deadline {
             usleep(200)

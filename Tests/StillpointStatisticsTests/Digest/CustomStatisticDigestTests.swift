@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+@testable import StillpointManifest
 @testable import StillpointStatistics
 import Testing
 

@@ -27,8 +27,10 @@ struct DigestTestStore {
         try await container.performBackgroundTask { context in
             var generator = SeededGenerator(seed: seed)
             var objects: [ManagedObject] = []
+            let practitioner = try Practitioners.object(Practitioner.defaultID, in: context)
             for index in 0..<count {
                 let session = context.insert(Session.self)
+                try session.set(Session.practitioner, to: practitioner)
                 // Three years before as_of, and a few sessions after it.
                 session[Session.start] = asOf.addingTimeInterval(-Double(Int.random(in: 0...(3 * 365 * 86_400), using: &generator))
                                                                   + (index % 97 == 0 ? 86_400 : 0))

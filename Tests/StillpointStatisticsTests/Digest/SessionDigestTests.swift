@@ -89,6 +89,7 @@ struct SessionDigestTests {
         try await store.container.performBackgroundTask { context in
             for (index, (start, duration)) in [(Date(), Double.infinity), (Date(), 0), (Date(timeIntervalSince1970: -3e9), 600)].enumerated() {
                 let session = context.insert(Session.self)
+                try session.set(Session.practitioner, to: try Practitioners.object(Practitioner.defaultID, in: context))
                 session[Session.start] = start
                 session[Session.duration] = duration
                 session[Session.key] = "bad-\(index)"

@@ -69,6 +69,20 @@ final class RawPostgres {
     /// many rows it returned.
     @discardableResult
     func execute(_ sql: String, parameters: [String]) throws -> Int32 {
+        let result = try executeParameters(sql, parameters)
+        defer { PQclear(result) }
+        return PQntuples(result)
+    }
+
+    /// Runs `sql` unprepared with text parameters, and returns how many rows it inserted, updated or deleted.
+    func changeRows(_ sql: String, parameters: [String]) throws -> Int {
+        let result = try executeParameters(sql, parameters)
+        defer { PQclear(result) }
+        return Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    /// `PQexecParams` with text parameters; the caller clears the result.
+    private func executeParameters(_ sql: String, _ parameters: [String]) throws -> OpaquePointer {
         // The parameters' bytes in one buffer, each ended by a NUL, and a pointer to each.
         var bytes: [CChar] = []
         var starts: [Int] = []
@@ -77,12 +91,10 @@ final class RawPostgres {
             bytes.append(contentsOf: parameter.utf8.map { CChar(bitPattern: $0) })
             bytes.append(0)
         }
-        let result = try check(bytes.withUnsafeBufferPointer { buffer in
+        return try check(bytes.withUnsafeBufferPointer { buffer in
             var values: [UnsafePointer<CChar>?] = starts.map { start in buffer.baseAddress.map { $0 + start } }
             return PQexecParams(connection, sql, Int32(values.count), nil, &values, nil, nil, 0)
         }, sql)
-        defer { PQclear(result) }
-        return PQntuples(result)
     }
 
     /// Runs the prepared statement `name` with one text parameter and hands each row's columns as C strings to

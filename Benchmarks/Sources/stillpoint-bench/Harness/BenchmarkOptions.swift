@@ -14,6 +14,9 @@ struct BenchmarkOptions: Sendable {
     var workloads: [String]?
     var list = false
     var help = false
+    /// Each suite once at its smoke size and stores, no warm-up: whether every workload still runs and checks its
+    /// results, not how fast (CI runs it).
+    var smoke = false
 
     static let usage = """
         USAGE: stillpoint-bench <suite>... [options]
@@ -28,6 +31,8 @@ struct BenchmarkOptions: Sendable {
           --store <stores>   Stores to measure, comma-separated: file, memory, postgres (default: each suite's own).
                              postgres starts a throwaway server, or uses the one STILLPOINT_BENCH_POSTGRES names.
           --workload <names> Workloads to measure, comma-separated (default: all of each suite's).
+          --smoke            Run each case once at the suite's small smoke size and stores, without warm-up:
+                             checks that every workload runs and computes what it should; times mean nothing.
           --list             List the suites.
           -h, --help         Show this help.
         """
@@ -75,6 +80,10 @@ struct BenchmarkOptions: Sendable {
             case "--workload":
                 workloads = try value(of: argument).split(separator: ",").map(String.init)
             case "--list": list = true
+            case "--smoke":
+                smoke = true
+                runs = 1
+                warmup = 0
             case "-h", "--help": help = true
             default:
                 guard !argument.hasPrefix("-") else { throw UsageError(description: "unknown option '\(argument)'") }

@@ -7,8 +7,8 @@ struct BenchmarkRunner {
     let log: @Sendable (String) -> Void
 
     func run(_ suite: any BenchmarkSuite) async throws -> [Measurement] {
-        let sizes = options.sizes ?? suite.sizes
-        let stores = options.stores ?? suite.stores
+        let sizes = options.sizes ?? (options.smoke ? [suite.smokeSize] : suite.sizes)
+        let stores = options.stores ?? (options.smoke ? suite.smokeStores : suite.stores)
         var measurements: [Measurement] = []
         for store in stores {
             for n in sizes {

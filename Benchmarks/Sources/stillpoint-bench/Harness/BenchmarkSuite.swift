@@ -20,6 +20,11 @@ protocol BenchmarkSuite: Sendable {
     var sizes: [Int] { get }
     /// The stores measured unless `--store` chooses others.
     var stores: [StoreKind] { get }
+    /// The size of a smoke run (`--smoke`): small enough to run in CI in a debug build, large enough for every
+    /// workload to do what it measures. By default the smallest of ``sizes``, at most 500.
+    var smokeSize: Int { get }
+    /// The stores of a smoke run: by default ``stores``, plus `postgres` for a suite that measures it.
+    var smokeStores: [StoreKind] { get }
     var workloads: [Workload] { get }
 
     /// The suite's table of results; by default one row per measurement.
@@ -27,6 +32,9 @@ protocol BenchmarkSuite: Sendable {
 }
 
 extension BenchmarkSuite {
+    var smokeSize: Int { min(sizes.min() ?? 500, 500) }
+    var smokeStores: [StoreKind] { stores }
+
     func table(of measurements: [Measurement], options: BenchmarkOptions) -> String {
         ResultTable.generic(measurements, title: "\(name): \(summary), median of \(options.runs) runs")
     }

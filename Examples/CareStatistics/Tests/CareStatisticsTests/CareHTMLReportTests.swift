@@ -1,8 +1,10 @@
 import CareStatistics
 import Foundation
 import StillpointCatalog
+import StillpointManifest
 import StillpointReport
 import StillpointStatistics
+import StillpointTestSupport
 import Testing
 
 /// A statistic of this module gets a chart in the HTML report from its presentation: the reporters know nothing

@@ -1,6 +1,7 @@
 import CareStatistics
 import Foundation
 import StillpointCatalog
+import StillpointManifest
 import StillpointStatistics
 import Testing
 

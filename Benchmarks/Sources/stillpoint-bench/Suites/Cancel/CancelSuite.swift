@@ -25,6 +25,8 @@ struct CancelSuite: BenchmarkSuite {
     let summary = "cancelling a scan of N rows 50 ms in: time from cancel() to the cancelled event"
     let sizes = [1_000_000]
     let stores: [StoreKind] = [.file]
+    /// The scan must still run when it is cancelled, 50 ms after it starts, even in a release build.
+    let smokeSize = 200_000
     static let cancelAfter = Duration.milliseconds(50)
 
     var workloads: [Workload] {

@@ -19,6 +19,7 @@ struct ImportSuite: BenchmarkSuite {
     let summary = "N session records through ImportOperation vs a prepared INSERT ... ON CONFLICT DO NOTHING (COPY on postgres)"
     let sizes = [1_000_000]
     let stores: [StoreKind] = [.file]
+    let smokeStores: [StoreKind] = [.file, .postgres]
 
     /// Records per key look-up and save on the Stillpoint side, and per transaction on the baseline's:
     /// `ImportOperation`'s default.

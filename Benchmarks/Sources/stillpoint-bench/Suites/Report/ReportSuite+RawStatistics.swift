@@ -2,6 +2,8 @@ import ConsistencyStatistics
 import Foundation
 import GRDBSQLite
 import PracticeLog
+import RhythmStatistics
+import StillpointManifest
 import StillpointStatistics
 import StreakStatistics
 import Synchronization
@@ -10,9 +12,10 @@ extension ReportSuite {
     /// The baseline of the `report` suite: one table scan of the columns a report needs over the raw SQLite C API
     /// into plain arrays, then every statistic of the manifest computed by hand from them, with the same rules.
     ///
-    /// - The scan reads `start`, `duration`, `kind`, `source` and `timeZone` of every row in one
+    /// - The scan reads `_id`, `start`, `duration`, `kind`, `source` and `timeZone` of every row in one
     ///   `SELECT ... FROM "Session"` (no `WHERE`, so SQLite scans the table instead of walking an index), and
-    ///   resolves each zone and text once by its bytes.
+    ///   resolves each zone and text once by its bytes; then each session's first import run from the link table
+    ///   (`by_import`), as one grouped `SELECT`.
     /// - Each statistic then loops over the arrays with its own filter (`SessionFilter.admits`, the kinds by name)
     ///   and places sessions on local days and hours with `ZoneOffsets` and `DayBoundary`; the streaks and the
     ///   consistency score come from the pure calculators (`StreakCalculator`, `ConsistencyScore`) over the
@@ -32,6 +35,7 @@ extension ReportSuite {
 
         /// Every row of the session table, one array per column.
         struct Rows: Sendable {
+            var ids: [Int64] = []
             var starts: [Double] = []
             var durations: [Double] = []
             var kinds: [Int32] = []
@@ -41,6 +45,8 @@ extension ReportSuite {
             var kindNames: [String] = []
             var sourceNames: [String] = []
             var zoneValues: [TimeZone?] = []
+            /// The first import run still in the store that read each session, by session id (`by_import`).
+            var firstRuns: [Int64: Int64] = [:]
 
             /// Calls `body` with the index of each row `filter` admits.
             func forEach(_ filter: SessionFilter, _ body: (Int) -> Void) {
@@ -67,7 +73,7 @@ extension ReportSuite {
         static func scan(_ raw: RawSQLite) throws -> Rows {
             var rows = Rows()
             var kindNumbers = TextNumbers(), sourceNumbers = TextNumbers(), zoneNumbers = TextNumbers()
-            let sql = #"SELECT "start", "duration", "kind", "source", "timeZone" FROM "Session""#
+            let sql = #"SELECT "start", "duration", "kind", "source", "timeZone", "_id" FROM "Session""#
             let statement = try raw.prepare(sql)
             defer { sqlite3_finalize(statement) }
             while true {
@@ -80,6 +86,17 @@ extension ReportSuite {
                 rows.kinds.append(kindNumbers.number(column: 2, of: statement))
                 rows.sources.append(sourceNumbers.number(column: 3, of: statement))
                 rows.zones.append(zoneNumbers.number(column: 4, of: statement))
+                rows.ids.append(sqlite3_column_int64(statement, 5))
+            }
+            // A link's source is the run, its target the session; removing a run removes its links.
+            let links = #"SELECT "target", min("source") FROM "\#(ImportRun.sessionLinksEntityName)" GROUP BY "target""#
+            let linkStatement = try raw.prepare(links)
+            defer { sqlite3_finalize(linkStatement) }
+            while true {
+                let code = sqlite3_step(linkStatement)
+                if code == SQLITE_DONE { break }
+                guard code == SQLITE_ROW else { throw raw.failure(links) }
+                rows.firstRuns[sqlite3_column_int64(linkStatement, 0)] = sqlite3_column_int64(linkStatement, 1)
             }
             rows.kindNames = kindNumbers.texts
             rows.sourceNames = sourceNumbers.texts
@@ -286,6 +303,40 @@ extension ReportSuite {
                         tallies[hour].time += rows.durations[index]
                     }
                     return tallies.flatMap { [Double($0.count), $0.time] }
+                }
+            case "by_import":
+                // Runs in the order they were made (by id), then the sessions no run read; names are not numbers.
+                compute = { rows in
+                    var runs: [Int64: (count: Int, time: Double)] = [:]
+                    var notImported: (count: Int, time: Double)?
+                    rows.forEach(filter) { index in
+                        if let run = rows.firstRuns[rows.ids[index]] {
+                            runs[run, default: (0, 0)].count += 1
+                            runs[run, default: (0, 0)].time += rows.durations[index]
+                        } else {
+                            notImported = ((notImported?.count ?? 0) + 1, (notImported?.time ?? 0) + rows.durations[index])
+                        }
+                    }
+                    let tallies = runs.sorted { $0.key < $1.key }.map(\.value) + (notImported.map { [$0] } ?? [])
+                    return tallies.flatMap { [Double($0.count), $0.time] }
+                }
+            case "daily_activity":
+                let boundary = try parameters.dayBoundary()
+                let today = boundary.day(of: filter.asOf).dayNumber
+                let days = try parameters.integer("days") ?? DailyActivity.defaultDays
+                compute = { rows in
+                    var tallies: [Int: (count: Int, time: Double)] = [:]
+                    var offsets: [Int32: ZoneOffsets] = [:]
+                    rows.forEach(filter) { index in
+                        let day = boundary.dayNumber(atLocalSeconds: rows.localSeconds(index, &offsets, fallback: boundary.timeZone))
+                        tallies[day, default: (0, 0)].count += 1
+                        tallies[day, default: (0, 0)].time += rows.durations[index]
+                    }
+                    // The `days` days through today, or through the last active day when none of them has practice.
+                    let last = tallies.keys.max()
+                    let end = last.map { $0 < today - (days - 1) ? $0 : today } ?? today
+                    return tallies.filter { (end - (days - 1)...end).contains($0.key) }.sorted { $0.key < $1.key }
+                        .flatMap { [Double($0.value.count), $0.value.time] }
                 }
             case "totals_by_period":
                 let boundary = try parameters.dayBoundary()

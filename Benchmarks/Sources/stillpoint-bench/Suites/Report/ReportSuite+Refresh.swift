@@ -2,8 +2,9 @@ import Foundation
 import PracticeLog
 import StillpointCatalog
 import StillpointCore
-import StillpointSQLite
+import StillpointManifest
 import StillpointReport
+import StillpointSQLite
 import StillpointStatistics
 
 extension ReportSuite {
@@ -30,6 +31,7 @@ extension ReportSuite {
         let full = await Stopwatch.seconds { _ = await runner.run(entries, environment: manifest.environment) }
         let session = try await container.performBackgroundTask { context in
             let session = context.insert(Session.self)
+            try session.set(Session.practitioner, to: try Practitioners.object(Practitioner.defaultID, in: context))
             session[Session.start] = Date().addingTimeInterval(-60)
             session[Session.duration] = 1_200
             session[Session.kind] = "meditation"

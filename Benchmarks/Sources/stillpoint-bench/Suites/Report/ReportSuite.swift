@@ -2,8 +2,9 @@ import Foundation
 import PracticeLog
 import StillpointCatalog
 import StillpointCore
-import StillpointSQLite
+import StillpointManifest
 import StillpointReport
+import StillpointSQLite
 import StillpointStatistics
 import Synchronization
 

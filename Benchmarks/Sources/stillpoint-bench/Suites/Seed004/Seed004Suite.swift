@@ -11,6 +11,7 @@ struct Seed004Suite: BenchmarkSuite {
     let summary = "write, fetch-delete and batch-delete of N Items vs the raw SQLite C API, or libpq on postgres (seed 004)"
     let sizes = [500, 5_000, 50_000]
     let stores: [StoreKind] = [.file, .memory]
+    let smokeStores: [StoreKind] = [.file, .memory, .postgres]
 
     var workloads: [Workload] {
         [

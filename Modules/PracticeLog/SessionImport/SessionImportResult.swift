@@ -1,0 +1,26 @@
+import StillpointCore
+
+/// How a ``SessionImport`` went: its run, what it saved and skipped, where the file broke off, and the earlier
+/// runs of the file it replaced.
+public struct SessionImportResult: Sendable {
+    /// The run's id in the store's import runs.
+    public var run: Int64
+    public var summary: ImportSummary
+    /// How the import operation ended: finished, failed (with the error), or cancelled.
+    public var outcome: ContextOperationOutcome<ImportSummary>?
+    /// Where the file broke off (a quote never closed, a record over 1 MiB, an export cut short), if it did: the
+    /// sessions before that line are saved.
+    public var stop: ImportDataError?
+    /// Rows left out as not practice, by type (`Running: 5`).
+    public var notPractice: [String: Int]
+    /// The earlier runs of the same file that this one replaced.
+    public var replacedRuns: [ImportRuns.Listing]
+    /// The sessions only the replaced runs had read, removed with them.
+    public var removedByReplacing: Int
+
+    /// Whether the whole file was read and the operation finished.
+    public var isComplete: Bool { outcome?.isFinished == true && stop == nil }
+
+    /// Whether any session was kept from the file: new, updated or already there.
+    public var keptSessions: Bool { summary.inserted + summary.updated + summary.unchanged > 0 }
+}

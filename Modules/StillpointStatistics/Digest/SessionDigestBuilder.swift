@@ -1,0 +1,37 @@
+import StillpointCore
+
+/// Makes a ``SessionDigest`` from sessions read elsewhere: the batch job that reports on every practitioner reads
+/// the sessions of all of them in one ordered scan, and builds one practitioner's digest at a time from it.
+///
+/// ```swift
+/// var builder = SessionDigestBuilder()
+/// builder.append(start: start, duration: 1_200, kind: "yoga", source: nil, timeZone: "Europe/Berlin")
+/// let digest = builder.build(token: try context.historyToken())
+/// ```
+public struct SessionDigestBuilder: Sendable {
+    private var columns = DigestColumns()
+    private var lastRowID: Int64 = 0
+
+    public init() {}
+
+    /// The sessions appended so far.
+    public var count: Int { columns.count }
+
+    /// Adds one session; a start or duration that is not a finite number is left out, as a digest read from the
+    /// store leaves out a row without one.
+    public mutating func append(start: Double, duration: Double, kind: String?, source: String?, timeZone: String?) {
+        guard start.isFinite, duration.isFinite else { return }
+        // The digest keeps rows in row-id order; these rows need none of their own, since the digest is not caught up.
+        lastRowID += 1
+        let row = DigestColumns.Row(rowID: lastRowID, start: start, duration: duration, kind: columns.kindNames.number(of: kind),
+                                    source: columns.sourceNames.number(of: source), zone: columns.zoneNames.number(of: timeZone))
+        columns.append(row)
+    }
+
+    /// The digest of the sessions appended, current with `token` (the snapshot they were read in); the builder is
+    /// empty again afterwards.
+    public mutating func build(token: HistoryToken) -> SessionDigest {
+        defer { self = SessionDigestBuilder() }
+        return SessionDigest(columns: columns, token: token)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import PracticeLog
+import StillpointCatalog
+import StillpointCore
+import StillpointReport
+import StillpointStatistics
+import Testing
+import StillpointManifest
+
+/// The batch job (AllPractitionerReports): one report per practitioner in id order, from one ordered scan, each
+/// equal to that practitioner's report kept by PractitionerReports. On SQLite and PostgreSQL.
+@Suite("every practitioner's report in one scan", .serialized)
+struct AllPractitionerReportsTests {
+    typealias StoreKind = PractitionerReportsTests.StoreKind
+    typealias Property = PractitionerReportsPropertyTests
+
+    @Test(arguments: StoreKind.all)
+    func eachPractitionerGetsTheirOwnReportInIDOrder(_ store: StoreKind) async throws {
+        let container = try store.open()
+        defer { try? container.close() }
+        // Written out of id order, interleaved, with a practitioner who has no session.
+        let steps: [Property.Step] = [
+            .upsert("zoe", key: "z1", day: 1, minutes: 30, kind: "yoga"), .upsert("bob", key: "b1", day: 2, minutes: 10, kind: "meditation"),
+            .upsert("zoe", key: "z2", day: 2, minutes: 20, kind: "yoga"), .upsert("alice", key: "a1", day: 0, minutes: 15, kind: "yoga"),
+            .upsert("bob", key: "b2", day: 0, minutes: 25, kind: "yoga"), .upsert("zoe", key: "z3", day: 5, minutes: 40, kind: "meditation"),
+        ]
+        for step in steps { try await Property.apply(step, to: container) }
+        try await Practitioners.add("carol", in: container)
+
+        var manifest = try Manifest(yaml: Property.manifest)
+        manifest.environment.asOf = Property.asOf
+        let entries = try manifest.prepare(catalog: try BuiltInStatistics.catalog())
+        let reports = LockedState<[(String, Report)]>([])
+        try await AllPractitionerReports.run(entries, environment: manifest.environment, in: container) { id, report in
+            reports.withLock { $0.append((id, report)) }
+        }
+        let made = reports.withLock { $0 }
+        #expect(made.map(\.0) == ["alice", "bob", "carol", "zoe"])
+        let kept = PractitionerReports(container: container)
+        for (id, report) in made {
+            let expected = try #require(try await kept.report(for: id, entries, environment: manifest.environment))
+            #expect(Property.outcomes(report) == Property.outcomes(expected), "\(id)")
+        }
+        let counts = made.map { _, report in
+            report.entries.first { $0.id == "session_count" }.flatMap { entry -> Double? in
+                if case .finished(let result) = entry.outcome, case .quantity(let value, _) = result.value { value } else { nil }
+            }
+        }
+        #expect(counts == [1, 2, 0, 3])
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import PracticeLog
+import StillpointCore
+import StillpointPostgres
+import StillpointPostgresTestSupport
+import StillpointReport
+import StillpointSQLite
+import StillpointStatistics
+import Testing
+import StillpointManifest
+
+/// Reports per practitioner, kept current (PractitionerReports), on SQLite and PostgreSQL: each practitioner's
+/// report reads their sessions only, a change reruns only the statistics of the practitioners it touches, a moved
+/// session updates both, and a removed practitioner is dropped.
+@Suite("reports per practitioner, kept current", .serialized)
+struct PractitionerReportsTests {
+    enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
+        case sqlite, postgres
+        var testDescription: String { self == .sqlite ? "SQLite" : "PostgreSQL" }
+        static let all = allCases.filter { $0 != .postgres || PostgresTestServer.isWanted }
+
+        func open() throws -> PersistentContainer {
+            switch self {
+            case .sqlite:
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("practitioner-reports-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                return try PersistentContainer(schema: Session.schema, location: .file(folder.appendingPathComponent("practice.sqlite")))
+            case .postgres:
+                return try PersistentContainer(schema: Session.schema, postgres: try PostgresTestServer.shared().makeDatabase("reports"))
+            }
+        }
+    }
+
+    /// A statistic that reads the store, not the digest.
+    struct StoreCountStatistic: Statistic {
+        let id = "store_count"
+        let description = StatisticDescription(name: "Store count", summary: "Counts every session in the store.", parameters: [])
+
+        func prepare(_ parameters: StatisticParameters) throws -> PreparedStatistic {
+            PreparedStatistic { context in StatisticResult(.quantity(Double(try context.count(for: FetchRequest(Session.self))), .count)) }
+        }
+    }
+
+    enum StoreCountModule: StatisticModule {
+        static let statistics: [any Statistic] = [StoreCountStatistic()]
+    }
+
+    private let refresh = ReportRunnerRefreshTests()
+    private let asOf = ReportRunnerRefreshTests.asOf
+
+    private func insert(_ kind: String, for practitioner: String, key: String, into container: PersistentContainer) async throws {
+        try await container.performBackgroundTask { context in
+            let session = context.insert(Session.self)
+            try session.set(Session.practitioner, to: try Practitioners.object(practitioner, in: context))
+            session[Session.start] = asOf.addingTimeInterval(-86_400)
+            session[Session.duration] = 600
+            session[Session.kind] = kind
+            session[Session.key] = key
+            try await context.save()
+        }
+    }
+
+    private func move(_ key: String, of from: String, to practitioner: String, in container: PersistentContainer) async throws {
+        try await container.performBackgroundTask { context in
+            let predicate = try FetchPredicate("key == %@ AND practitioner.id == %@", key, from)
+            guard let session = try context.fetch(FetchRequest(Session.self, predicate: predicate)).first else { return }
+            try session.set(Session.practitioner, to: try Practitioners.object(practitioner, in: context))
+            try await context.save()
+        }
+    }
+
+    private func yogaComputations() -> Int {
+        refresh.computations()["yogaPractitioners", default: 0]
+    }
+
+    @Test(arguments: StoreKind.all)
+    func eachReportIsOnePractitionersAndIsKeptCurrent(_ store: StoreKind) async throws {
+        let container = try store.open()
+        defer { try? container.close() }
+        try await insert("yogaPractitioners", for: "alice", key: "a1", into: container)
+        try await insert("yogaPractitioners", for: "alice", key: "a2", into: container)
+        try await insert("yogaPractitioners", for: "bob", key: "b1", into: container)
+        let (entries, environment) = try refresh.entries(asOf: asOf, suffix: "Practitioners")
+        let reports = PractitionerReports(container: container)
+
+        #expect(try await reports.report(for: "alice", entries, environment: environment).map(refresh.counts) == ["yoga": 2, "meditation": 0])
+        #expect(try await reports.report(for: "bob", entries, environment: environment).map(refresh.counts) == ["yoga": 1, "meditation": 0])
+        #expect(reports.held == ["alice", "bob"])
+
+        // A session of Bob's: Alice's report runs none of its statistics again.
+        try await insert("yogaPractitioners", for: "bob", key: "b2", into: container)
+        var before = yogaComputations()
+        #expect(try await reports.report(for: "alice", entries, environment: environment).map(refresh.counts) == ["yoga": 2, "meditation": 0])
+        #expect(yogaComputations() == before)
+        #expect(try await reports.report(for: "bob", entries, environment: environment).map(refresh.counts) == ["yoga": 2, "meditation": 0])
+        #expect(yogaComputations() == before + 1)
+
+        // A session moved from Alice to Bob leaves the one and joins the other.
+        try await move("a1", of: "alice", to: "bob", in: container)
+        before = yogaComputations()
+        #expect(try await reports.report(for: "alice", entries, environment: environment).map(refresh.counts) == ["yoga": 1, "meditation": 0])
+        #expect(try await reports.report(for: "bob", entries, environment: environment).map(refresh.counts) == ["yoga": 3, "meditation": 0])
+        #expect(yogaComputations() == before + 2)
+
+        // Bob removed: dropped, whether asked for or found gone.
+        _ = try await Practitioners.remove("bob", from: container)
+        #expect(try await reports.dropRemoved() == ["bob"])
+        #expect(reports.held == ["alice"])
+        #expect(try await reports.report(for: "bob", entries, environment: environment) == nil)
+        #expect(try await reports.report(for: "carol", entries, environment: environment) == nil)
+        #expect(try await reports.report(for: "alice", entries, environment: environment).map(refresh.counts) == ["yoga": 1, "meditation": 0])
+    }
+
+    @Test(arguments: StoreKind.all)
+    func aPractitionerAddedAgainUnderTheSameIDIsANewPractitioner(_ store: StoreKind) async throws {
+        let container = try store.open()
+        defer { try? container.close() }
+        try await insert("yogaPractitioners", for: "alice", key: "a1", into: container)
+        let (entries, environment) = try refresh.entries(asOf: asOf, suffix: "Practitioners")
+        let reports = PractitionerReports(container: container)
+        #expect(try await reports.report(for: "alice", entries, environment: environment).map(refresh.counts) == ["yoga": 1, "meditation": 0])
+        _ = try await Practitioners.remove("alice", from: container)
+        try await Practitioners.add("alice", in: container)
+        #expect(try await reports.report(for: "alice", entries, environment: environment).map(refresh.counts) == ["yoga": 0, "meditation": 0])
+    }
+
+    @Test(arguments: StoreKind.all)
+    func aStatisticThatReadsTheStoreFailsRatherThanCountEveryone(_ store: StoreKind) async throws {
+        let container = try store.open()
+        defer { try? container.close() }
+        try await insert("yoga", for: "alice", key: "a1", into: container)
+        try await insert("yoga", for: "bob", key: "b1", into: container)
+        let manifest = try Manifest(yaml: "version: 1\nstatistics:\n  - id: store_count\n")
+        let entries = try manifest.prepare(catalog: try StatisticCatalog(modules: [StoreCountModule.self]))
+        let report = try #require(try await PractitionerReports(container: container).report(for: "alice", entries, environment: manifest.environment))
+        #expect(report.entries.first?.outcome == .failed(message: PractitionerReportError.readsTheStore("store_count").localizedDescription))
+    }
+}
