@@ -19,18 +19,12 @@ package enum ChangeLog {
     /// refused rather than answered with part of the history. A store made before it gets what its history shows.
     static let purgeTable = "_stillpoint_history_purge"
 
-    /// Records a save's changes and returns its change set, numbered by its place in the history.
-    static func record(author: String, origin: StoreOrigin, inserted: ObjectIDSet, updated: ObjectIDSet, deleted: ObjectIDSet,
-                       changedAttributes: [String: Set<String>], in db: Database) throws -> ChangeSet {
-        let payload = ChangeLogPayload.text(inserted: inserted, updated: updated, deleted: deleted,
-                                            changedAttributes: changedAttributes)
-        let timestamp = Date()
+    /// Appends a save's or batch's change-log entry (``ChangeLogPayload``) and returns its sequence number, its
+    /// place in the history.
+    static func record(_ payload: String, author: String, origin: StoreOrigin, timestamp: Date, in db: Database) throws -> Int64 {
         try db.run("INSERT INTO \"\(table)\" (\"author\", \"timestamp\", \"changes\", \"origin\") VALUES (?, ?, ?, ?)",
                    [.string(author), .double(timestamp.timeIntervalSince1970), .string(payload), .string(origin.process)])
-        var changeSet = ChangeSet(sequence: db.lastInsertedRowID, author: author, timestamp: timestamp, inserted: inserted,
-                                  updated: updated, deleted: deleted, changedAttributes: changedAttributes)
-        changeSet.originContext = origin.context
-        return changeSet
+        return db.lastInsertedRowID
     }
 
     /// The change sets recorded after `sequence`, oldest first; `excludingProcess` leaves out one process's own.

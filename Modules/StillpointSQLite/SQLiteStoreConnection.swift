@@ -104,14 +104,14 @@ struct SQLiteStoreConnection: StoreWriter {
     func takeTurnWithOtherGroupedBatches() throws {}
 
     func save(_ transaction: SaveTransaction, hub: ChangeSetHub) throws -> SaveTransaction.Outcome {
-        try SQLiteFailure.mappingBrokenReferences { try transaction.run(in: db, hub: hub) }
+        try SQLiteFailure.mappingBrokenReferences { try transaction.run(rows: SQLiteSaveRows(db), hub: hub) }
     }
 
     func run(_ batch: BatchStatement, author: String, origin: StoreOrigin, policy: MergePolicy, hub: ChangeSetHub) throws -> BatchResult {
-        try SQLiteFailure.mappingBrokenReferences { try batch.run(in: db, author: author, origin: origin, policy: policy, hub: hub) }
+        try SQLiteFailure.mappingBrokenReferences { try batch.run(rows: SQLiteSaveRows(db), author: author, origin: origin, policy: policy, hub: hub) }
     }
 
     func write(_ batch: ImportBatch, hub: ChangeSetHub) throws -> ImportBatch.Result {
-        try SQLiteFailure.mappingBrokenReferences { try batch.run(in: db, hub: hub) }
+        try SQLiteFailure.mappingBrokenReferences { try batch.run(rows: SQLiteSaveRows(db), hub: hub) }
     }
 }

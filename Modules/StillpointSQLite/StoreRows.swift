@@ -6,7 +6,7 @@ import StillpointCore
 enum StoreRows {
     /// `"_id", "_version", "a", "b"`: the columns every object read selects, in attribute order.
     static func objectColumns(of entity: EntityDescription) -> String {
-        (["\"_id\"", "\"_version\""] + entity.storedAttributes.map { Store.quote($0.name) }).joined(separator: ", ")
+        SQLDialect.sqlite.objectColumns(of: entity)
     }
 
     /// Reads the attribute values of the current row of `SELECT _id, _version, attributes...`.

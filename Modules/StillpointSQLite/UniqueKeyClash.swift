@@ -10,7 +10,6 @@ struct UniqueKeyClash {
     let version: Int64
     /// The uniqueness constraint the two rows share values for.
     let constraint: [String]
-    let entity: EntityDescription
 
     /// The row `values` (in attribute order) clashes with, other than the row `excluded`, or `nil`. A constraint
     /// with a null among the values cannot clash: SQLite's unique indexes hold any number of nulls.
@@ -25,16 +24,10 @@ struct UniqueKeyClash {
                 found = try (sqlite3_column_int64(statement, 0), StoreRows.values(of: entity, from: statement), sqlite3_column_int64(statement, 1))
             }
             if let (id, values, version) = found {
-                (self.id, self.values, self.version, self.constraint, self.entity) = (id, values, version, constraint, entity)
+                (self.id, self.values, self.version, self.constraint) = (id, values, version, constraint)
                 return
             }
         }
         return nil
-    }
-
-    /// The validation failure that names the constraint and the taken values.
-    func failure(of objectID: ObjectID) -> ValidationFailure {
-        ValidationFailure(objectID: objectID, reason: .uniquenessViolation(
-            attributes: constraint, values: constraint.map { values[entity.attributePositions[$0]!] }))  // swiftlint:disable:this force_unwrapping: names from the schema
     }
 }

@@ -1,10 +1,9 @@
 import Foundation
 
-/// An import batch written through a store's row writes (``SaveRowWriter``), for stores without a fast path of
-/// their own: the same passes as SQLite's (insert what is new, one look-up for the keys that met stored rows, then
-/// each of those rows in order against what is stored), the change log in the same transaction. New rows go in
-/// together (``SaveRowWriter/insertRows(_:of:)``: `COPY` on PostgreSQL), in the order and with the outcome that
-/// one insert per row would have.
+/// An import batch written through a store's row writes (``SaveRowWriter``), on every store: insert what is new,
+/// one look-up for the keys that met stored rows, then each of those rows in order against what is stored, the
+/// change log in the same transaction. New rows go in together (``SaveRowWriter/insertRows(_:of:)``: prepared
+/// statements on SQLite, `COPY` on PostgreSQL), in the order and with the outcome that one insert per row would have.
 extension ImportBatch {
     private struct Stored {
         let rowID: Int64

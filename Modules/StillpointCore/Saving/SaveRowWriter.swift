@@ -1,7 +1,9 @@
 import Foundation
 
-/// A store's single-row writes, over which ``SaveTransaction/run(rows:hub:)`` writes a save with the same merge
-/// policies SQLite's fast path applies: stores without a fast path of their own (PostgreSQL) implement these.
+/// A store's row writes, over which the core's one algorithm writes saves (``SaveTransaction/run(rows:hub:)``),
+/// import batches (``ImportBatch/run(rows:hub:)``) and batch statements
+/// (``BatchStatement/run(rows:author:origin:policy:hub:)``) under the merge policies: every store implements these,
+/// each with its fastest way of writing rows (SQLite's prepared statements, PostgreSQL's `COPY`).
 ///
 /// ```swift
 /// let outcome = try transaction.run(rows: PostgresSaveRows(connection), hub: hub)
@@ -45,6 +47,14 @@ package protocol SaveRowWriter {
     func rows(of entity: EntityDescription, keyedBy names: [String], among keys: [[AttributeValue]])
         throws -> [(id: Int64, values: ContiguousArray<AttributeValue>, version: Int64)]
 
+    /// Deletes the rows `request`'s predicate selects (every row without one), in one statement, and returns their
+    /// ids: a batch delete.
+    func deleteRows(matching request: FetchRequest) throws -> [Int64]
+
+    /// Writes `values` over the rows `request`'s predicate selects (every row without one), stepping their
+    /// versions, in one statement, and returns their ids: a batch update.
+    func updateRows(matching request: FetchRequest, setting values: [(name: String, value: AttributeValue)]) throws -> [Int64]
+
     /// Appends a change-log entry in the same transaction and returns its sequence number.
     func recordChanges(_ payload: String, author: String, origin: StoreOrigin, timestamp: Date) throws -> Int64
 
@@ -53,7 +63,7 @@ package protocol SaveRowWriter {
 }
 
 extension SaveTransaction {
-    /// Writes everything through `rows`, resolving conflicts by the merge policies as the SQLite store does;
+    /// Writes everything through `rows`, resolving conflicts by the merge policies;
     /// throws when a conflict falls under the `error` policy or an object breaks a uniqueness constraint (the
     /// caller's transaction then rolls back). The change set is published on `hub` once the transaction commits.
     package func run(rows: some SaveRowWriter, hub: ChangeSetHub) throws -> Outcome {
@@ -69,6 +79,13 @@ extension SaveTransaction {
         var rowIDs: [UInt64: Int64] = [:]
         var results = [InsertResult?](repeating: nil, count: inserts.count)
         func writeInsert(_ index: Int, bulkRowID: Int64?) throws {
+            // The common case of a large save, read in place: a copy of the insert retains and releases its fields.
+            if let bulkRowID, !resolvesReferences {
+                let id = ObjectID(entityName: inserts[index].entityRef.entity.name, rowID: bulkRowID)
+                results[index] = InsertResult(id: id, merged: nil)
+                inserted.append(id)
+                return
+            }
             var insert = inserts[index]
             if resolvesReferences {
                 insert = Insert(id: insert.id, entityRef: insert.entityRef, values: Self.resolving(insert.values, of: insert.entity, rowIDs: rowIDs))
@@ -147,16 +164,19 @@ extension SaveTransaction {
         }
 
         let deletedInBulk = try deleteInBulk(rows: rows)
-        for (index, delete) in deletes.enumerated() {
-            guard let rowID = delete.id.rowID else {
+        outcome.deletes.reserveCapacity(deletes.count)
+        // Read in place until a delete needs settling: a copy of each retains and releases its fields.
+        for index in deletes.indices {
+            guard let rowID = deletes[index].id.rowID else {
                 outcome.deletes.append(.unchanged)
                 continue
             }
-            if try deletedInBulk[index] ?? rows.deleteRow(of: delete.entity, rowID: rowID, version: delete.version) {
-                deleted.append(delete.id)
+            if try deletedInBulk[index] ?? rows.deleteRow(of: deletes[index].entity, rowID: rowID, version: deletes[index].version) {
+                deleted.append(deletes[index].id)
                 outcome.deletes.append(.removed)
                 continue
             }
+            let delete = deletes[index]
             outcome.deletes.append(try settleStaleDelete(delete, stored: try rows.storedRow(id: rowID, of: delete.entity),
                                                          conflicts: &conflicts) {
                 _ = try rows.deleteRow(of: delete.entity, rowID: rowID, version: nil)
@@ -197,16 +217,28 @@ extension SaveTransaction {
     /// Below this many rows of an entity, one write per row costs no more than a statement for them all.
     private static let bulkThreshold = 4
 
-    /// The positions of `items` grouped by entity, in order, for the entities with at least ``bulkThreshold``.
-    private static func groups<Item>(_ items: [Item], entity: (Item) -> EntityDescription, where included: (Item) -> Bool) -> [[Int]] {
-        var groups: [String: [Int]] = [:]
-        var order: [String] = []
-        for (index, item) in items.enumerated() where included(item) {
-            let name = entity(item).name
-            if groups[name] == nil { order.append(name) }
-            groups[name, default: []].append(index)
+    /// The positions below `count` grouped by entity, in order, for the entities with at least ``bulkThreshold``.
+    /// Entities are told apart by their ``EntityRef``, one per entity in a save: no name is hashed or compared.
+    private static func groups(count: Int, entity: (Int) -> EntityRef, where included: (Int) -> Bool) -> [[Int]] {
+        var groups: [[Int]] = []
+        var groupOfEntity: [ObjectIdentifier: Int] = [:]
+        // Rows of one entity come in runs: the group of the previous row answers most of them without hashing.
+        var previous: (entity: ObjectIdentifier, group: Int)?
+        for index in 0..<count where included(index) {
+            let key = ObjectIdentifier(entity(index))
+            if let previous, previous.entity == key {
+                groups[previous.group].append(index)
+                continue
+            }
+            let group = groupOfEntity[key] ?? groups.count
+            if group == groups.count {
+                groupOfEntity[key] = group
+                groups.append([])
+            }
+            groups[group].append(index)
+            previous = (key, group)
         }
-        return order.compactMap { groups[$0] }.filter { $0.count >= bulkThreshold }
+        return groups.filter { $0.count >= bulkThreshold }
     }
 
     /// The new rows of each entity with several, in one go: the id of each insert written so, `nil` for the others.
@@ -215,7 +247,7 @@ extension SaveTransaction {
     /// Inserts in `skipping` were written already; references in the others are resolved through `rowIDs`.
     private func insertInBulk(rows: some SaveRowWriter, skipping: [Bool], resolving rowIDs: [UInt64: Int64]) throws -> [Int64?] {
         var ids = [Int64?](repeating: nil, count: inserts.count)
-        for group in Self.groups(Array(inserts.indices), entity: { inserts[$0].entity }, where: { !skipping[$0] }) {
+        for group in Self.groups(count: inserts.count, entity: { inserts[$0].entityRef }, where: { !skipping[$0] }) {
             var written: [Int64?] = []
             let values = group.map { index in
                 rowIDs.isEmpty ? inserts[index].values : Self.resolving(inserts[index].values, of: inserts[index].entity, rowIDs: rowIDs)
@@ -239,7 +271,7 @@ extension SaveTransaction {
             let unique = Set(update.entity.uniquenessConstraints.joined())
             return !update.values.indices.contains { update.values[$0] != update.readValues[$0] && unique.contains(update.entity.storedAttributes[$0].name) }
         }
-        for group in Self.groups(updates, entity: \.entity, where: eligible) {
+        for group in Self.groups(count: updates.count, entity: { updates[$0].entityRef }, where: { eligible(updates[$0]) }) {
             let batch = group.compactMap { index in updates[index].id.rowID.map { (rowID: $0, version: updates[index].version, values: updates[index].values) } }
             let ids = try rows.updateRows(batch, of: updates[group[0]].entity)
             for index in group { written[index] = updates[index].id.rowID.map(ids.contains) }
@@ -251,7 +283,7 @@ extension SaveTransaction {
     /// version, or is gone), `nil` for the deletes left to write one by one.
     private func deleteInBulk(rows: some SaveRowWriter) throws -> [Bool?] {
         var deleted = [Bool?](repeating: nil, count: deletes.count)
-        for group in Self.groups(deletes, entity: \.entity, where: { $0.id.rowID != nil }) {
+        for group in Self.groups(count: deletes.count, entity: { deletes[$0].entityRef }, where: { deletes[$0].id.rowID != nil }) {
             let batch = group.compactMap { index in deletes[index].id.rowID.map { (rowID: $0, version: deletes[index].version) } }
             let ids = try rows.deleteRows(batch, of: deletes[group[0]].entity)
             for index in group { deleted[index] = deletes[index].id.rowID.map(ids.contains) }
@@ -259,7 +291,7 @@ extension SaveTransaction {
         return deleted
     }
 
-    /// One update under the merge policy, as SQLite's `writeUpdate` does it; `written` is the outcome of its first
+    /// One update under the merge policy; `written` is the outcome of its first
     /// write when that was made in bulk.
     private func writeUpdate(_ update: Update, rowID: Int64, rows: some SaveRowWriter, written: Bool?,
                              conflicts: inout [MergeConflict], failures: inout [ValidationFailure]) throws -> ([String], Result) {
@@ -289,6 +321,23 @@ extension StoreOrigin {
 }
 
 extension SaveRowWriter {
+    /// ``undoingUnless(_:)`` through an SQL savepoint, as SQLite and PostgreSQL both spell it; `execute` runs one
+    /// statement of the transaction.
+    ///
+    /// ```swift
+    /// func undoingUnless(_ body: () throws -> Bool) throws -> Bool { try undoingUnless(body) { try db.run($0) } }
+    /// ```
+    package func undoingUnless(_ body: () throws -> Bool, executing execute: (String) throws -> Void) throws -> Bool {
+        try execute("SAVEPOINT stillpoint_attempt")
+        guard try body() else {
+            try execute("ROLLBACK TO SAVEPOINT stillpoint_attempt")
+            try execute("RELEASE SAVEPOINT stillpoint_attempt")
+            return false
+        }
+        try execute("RELEASE SAVEPOINT stillpoint_attempt")
+        return true
+    }
+
     /// Records a batch's changed rows of `entityName` in the change log, publishes its change set on `hub` once
     /// the transaction commits, and returns the batch's result (no entry when nothing changed).
     package func recordBatch(entityName: String, inserted: [Int64], updated: [Int64], deleted: [Int64],

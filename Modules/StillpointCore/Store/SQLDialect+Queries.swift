@@ -29,6 +29,38 @@ extension SQLDialect {
         return SQLFragment(sql: sql, arguments: arguments)
     }
 
+    /// `"_id", "_version", "a", "b"`: the columns an object read selects, in attribute order.
+    package func objectColumns(of entity: EntityDescription) -> String {
+        (["\"_id\"", "\"_version\""] + entity.storedAttributes.map { quote($0.name) }).joined(separator: ", ")
+    }
+
+    /// The `SELECT`s of ``objectColumns(of:)`` that find the stored rows whose attributes `names` hold one of `keys`
+    /// (each a value per name), at most `maxParameters` parameters each: every key attribute narrowed by an `IN`
+    /// list, a superset for a composite key, which the caller's exact match by key sorts out.
+    ///
+    /// ```swift
+    /// dialect.keyLookups(of: session, keyedBy: ["uid"], among: [[.integer(1)], [.integer(2)]], maxParameters: 30_000)
+    /// // [SELECT "_id", "_version", ... FROM "Session" WHERE "uid" IN (?, ?)]
+    /// ```
+    package func keyLookups(of entity: EntityDescription, keyedBy names: [String], among keys: [[AttributeValue]],
+                            maxParameters: Int) -> [SQLFragment] {
+        guard !names.isEmpty, !keys.isEmpty else { return [] }
+        let perStatement = max(1, maxParameters / names.count)
+        return stride(from: 0, to: keys.count, by: perStatement).map { start in
+            let chunk = keys[start..<min(start + perStatement, keys.count)]
+            var conditions: [String] = []
+            var arguments: [AttributeValue] = []
+            for (offset, name) in names.enumerated() {
+                let values = Array(Set(chunk.map { $0[offset] }))
+                let list = values.enumerated().map { parameter(arguments.count + $0 + 1, for: $1) }
+                arguments += values
+                conditions.append("\(quote(name)) IN (\(list.joined(separator: ", ")))")
+            }
+            return SQLFragment(sql: "SELECT \(objectColumns(of: entity)) FROM \(quote(entity.name)) WHERE " + conditions.joined(separator: " AND "),
+                               arguments: arguments)
+        }
+    }
+
     /// ` LIMIT n OFFSET m`, or less, or nothing.
     package func windowClause(limit: Int?, offset: Int?) -> String {
         if spelling == .postgreSQL { return postgreSQLWindowClause(limit: limit, offset: offset) }

@@ -1,7 +1,7 @@
 import Foundation
 import StillpointCore
 
-/// The single-row writes of a save on PostgreSQL: `INSERT ... ON CONFLICT DO NOTHING RETURNING`, version-checked
+/// The row writes of a save, import or batch on PostgreSQL: `INSERT ... ON CONFLICT DO NOTHING RETURNING`, version-checked
 /// `UPDATE ... RETURNING` and `DELETE ... RETURNING` (a conflict is an id that did not come back), the change-log
 /// entry with its `NOTIFY`, all in the caller's transaction.
 ///
@@ -11,7 +11,7 @@ import StillpointCore
 package struct PostgresSaveRows: SaveRowWriter {
     let connection: PostgresConnection
     let commitActions: PostgresCommitActions
-    private let dialect = SQLDialect.postgreSQL
+    let dialect = SQLDialect.postgreSQL
 
     package init(_ connection: PostgresConnection, commitActions: PostgresCommitActions) {
         self.connection = connection
@@ -27,14 +27,7 @@ package struct PostgresSaveRows: SaveRowWriter {
     }
 
     package func undoingUnless(_ body: () throws -> Bool) throws -> Bool {
-        try connection.execute("SAVEPOINT stillpoint_attempt")
-        guard try body() else {
-            try connection.execute("ROLLBACK TO SAVEPOINT stillpoint_attempt")
-            try connection.execute("RELEASE SAVEPOINT stillpoint_attempt")
-            return false
-        }
-        try connection.execute("RELEASE SAVEPOINT stillpoint_attempt")
-        return true
+        try undoingUnless(body) { _ = try connection.execute($0) }
     }
 
     package func updateRow(_ values: ContiguousArray<AttributeValue>, of entity: EntityDescription, rowID: Int64,
@@ -152,24 +145,10 @@ package struct PostgresSaveRows: SaveRowWriter {
 
     package func rows(of entity: EntityDescription, keyedBy names: [String], among keys: [[AttributeValue]])
         throws -> [(id: Int64, values: ContiguousArray<AttributeValue>, version: Int64)] {
-        guard !names.isEmpty, !keys.isEmpty else { return [] }
         var found: [(id: Int64, values: ContiguousArray<AttributeValue>, version: Int64)] = []
-        // Each key attribute narrowed by an IN list (a superset for a composite key, which the caller's exact match
-        // by key sorts out), at most 60,000 parameters per statement.
-        let perStatement = max(1, 60_000 / names.count)
-        for start in stride(from: 0, to: keys.count, by: perStatement) {
-            let chunk = keys[start..<min(start + perStatement, keys.count)]
-            var conditions: [String] = []
-            var arguments: [AttributeValue] = []
-            for (offset, name) in names.enumerated() {
-                let values = Array(Set(chunk.map { $0[offset] }))
-                let list = values.enumerated().map { dialect.parameter(arguments.count + $0 + 1, for: $1) }
-                arguments += values
-                conditions.append("\(dialect.quote(name)) IN (\(list.joined(separator: ", ")))")
-            }
-            let sql = "SELECT \(PostgresStoreConnection.objectColumns(of: entity)) FROM \(dialect.quote(entity.name)) WHERE "
-                + conditions.joined(separator: " AND ")
-            try PostgresStoreConnection.forEachObjectRow(try connection.execute(sql, arguments.map(PostgresValueText.text)), of: entity) {
+        // At most 60,000 parameters per statement.
+        for query in dialect.keyLookups(of: entity, keyedBy: names, among: keys, maxParameters: 60_000) {
+            try PostgresStoreConnection.forEachObjectRow(try connection.execute(query.sql, query.arguments.map(PostgresValueText.text)), of: entity) {
                 found.append(($0, $2, $1))
             }
         }

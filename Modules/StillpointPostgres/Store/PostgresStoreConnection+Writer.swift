@@ -1,7 +1,7 @@
 import StillpointCore
 
 /// The write side of PostgreSQL's store seam. Saves go through ``SaveTransaction/run(rows:hub:)`` over
-/// ``PostgresSaveRows``, batches through ``PostgresBatch``, with the change-log entry and its `NOTIFY` in the same transaction; change sets are
+/// ``PostgresSaveRows``, batches through ``BatchStatement/run(rows:author:origin:policy:hub:)`` over it, with the change-log entry and its `NOTIFY` in the same transaction; change sets are
 /// published once the transaction commits.
 ///
 /// ```swift
@@ -31,7 +31,7 @@ extension PostgresStoreConnection: StoreWriter {
 
     package func run(_ batch: BatchStatement, author: String, origin: StoreOrigin, policy: MergePolicy, hub: ChangeSetHub) throws -> BatchResult {
         try PostgresError.mappingBrokenReferences {
-            try PostgresBatch(PostgresSaveRows(connection, commitActions: commitActions)).run(batch, author: author, origin: origin, policy: policy, hub: hub)
+            try batch.run(rows: PostgresSaveRows(connection, commitActions: commitActions), author: author, origin: origin, policy: policy, hub: hub)
         }
     }
 

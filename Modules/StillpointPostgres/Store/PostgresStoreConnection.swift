@@ -38,7 +38,7 @@ package struct PostgresStoreConnection: StoreReader {
 
     /// `"_id", "_version", "a", "b"`: the columns every object read selects, in attribute order.
     static func objectColumns(of entity: EntityDescription) -> String {
-        (["\"_id\"", "\"_version\""] + entity.storedAttributes.map { SQLDialect.postgreSQL.quote($0.name) }).joined(separator: ", ")
+        SQLDialect.postgreSQL.objectColumns(of: entity)
     }
 
     /// Calls `body` with the id, version and values of each row of a result of ``objectColumns(of:)``; a value its
