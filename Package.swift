@@ -32,6 +32,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "StillpointCore", targets: ["StillpointCore"]),
+        .library(name: "StillpointSQL", targets: ["StillpointSQL"]),
         .library(name: "StillpointSQLite", targets: ["StillpointSQLite"]),
         .library(name: "StillpointPostgres", targets: ["StillpointPostgres"]),
         .library(name: "PracticeLog", targets: ["PracticeLog"]),
@@ -66,10 +67,17 @@ let package = Package(
             name: "StillpointCore",
             path: "Modules/StillpointCore",
             swiftSettings: strictSettings),
+        // The built-in stores' SQL spellings, between the core and the stores: no database library, so that a module
+        // that checks a predicate for every store (a manifest's where:) links neither.
+        .target(
+            name: "StillpointSQL",
+            dependencies: ["StillpointCore"],
+            path: "Modules/StillpointSQL",
+            swiftSettings: strictSettings),
         // The SQLite store, over GRDB: the embedded default.
         .target(
             name: "StillpointSQLite",
-            dependencies: ["StillpointCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            dependencies: ["StillpointCore", "StillpointSQL", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")],
             path: "Modules/StillpointSQLite",
             swiftSettings: strictSettings),
         // libpq, the PostgreSQL project's C client (Debian's libpq-dev), and the PostgreSQL store built on it.
@@ -80,7 +88,7 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]),
         .target(
             name: "StillpointPostgres",
-            dependencies: ["StillpointCore", "CLibPQ"],
+            dependencies: ["StillpointCore", "StillpointSQL", "CLibPQ"],
             path: "Modules/StillpointPostgres",
             swiftSettings: strictSettings),
         .target(
@@ -101,7 +109,7 @@ let package = Package(
         // The YAML manifest and its custom statistics, apart from the statistic API: no statistic module compiles Yams.
         .target(
             name: "StillpointManifest",
-            dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics", yams],
+            dependencies: ["StillpointCore", "StillpointSQL", "PracticeLog", "StillpointStatistics", yams],
             path: "Modules/StillpointManifest",
             swiftSettings: strictSettings),
         .target(
@@ -125,7 +133,7 @@ let package = Package(
         .target(
             name: "StillpointTool",
             dependencies: [
-                "StillpointCore", "StillpointSQLite", "StillpointPostgres", "PracticeLog", "StillpointStatistics", "StillpointManifest", "StillpointReport", "StillpointCatalog",
+                "StillpointCore", "StillpointSQL", "StillpointSQLite", "StillpointPostgres", "PracticeLog", "StillpointStatistics", "StillpointManifest", "StillpointReport", "StillpointCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: report)),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: report)),
             ],
@@ -141,15 +149,20 @@ let package = Package(
         .testTarget(
             name: "StillpointCoreTests",
             dependencies: [
-                "StillpointSQLite", "StillpointCore", "StillpointTestSupport", "StillpointPostgres", "StillpointPostgresTestSupport",
+                "StillpointSQLite", "StillpointCore", "StillpointSQL", "StillpointTestSupport", "StillpointPostgres", "StillpointPostgresTestSupport",
                 grdb, propertyBased,
             ],
             path: "Tests/StillpointCoreTests",
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointPostgresTests",
-            dependencies: ["StillpointSQLite", "StillpointPostgres", "StillpointCore", "StillpointPostgresTestSupport", propertyBased],
+            dependencies: ["StillpointSQLite", "StillpointPostgres", "StillpointCore", "StillpointSQL", "StillpointPostgresTestSupport", propertyBased],
             path: "Tests/StillpointPostgresTests",
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "StillpointSQLTests",
+            dependencies: ["StillpointSQL", "StillpointCore", propertyBased],
+            path: "Tests/StillpointSQLTests",
             swiftSettings: strictSettings),
         .testTarget(
             name: "PracticeLogTests",

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import StillpointCore
+import StillpointSQL
 
 /// The row writes of a save, import or batch on SQLite, in the caller's write transaction: the core's one
 /// algorithm (``SaveTransaction/run(rows:hub:)``, ``ImportBatch/run(rows:hub:)``,

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import StillpointCore
+import StillpointSQL
 
 /// SQLite's side of the store seam: one GRDB connection inside a transaction, read through SQLite's C API.
 ///

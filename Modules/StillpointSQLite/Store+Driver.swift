@@ -1,5 +1,6 @@
 import GRDB
 import StillpointCore
+import StillpointSQL
 
 /// The SQLite store as the seam's driver: each transaction hands its body a ``SQLiteStoreConnection``, with the
 /// context's interrupt flag watched through SQLite's progress handler.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import StillpointCore
+import StillpointSQL
 
 /// The SQLite store: opens the file or in-memory database and is the store seam's driver for it
 /// (``StoreDriver``, in `Store+Driver.swift`).

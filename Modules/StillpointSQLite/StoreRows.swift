@@ -1,6 +1,7 @@
 import GRDB
 import GRDBSQLite
 import StillpointCore
+import StillpointSQL
 
 /// The SQL that reads and writes the rows of entities.
 enum StoreRows {

@@ -34,4 +34,30 @@ struct StoreSeamAuditTests {
             #expect(found.count == 3, "\(module) should run the save, the batch and the import through the core: \(found)")
         }
     }
+
+    /// The core names no engine: each store module supplies its SQL spelling, its locations and its errors, so a
+    /// third store needs no edit of the core. Comments and documentation may name the stores; code and the
+    /// messages it shows may not.
+    @Test func theCoreNamesNoEngine() throws {
+        let expression = try NSRegularExpression(pattern: #"(?i)sqlite|postgres|grdb|libpq"#)
+        let core = try TrapAuditTests.sources().filter { $0.path.hasPrefix("Modules/StillpointCore/") }
+        #expect(core.count > 100, "the core's sources were not found: \(core.count) files")
+        let found = core.flatMap { source in
+            source.codeAndStrings.indices.compactMap { index -> String? in
+                let line = source.codeAndStrings[index]
+                guard expression.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil else { return nil }
+                return "\(source.path):\(index + 1): \(source.lines[index].trimmingCharacters(in: .whitespaces))"
+            }
+        }
+        #expect(found.isEmpty, "the core names an engine outside comments:\n\(found.joined(separator: "\n"))")
+    }
+
+    /// What the audit reads: code and strings, not comments.
+    @Test func theEngineAuditReadsStringsButNotComments() {
+        let source = SwiftSource(path: "x.swift", text: "let a = \"SQLite\" // PostgreSQL\n/// GRDB\nlet b = 1")
+        #expect(source.codeAndStrings[0].contains("SQLite"))
+        #expect(!source.codeAndStrings[0].contains("PostgreSQL"))
+        #expect(!source.codeAndStrings[1].contains("GRDB"))
+        #expect(!source.code[0].contains("SQLite"))
+    }
 }

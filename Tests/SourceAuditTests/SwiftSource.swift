@@ -10,11 +10,15 @@ struct SwiftSource {
     let lines: [String]
     /// The same lines with comments and string literals replaced by spaces.
     let code: [String]
+    /// The same lines with comments (documentation included) replaced by spaces, string literals kept: what the
+    /// program says as well as what it does.
+    let codeAndStrings: [String]
 
     init(path: String, text: String) {
         self.path = path
         lines = text.components(separatedBy: "\n")
         code = Self.blankCommentsAndStrings(text).components(separatedBy: "\n")
+        codeAndStrings = Self.blankCommentsAndStrings(text, keepingStrings: true).components(separatedBy: "\n")
     }
 
     /// Whether line `index` (0-based) carries a SwiftLint exemption for `rule`.
@@ -25,7 +29,7 @@ struct SwiftSource {
         return rules.split(separator: " ").contains { $0 == rule }
     }
 
-    private static func blankCommentsAndStrings(_ text: String) -> String {
+    private static func blankCommentsAndStrings(_ text: String, keepingStrings: Bool = false) -> String {
         var output: [Character] = []
         let characters = Array(text)
         var index = 0
@@ -33,6 +37,8 @@ struct SwiftSource {
             index + offset < characters.count ? characters[index + offset] : nil
         }
         func blank(_ character: Character) { output.append(character == "\n" ? "\n" : " ") }
+        var inString = false
+        func blankOrKeep(_ character: Character) { inString && keepingStrings ? output.append(character) : blank(character) }
         while index < characters.count {
             let character = characters[index]
             if character == "/" && peek(1) == "/" {
@@ -47,15 +53,17 @@ struct SwiftSource {
             } else if character == "\"" {
                 let multiline = peek(1) == "\"" && peek(2) == "\""
                 let delimiter = multiline ? 3 : 1
-                for _ in 0..<delimiter { blank("\""); index += 1 }
+                inString = true
+                defer { inString = false }
+                for _ in 0..<delimiter { blankOrKeep("\""); index += 1 }
                 while index < characters.count {
-                    if characters[index] == "\\" { blank("\\"); index += 1; if index < characters.count { blank(characters[index]); index += 1 }; continue }
+                    if characters[index] == "\\" { blankOrKeep("\\"); index += 1; if index < characters.count { blankOrKeep(characters[index]); index += 1 }; continue }
                     if characters[index] == "\"" && (!multiline || (peek(1) == "\"" && peek(2) == "\"")) {
-                        for _ in 0..<delimiter { blank("\""); index += 1 }
+                        for _ in 0..<delimiter { blankOrKeep("\""); index += 1 }
                         break
                     }
                     if !multiline && characters[index] == "\n" { break }
-                    blank(characters[index]); index += 1
+                    blankOrKeep(characters[index]); index += 1
                 }
             } else {
                 output.append(character)

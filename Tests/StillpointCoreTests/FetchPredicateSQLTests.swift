@@ -3,6 +3,7 @@ import GRDB
 import Testing
 @testable import StillpointCore
 @testable import StillpointSQLite
+import StillpointSQL
 
 /// The SQL that `FetchPredicate` compiles to, run against a real SQLite database, must select exactly the rows
 /// the in-memory evaluator selects.

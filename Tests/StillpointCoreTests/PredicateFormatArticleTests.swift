@@ -1,6 +1,7 @@
 import Foundation
 @testable import StillpointCore
 import Testing
+import StillpointSQL
 
 /// The Predicate Format article's examples compile and mean what it says.
 @Suite("Predicate format article")

@@ -3,6 +3,7 @@ import PropertyBased
 import StillpointTestSupport
 import Testing
 @testable import StillpointCore
+import StillpointSQL
 
 /// The predicate parser on formats made to break it: the fuzzing corpus mutated at random, and formats put
 /// together from the language's words. Every format either parses (and then evaluates and compiles to SQL)

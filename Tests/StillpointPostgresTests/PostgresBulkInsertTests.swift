@@ -3,6 +3,7 @@ import Foundation
 @testable import StillpointPostgres
 import StillpointPostgresTestSupport
 import Testing
+import StillpointSQL
 
 /// New rows in bulk, through `INSERT ... VALUES` (a few) and `COPY` (many): the text as it was, ids ascending in the
 /// rows' order, and a row whose key is taken (by a stored row or an earlier row) left out, as alone.

@@ -25,7 +25,7 @@ package struct DictionaryColumn: Sendable {
             case .count(let alias):
                 columns.append(DictionaryColumn(key: alias, property: property, type: .integer))
             case .expression(let expression, let alias):
-                columns.append(DictionaryColumn(key: alias, property: property, type: try expression.sql(in: .sqlite, of: entity).type))
+                columns.append(DictionaryColumn(key: alias, property: property, type: try expression.sql(in: .typeChecking, of: entity).type))
             }
         }
         return columns
@@ -34,6 +34,6 @@ package struct DictionaryColumn: Sendable {
     /// The type of an attribute, or of a key path through relationships (`importRun.file`).
     static func type(of name: String, in entity: EntityDescription) throws -> AttributeType? {
         guard name.contains(".") else { return try entity.attribute(position: name).type }
-        return try PredicateSQLCompiler.keyPath(name, of: entity, in: .sqlite).type
+        return try PredicateSQLCompiler.keyPath(name, of: entity, in: .typeChecking).type
     }
 }

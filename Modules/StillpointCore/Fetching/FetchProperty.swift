@@ -25,7 +25,7 @@ public enum FetchProperty: Sendable, Hashable {
 public enum AggregateFunction: String, Sendable, Hashable, CaseIterable {
     case sum, average, minimum, maximum, count
 
-    var sqlName: String {
+    package var sqlName: String {
         switch self {
         case .sum: return "SUM"
         case .average: return "AVG"

@@ -91,7 +91,7 @@ public struct FetchPredicate: Sendable, Hashable {
     /// dialect's folding function.
     ///
     /// ```swift
-    /// let fragment = try predicate.sqlFragment(in: .sqlite) { .column($0, type: attributeTypes[$0]) }
+    /// let fragment = try predicate.sqlFragment(in: store.dialect) { .column($0, type: attributeTypes[$0]) }
     /// ```
     ///
     /// With `entity`, key paths through its relationships (`run.file`, `sessions.@count`), `ANY`/`ALL`/`NONE`
@@ -99,6 +99,30 @@ public struct FetchPredicate: Sendable, Hashable {
     package func sqlFragment(in dialect: SQLDialect, firstParameter: Int = 1, entity: EntityDescription? = nil,
                              resolvingKeysWith resolve: (String) throws -> PredicateKeyResolution) throws -> SQLFragment {
         try PredicateSQLCompiler.compile(root, dialect: dialect, firstParameter: firstParameter, entity: entity, resolve: resolve)
+    }
+
+    /// Checks the predicate by names and types alone, as every store needs it: each key an attribute of `entity`
+    /// (or a path through its relationships), each comparison between operands of one type, each function given
+    /// numbers or text as it needs. What only one store refuses (a `MATCHES` pattern its regular expressions can't
+    /// mean as ICU's do) is left to that store's compiler.
+    ///
+    /// ```swift
+    /// let predicate = try FetchPredicate("kind == 'yoga' AND duration / 60 > 20")
+    /// try predicate.check(against: Session.entity)
+    /// try FetchPredicate("kind > 5").check(against: Session.entity)   // throws: text compared with a number
+    /// ```
+    public func check(against entity: EntityDescription) throws {
+        _ = try sqlFragment(in: .typeChecking, entity: entity, resolvingKeysWith: SQLDialect.typeChecking.attributeResolver(entity))
+    }
+
+    /// Checks the predicate by names and types alone, its keys resolved by `resolve` (which throws for an unknown
+    /// one): ``check(against:)`` for keys checked by the caller.
+    ///
+    /// ```swift
+    /// try predicate.check { key in .column(key, type: try entity.checkedAttribute(named: key).type) }
+    /// ```
+    package func check(entity: EntityDescription? = nil, resolvingKeysWith resolve: (String) throws -> PredicateKeyResolution) throws {
+        _ = try sqlFragment(in: .typeChecking, entity: entity, resolvingKeysWith: resolve)
     }
 }
 

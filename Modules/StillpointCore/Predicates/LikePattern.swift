@@ -1,16 +1,16 @@
 /// An NSPredicate `LIKE` pattern: `*` matches any run of characters, `?` one character, `\*` and `\?` themselves.
 ///
 /// It translates to an SQLite `GLOB` pattern and also matches in memory, character by code point, as GLOB does.
-struct LikePattern: Sendable, Hashable {
-    enum Element: Sendable, Hashable {
+package struct LikePattern: Sendable, Hashable {
+    package enum Element: Sendable, Hashable {
         case anyRun
         case anyOne
         case literal(Unicode.Scalar)
     }
 
-    var elements: [Element]
+    package var elements: [Element]
 
-    init(_ pattern: String) {
+    package init(_ pattern: String) {
         var elements: [Element] = []
         var escaping = false
         for scalar in pattern.unicodeScalars {
@@ -31,7 +31,7 @@ struct LikePattern: Sendable, Hashable {
     }
 
     /// The same pattern for SQLite's GLOB, where `*`, `?` and `[` are special and have to be bracketed to be literal.
-    var glob: String {
+    package var glob: String {
         var result = ""
         for element in elements {
             switch element {

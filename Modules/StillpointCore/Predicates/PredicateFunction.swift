@@ -4,7 +4,7 @@
 /// ```swift
 /// try FetchPredicate("abs(duration - 600) < 60 AND lowercase(kind) == 'yoga'")
 /// ```
-enum PredicateFunction: String, Sendable, Hashable, CaseIterable {
+package enum PredicateFunction: String, Sendable, Hashable, CaseIterable {
     case abs, sqrt, floor, ceiling, trunc
     case modulus = "modulus:by:"
     case length = "length:"

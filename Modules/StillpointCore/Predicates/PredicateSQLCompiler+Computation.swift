@@ -84,7 +84,6 @@ extension PredicateSQLCompiler {
 
     /// The SQL of an operand inside arithmetic or a function, its values appended to the arguments in order.
     mutating func computedSQL(_ operand: PredicateOperand) throws -> String {
-        let isPostgreSQL = dialect.spelling == .postgreSQL
         switch operand {
         case .variable(let name):
             throw FetchPredicateError(.argument, "the variable $\(name) has no value; give it with withSubstitutionVariables([\"\(name)\": value]) before fetching")
@@ -99,7 +98,7 @@ extension PredicateSQLCompiler {
             case .add, .subtract, .multiply: return "(\(left) \(op.rawValue) \(right))"
             case .divide: return "(\(left) / NULLIF(\(right), 0))"
             case .power:
-                return isPostgreSQL ? "power(\(Self.double(left)), \(Self.double(right)))" : "pow(\(left), \(right))"
+                return dialect.spelling.power(left, right)
             }
         case .function(let function, let operands):
             if function == .now { return try writeOperand(.value(.date(Date()))) }
@@ -108,20 +107,8 @@ extension PredicateSQLCompiler {
             let x = arguments.first ?? "NULL"
             switch function {
             case .negate: return "(-\(x))"
-            case .abs:
-                // SQLite's abs raises an error for the smallest integer, whose opposite is a double, as in memory.
-                // The operand is written once (its `?` parameters bind in order), and named in a subquery.
-                return isPostgreSQL ? "abs(\(x))"
-                    : "(SELECT CASE WHEN v = -9223372036854775807 - 1 THEN 9223372036854775808.0 ELSE abs(v) END FROM (SELECT \(x) AS v))"
-            case .sqrt:
-                // Both stores give NULL for a negative number, as memory does (PostgreSQL would raise an error);
-                // PostgreSQL's parameters are numbered, so writing the operand twice binds it twice.
-                return isPostgreSQL ? "sqrt(CASE WHEN \(x) >= 0 THEN \(Self.double(x)) END)" : "sqrt(\(x))"
-            case .floor: return isPostgreSQL ? "floor(\(Self.double(x)))" : "CAST(floor(\(x)) AS REAL)"
-            case .ceiling: return isPostgreSQL ? "ceiling(\(Self.double(x)))" : "CAST(ceil(\(x)) AS REAL)"
-            case .trunc: return isPostgreSQL ? "trunc(\(Self.double(x)))" : "CAST(trunc(\(x)) AS REAL)"
+            case .abs, .sqrt, .floor, .ceiling, .trunc, .length: return dialect.spelling.call(function, on: x)
             case .modulus: return "(\(x) % NULLIF(\(arguments.count > 1 ? arguments[1] : "NULL"), 0))"
-            case .length: return isPostgreSQL ? "char_length(\(x))" : "length(\(x))"
             case .lowercase, .uppercase: return dialect.caseMapped(x, upper: function == .uppercase)
             case .now: return "NULL"
             }
@@ -135,9 +122,5 @@ extension PredicateSQLCompiler {
         case .function(_, let operands): return operands.contains(.value(.null))
         default: return false
         }
-    }
-
-    private static func double(_ sql: String) -> String {
-        "CAST(\(sql) AS double precision)"
     }
 }

@@ -20,7 +20,7 @@ struct PredicateSQLCompiler {
 
     /// Resolves every key once, in order of appearance, so the first unknown key is the one reported. With
     /// `entity`, key paths through its relationships and quantified conditions compile to subqueries.
-    static func compile(_ node: PredicateNode, dialect: SQLDialect = .sqlite, firstParameter: Int = 1, entity: EntityDescription? = nil,
+    static func compile(_ node: PredicateNode, dialect: SQLDialect, firstParameter: Int = 1, entity: EntityDescription? = nil,
                         resolve: (String) throws -> PredicateKeyResolution) throws -> SQLFragment {
         let scope = entity.map { Scope(entity: $0, table: dialect.quote($0.name), depth: 0) }
         var compiler = PredicateSQLCompiler(dialect: dialect, firstParameter: firstParameter, scope: scope)
@@ -367,15 +367,15 @@ struct PredicateSQLCompiler {
             return try "\(dialect.positionFunction)(\(write(rawLHS, options)), \(write(rawRHS, options))) > 0"
         case .matches:
             let flags = options.rawValue
-            if dialect.foldsValuesBeforeBinding {
-                // PostgreSQL's `~` runs the pattern translated to its own regular expressions (or refuses it, saying
-                // why), over the text's [d]-folded copy as the evaluator folds it; [c] is in the translation.
+            if let matchOperator = dialect.spelling.regularExpressionOperator {
+                // The database's own operator runs the pattern translated to its regular expressions (or refuses it,
+                // saying why), over the text's [d]-folded copy as the evaluator folds it; [c] is in the translation.
                 guard case .value(let value) = comparison.rhs else {
-                    throw FetchPredicateError(.invalidComparison, "MATCHES on PostgreSQL needs its pattern as a string value, not '\(comparison.rhs)'; write the pattern itself, or use a SQLite store")
+                    throw FetchPredicateError(.invalidComparison, dialect.spelling.refusalOfComputedPattern("\(comparison.rhs)"))
                 }
                 guard let pattern = PredicateEvaluator.text(of: value) else { return dialect.literal(false) }
-                let translated = try PostgreSQLRegularExpression(pattern, flags: flags)
-                return try "\(write(rawLHS, options.intersection(.diacriticInsensitive))) ~ \(write(.parameter(.string(translated.pattern)), []))"
+                let translated = try dialect.spelling.translatedRegularExpression(pattern, flags: flags)
+                return try "\(write(rawLHS, options.intersection(.diacriticInsensitive))) \(matchOperator) \(write(.parameter(.string(translated)), []))"
             }
             return try "\(RegularExpressionMatch.sqlFunctionName)(\(write(rawLHS, [])), \(write(rawRHS, [])), \(flags)) = 1"
         case .like:
@@ -420,9 +420,9 @@ struct PredicateSQLCompiler {
         let sides = [comparison.lhs, comparison.rhs]
         for side in sides where side.isComputed {
             _ = try computedType(side)
-            // PostgreSQL folds stored copies of columns for [c]/[d]; a computed text has none.
+            // A store that folds stored copies of columns for [c]/[d] has none of a computed text.
             if !comparison.options.isEmpty, dialect.foldsValuesBeforeBinding {
-                throw FetchPredicateError(.invalidComparison, "\(comparison.options.modifierSuffix) can't fold the computed '\(side)' on PostgreSQL; compare lowercase(…) or uppercase(…) without [c]/[d]")
+                throw FetchPredicateError(.invalidComparison, dialect.spelling.refusalToFold(comparison.options.modifierSuffix, computed: "\(side)"))
             }
         }
         let needsText = comparison.op.isTextOperator || !comparison.options.isEmpty

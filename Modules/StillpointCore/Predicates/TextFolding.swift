@@ -13,8 +13,8 @@ package enum TextFolding {
     package static let lowercaseFunctionName = "stillpoint_lowercase"
     package static let uppercaseFunctionName = "stillpoint_uppercase"
     /// Flag bits of the second argument of `stillpoint_fold`.
-    static let caseInsensitiveFlag = 1
-    static let diacriticInsensitiveFlag = 2
+    package static let caseInsensitiveFlag = 1
+    package static let diacriticInsensitiveFlag = 2
 
     /// Folds `text` so that strings differing only in case and/or diacritics become equal.
     package static func fold(_ text: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String {

@@ -61,16 +61,6 @@ extension SQLDialect {
         }
     }
 
-    /// ` LIMIT n OFFSET m`, or less, or nothing.
-    package func windowClause(limit: Int?, offset: Int?) -> String {
-        if spelling == .postgreSQL { return postgreSQLWindowClause(limit: limit, offset: offset) }
-        switch (limit, offset) {
-        case (nil, nil): return ""
-        case (let limit?, nil): return " LIMIT \(max(0, limit))"
-        case (let limit, let offset?): return " LIMIT \(max(-1, limit ?? -1)) OFFSET \(max(0, offset))"
-        }
-    }
-
     /// The SQL expression of a dictionary fetch's column.
     func expression(of column: DictionaryColumn, in entity: EntityDescription) throws -> String {
         switch column.property {

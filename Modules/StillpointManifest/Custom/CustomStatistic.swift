@@ -2,6 +2,7 @@ import Foundation
 import PracticeLog
 import StillpointCore
 import StillpointStatistics
+import StillpointSQL
 
 /// A statistic declared in a manifest with no code: one aggregate of one attribute, compiled to the core's
 /// dictionary fetch (SQL `SUM`, `AVG`, `MIN`, `MAX` or `COUNT`), optionally filtered and grouped.
@@ -84,7 +85,8 @@ public struct CustomStatistic: Statistic {
         if let format {
             do {
                 let predicate = try FetchPredicate(format: format, arguments: [])
-                _ = try predicate.sqlFragment(in: .sqlite) { key in
+                // By names and types: what every store needs.
+                try predicate.check { key in
                     guard let attribute = entity.attribute(named: key) else {
                         throw FetchPredicateError(.unknownAttribute, unknown(key), format: format, offset: Self.offset(of: key, in: format))
                     }
@@ -116,11 +118,13 @@ public struct CustomStatistic: Statistic {
             summary: summary ?? Self.summary(function: function, attribute: attribute, entity: entity.name, where: format, groupBy: groupBy),
             parameters: isSession ? [.kinds, .minimumDuration, .asOf] : [])
         // A statistic the digest can't answer runs its predicate as SQL, on whichever store the manifest is run
-        // with: what PostgreSQL refuses (a MATCHES pattern it can't mean as ICU does) is the manifest's mistake,
-        // found when it is validated rather than when the report runs.
+        // with: what one store refuses (a MATCHES pattern PostgreSQL can't mean as ICU does) is the manifest's
+        // mistake, found when it is validated rather than when the report runs.
         if let parsed, !readsDigest {
             do {
-                _ = try parsed.sqlFragment(in: .postgreSQL) { key in .column(key, type: entity.attribute(named: key)?.type ?? .string) }
+                for dialect in SQLDialect.builtInStores {
+                    _ = try parsed.sqlFragment(in: dialect) { key in .column(key, type: entity.attribute(named: key)?.type ?? .string) }
+                }
             } catch let error as FetchPredicateError {
                 var explained = error
                 explained.message += " (this statistic reads attributes the report's digest doesn't hold, so its where: runs in the store, and a manifest must run on either store)"

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import StillpointCore
+import StillpointSQL
 
 /// The PostgreSQL store: the seam's driver over libpq connections to one database.
 ///

@@ -1,4 +1,5 @@
 import StillpointCore
+import StillpointSQL
 
 /// The PostgreSQL store's side of a ``MigrationContext``: the connection inside the open's transaction. Updates of
 /// text attributes set their folded copies too, as saves do.

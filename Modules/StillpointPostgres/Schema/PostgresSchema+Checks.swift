@@ -1,4 +1,5 @@
 import StillpointCore
+import StillpointSQL
 
 extension PostgresSchema {
     /// The table that records the store's format version (``PersistentContainer/storeFormatVersion``).

@@ -1,4 +1,5 @@
 import StillpointCore
+import StillpointSQL
 
 /// The in-place changes beyond adding: renames that the schema declares, and the cleanup of what it no longer
 /// declares. Both run inside ``PostgresSchema/create(on:path:)``'s transaction, under its lock.

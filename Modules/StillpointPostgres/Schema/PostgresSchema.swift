@@ -1,4 +1,5 @@
 import StillpointCore
+import StillpointSQL
 
 /// Creates a ``Schema``'s tables on PostgreSQL, and adds what a reopen with a newer schema lacks: new tables,
 /// new attributes, new indexes; renames what the schema says was renamed, and loosens what it no longer declares

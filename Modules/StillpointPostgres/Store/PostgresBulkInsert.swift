@@ -1,4 +1,5 @@
 import StillpointCore
+import StillpointSQL
 
 /// New rows of one entity in bulk, as one `INSERT` per row would write them: ids drawn from the table's sequence
 /// up front, ascending in the rows' order, then a few rows in one `INSERT ... VALUES ... ON CONFLICT DO NOTHING

@@ -1,4 +1,5 @@
 import StillpointCore
+import StillpointSQL
 
 /// An export's rows read through a ``PostgresCursor`` in the read transaction, so that memory holds one chunk
 /// whatever the number of rows. Between chunks the connection is free, so a format may run statements of its own.

@@ -1,4 +1,5 @@
 import StillpointCore
+import StillpointSQL
 
 /// The `INSERT` of rows of one entity, with the folded copies of its text columns, returning the new rows' ids.
 ///

@@ -1,4 +1,5 @@
 import StillpointCore
+import StillpointSQL
 
 /// The batch statements of PostgreSQL's row writes: one `DELETE`/`UPDATE ... RETURNING "_id"`, the rows it changed
 /// coming back with it. The core's ``BatchStatement/run(rows:author:origin:policy:hub:)`` runs them, and batch

@@ -1,5 +1,6 @@
 import Foundation
 import StillpointCore
+import StillpointSQL
 
 /// The row writes of a save, import or batch on PostgreSQL: `INSERT ... ON CONFLICT DO NOTHING RETURNING`, version-checked
 /// `UPDATE ... RETURNING` and `DELETE ... RETURNING` (a conflict is an id that did not come back), the change-log

@@ -1,5 +1,6 @@
 import Foundation
 import StillpointCore
+import StillpointSQL
 
 /// PostgreSQL's side of the store seam: one libpq connection inside a transaction. The SQL comes from
 /// ``SQLDialect/postgreSQL`` through the same query builders SQLite's store uses, so that a fetch request selects

@@ -54,10 +54,12 @@ struct ExportCommand: AsyncParsableCommand {
         var request = FetchRequest(entity)
         if let predicate {
             do {
-                request.predicate = try FetchPredicate(predicate)
-                _ = try request.predicate?.sqlFragment(in: storeOption.sqlDialect) { key in
-                    PredicateKeyResolution.column(key, type: try entity.checkedAttribute(named: key).type)
-                }
+                let parsed = try FetchPredicate(predicate)
+                let resolve = { (key: String) in PredicateKeyResolution.column(key, type: try entity.checkedAttribute(named: key).type) }
+                // By names and types, then for what the named store refuses.
+                try parsed.check(resolvingKeysWith: resolve)
+                _ = try parsed.sqlFragment(in: storeOption.sqlDialect, resolvingKeysWith: resolve)
+                request.predicate = parsed
             } catch let error as FetchPredicateError {
                 // A long predicate is shown by its start, so that the message stays one readable line.
                 let shown = predicate.count > 60 ? predicate.prefix(50) + "…" : predicate

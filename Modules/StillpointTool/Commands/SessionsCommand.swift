@@ -106,13 +106,14 @@ struct SessionsCommand: AsyncParsableCommand {
         Output.printError(interrupt.wasInterrupted ? "stopped following the store" : "shown \(shown) \(shown == 1 ? "state" : "states") of the list")
     }
 
-    /// The `--where` predicate, checked against the entity, in the store's SQL, before the store is opened.
+    /// The `--where` predicate, checked against the entity by names and types, then for what the named store
+    /// refuses, before the store is opened.
     static func parse(_ text: String, for entity: EntityDescription, in dialect: SQLDialect) throws -> FetchPredicate {
         do {
             let predicate = try FetchPredicate(text)
-            _ = try predicate.sqlFragment(in: dialect) { key in
-                PredicateKeyResolution.column(key, type: try entity.checkedAttribute(named: key).type)
-            }
+            let resolve = { (key: String) in PredicateKeyResolution.column(key, type: try entity.checkedAttribute(named: key).type) }
+            try predicate.check(resolvingKeysWith: resolve)
+            _ = try predicate.sqlFragment(in: dialect, resolvingKeysWith: resolve)
             return predicate
         } catch let error as FetchPredicateError {
             // A long predicate is shown by its start, so that the message stays one readable line.

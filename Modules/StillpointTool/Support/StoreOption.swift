@@ -5,6 +5,7 @@ import PracticeLog
 import StillpointCore
 import StillpointSQLite
 import StillpointPostgres
+import StillpointSQL
 import StillpointReport
 
 /// `--store FILE` or `--store postgresql://...`: the practice log to use, or the default store.
@@ -18,8 +19,8 @@ struct StoreOption: ParsableArguments {
         StoreLocation.isPostgresName(text)
     }
 
-    /// The SQL the named store speaks, so that `--where` is checked as that store will compile it (PostgreSQL
-    /// refuses a few forms that SQLite answers, such as MATCHES '\\w+') before anything is opened.
+    /// The SQL the named store speaks, so that `--where`, checked by type, is also checked for what that store
+    /// refuses (PostgreSQL refuses a few forms that SQLite answers, such as MATCHES '\\w+') before anything is opened.
     var sqlDialect: SQLDialect {
         store.map(Self.isServerURI) == true ? .postgreSQL : .sqlite
     }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import StillpointCore
 import Testing
+import StillpointSQL
 
 /// Key paths, ANY/ALL/NONE and collection operators, in the store's SQL and in the in-memory evaluator alike.
 @Suite("Predicates through relationships")

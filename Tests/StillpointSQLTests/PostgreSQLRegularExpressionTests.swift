@@ -1,7 +1,8 @@
 import Foundation
 import PropertyBased
 import Testing
-@testable import StillpointCore
+import StillpointCore
+@testable import StillpointSQL
 
 /// How a MATCHES pattern reads as PostgreSQL's regular expression: every character spelt out, ICU's sets as
 /// ranges, `[c]` as case variants, and the constructs PostgreSQL would read otherwise refused with why.

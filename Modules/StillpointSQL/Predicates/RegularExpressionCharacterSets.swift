@@ -1,3 +1,5 @@
+import StillpointCore
+
 /// The Unicode sets that ICU's regular expressions give a meaning to and PostgreSQL's do not, spelt out as code
 /// point ranges for ``PostgreSQLRegularExpression``: `\d`, `\s`, the line terminators `.` and `$` stop at, and
 /// the characters that `[c]` lets match one another.

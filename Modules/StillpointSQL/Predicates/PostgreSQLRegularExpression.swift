@@ -1,3 +1,5 @@
+import StillpointCore
+
 /// A `MATCHES` pattern (an ICU regular expression over the whole string, as `NSPredicate` reads it) rewritten as
 /// a PostgreSQL advanced regular expression for `~` that matches exactly the same strings, or refused with why.
 ///
