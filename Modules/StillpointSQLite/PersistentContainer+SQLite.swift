@@ -20,16 +20,16 @@ extension PersistentContainer {
     ///
     /// - Throws: ``StoreError`` with the path when the store cannot be opened or upgraded in place, was written by a
     ///   newer Stillpoint, is another program's database, or (read-only) does not exist yet or must be upgraded
-    ///   first. A PostgreSQL location is opened by `StillpointPostgres` (`PersistentContainer(schema:postgres:)`);
-    ///   here it throws ``StoreError/storeModuleMissing(path:module:)``.
+    ///   first. Another store module's location (`.postgres(uri)` of `StillpointPostgres`) is opened by the opener
+    ///   that module registered; one of a scheme no module registered throws ``StoreError/storeModuleMissing(path:module:)``.
     public convenience init(schema: Schema, location: StoreLocation, access: StoreAccess = .readWrite,
                             addingToForeignDatabase: Bool = false) throws {
-        switch location {
-        case .file, .inMemory:
+        if location.fileURL != nil || location == .inMemory {
             self.init(store: try Store(location: location, schema: schema, access: access,
                                        addingToForeignDatabase: addingToForeignDatabase))
-        case .postgres:
-            throw StoreError.storeModuleMissing(path: location.displayPath, module: "StillpointPostgres")
+        } else {
+            // Another store module's location, opened by the opener it registered.
+            self.init(store: try location.openDriver(schema: schema, access: access))
         }
     }
 

@@ -36,10 +36,7 @@ final class Store: Sendable {
             SQLFunctions.register(in: db)
         }
         var staleWriters: [String] = []
-        switch location {
-        case .inMemory:
-            writer = try DatabaseQueue(configuration: configuration)
-        case .file(let url):
+        if let url = location.fileURL {
             let path = url.path
             let findings = try StorePreflight.check(fileAt: url, schema: schema, access: access,
                                                     addingToForeignDatabase: addingToForeignDatabase)
@@ -49,8 +46,10 @@ final class Store: Sendable {
             } catch {
                 throw StoreError.translating(error, path: path)
             }
-        case .postgres:
-            throw StoreError.storeModuleMissing(path: location.displayPath, module: "StillpointPostgres")
+        } else if location == .inMemory {
+            writer = try DatabaseQueue(configuration: configuration)
+        } else {
+            throw StoreError.storeModuleMissing(path: location.displayPath, module: "the store module of '\(location.scheme)' locations")
         }
         guard configuration.readonly == false else { return }
         let migrator = SchemaMigrator(schema: schema, path: location.displayPath)
@@ -127,7 +126,7 @@ final class Store: Sendable {
     /// store closed cleanly. Later use fails.
     func close() throws {
         do {
-            if case .file = location, access == .readWrite, !isClosed.withLock({ $0 }) {
+            if location.fileURL != nil, access == .readWrite, !isClosed.withLock({ $0 }) {
                 let token = processToken
                 // Best effort (the disk may be full): a row left behind only costs the next open an integrity check.
                 try? writer.write { db in try OpenWriters.unregister(token: token, in: db) }

@@ -93,7 +93,7 @@ struct MigrationTests {
 
     /// The bytes of a store file, to show an open changed none; `nil` for a server's store.
     private func fileBytes(_ location: StoreLocation) throws -> Data? {
-        guard case .file(let url) = location else { return nil }
+        guard let url = location.fileURL else { return nil }
         return try Data(contentsOf: url)
     }
 

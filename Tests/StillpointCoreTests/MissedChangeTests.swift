@@ -24,7 +24,7 @@ struct MissedChangeTests {
     private func setUp(interval: Duration, reporterOptions: String = "") async throws
         -> (reporter: PersistentContainer, watcher: Task<Void, Never>, reader: ObjectContext, id: ObjectID,
             importer: PersistentContainer, uri: String, doorbell: PostgresConnection) {
-        guard case .postgres(let uri) = try await TestStore.postgres.makeLocation() else { throw CancellationError() }
+        guard let uri = try await TestStore.postgres.makeLocation().postgresURI else { throw CancellationError() }
         let reporter = try makeContainer(at: .postgres(uri + reporterOptions))
         try await insertItems([1], in: reporter)
         let watcher = reporter.observeOtherProcesses(every: interval)

@@ -54,8 +54,8 @@ struct StoreAccessTests {
 
     /// What a read-only container must leave as it was: the file's bytes, or the server's items and change log.
     private static func contents(of location: StoreLocation) throws -> [String] {
-        guard case .postgres(let uri) = location else {
-            guard case .file(let url) = location else { return [] }
+        guard let uri = location.postgresURI else {
+            guard let url = location.fileURL else { return [] }
             return [try Data(contentsOf: url).base64EncodedString()]
         }
         let connection = try PostgresConnection(uri: uri)
@@ -74,8 +74,7 @@ struct StoreAccessTests {
         let writing = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let thread = Thread {
-            switch location {
-            case .file(let url):
+            if let url = location.fileURL {
                 try? DatabaseQueue(path: url.path).inDatabase { db in
                     try db.execute(sql: "BEGIN IMMEDIATE")
                     try db.execute(sql: insert)
@@ -83,7 +82,7 @@ struct StoreAccessTests {
                     release.wait()
                     try db.execute(sql: "ROLLBACK")
                 }
-            case .postgres(let uri):
+            } else if let uri = location.postgresURI {
                 guard let connection = try? PostgresConnection(uri: uri) else {
                     writing.signal()
                     return
@@ -94,7 +93,7 @@ struct StoreAccessTests {
                     release.wait()
                     throw CancellationError()  // rolls the insert back
                 }
-            case .inMemory:
+            } else {
                 writing.signal()
             }
         }
@@ -106,7 +105,7 @@ struct StoreAccessTests {
         let reader = try openContainer(schema: try Self.schema(), location: location, access: .readOnly)
         let count = try await reader.newBackgroundContext().perform { try $0.count(for: FetchRequest(Item.self)) }
         #expect(count == 3)
-        if case .postgres = location {
+        if location.postgresURI != nil {
             let opened = DispatchSemaphore(value: 0)
             Thread {
                 _ = try? openContainer(schema: try Self.schema(), location: location)
@@ -123,14 +122,13 @@ struct StoreAccessTests {
         #expect(throws: StoreError.noStore(path: location.displayPath)) {
             try openContainer(schema: try Self.schema(), location: location, access: .readOnly)
         }
-        switch location {
-        case .file(let url):
+        if let url = location.fileURL {
             #expect(try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path).isEmpty)
-        case .postgres(let uri):
+        } else if let uri = location.postgresURI {
             let tables = try PostgresConnection(uri: uri)
                 .execute("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema()")
             #expect(tables.integer(row: 0, column: 0) == 0)
-        case .inMemory:
+        } else {
             Issue.record("an in-memory store cannot be opened twice")
         }
     }
@@ -145,7 +143,7 @@ struct StoreAccessTests {
         }
         // PersistentContainer.reading upgrades a SQLite file first; a server store is upgraded by a read-write open.
         let reader: PersistentContainer
-        if case .file(let url) = location {
+        if let url = location.fileURL {
             reader = try PersistentContainer.reading(schema: try Self.schema(), url: url)
         } else {
             try openContainer(schema: try Self.schema(), location: location).close()

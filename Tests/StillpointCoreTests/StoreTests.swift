@@ -146,8 +146,8 @@ struct StoreTests {
 
     /// What a refused reopen must leave as it was: the file's bytes, or the server's columns and rows.
     private func storedShape(at location: StoreLocation) throws -> [String] {
-        guard case .postgres(let uri) = location else {
-            guard case .file(let url) = location else { return [] }
+        guard let uri = location.postgresURI else {
+            guard let url = location.fileURL else { return [] }
             return [try Data(contentsOf: url).base64EncodedString()]
         }
         let columns = try PostgresConnection(uri: uri).execute("""

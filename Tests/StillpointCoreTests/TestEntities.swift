@@ -64,7 +64,7 @@ func makeContainer(_ store: TestStore, entities: [any Entity.Type] = [Item.self,
 
 /// Opens `location` with the store target it needs: StillpointPostgres for a server, StillpointSQLite otherwise.
 func openContainer(schema: Schema, location: StoreLocation, access: StoreAccess = .readWrite) throws -> PersistentContainer {
-    if case .postgres(let uri) = location { return try PersistentContainer(schema: schema, postgres: uri, access: access) }
+    if let uri = location.postgresURI { return try PersistentContainer(schema: schema, postgres: uri, access: access) }
     return try PersistentContainer(schema: schema, location: location, access: access)
 }
 

@@ -1,64 +1,75 @@
 import Foundation
 
-/// Where a container keeps its data.
+/// Where a container keeps its data: a scheme and an address, open to every store module. The core knows two
+/// schemes, a file and a private in-memory store; a store module adds its own as a static member (`StillpointPostgres`
+/// adds `.postgres(uri)`) and registers how to open it.
 ///
 /// ```swift
 /// try PersistentContainer(schema: schema, location: .file(url))
 /// try PersistentContainer(schema: schema, location: .inMemory)
+/// try PersistentContainer(schema: schema, location: .postgres("postgresql://app@db.example/practice"))
 /// ```
-public enum StoreLocation: Sendable, Hashable {
-    /// A SQLite file in WAL mode: readers run while one writer writes.
-    case file(URL)
+public struct StoreLocation: Sendable, Hashable {
+    /// What kind of location: `file`, `memory`, or a store module's (`postgresql`).
+    public let scheme: String
+    /// The file's path, or the store module's name for the store (a URI); empty in memory.
+    public let address: String
+
+    /// A location of a store module's own scheme; the module registers how to open it
+    /// (``register(scheme:opener:)``).
+    ///
+    /// ```swift
+    /// let location = StoreLocation(scheme: "mydb", address: "mydb://host/practice")
+    /// ```
+    public init(scheme: String, address: String) {
+        self.scheme = scheme
+        self.address = address
+    }
+
+    /// A store file: readers run while one writer writes.
+    public static func file(_ url: URL) -> StoreLocation {
+        StoreLocation(scheme: fileScheme, address: url.path)
+    }
+
     /// A private in-memory store, gone when the container is.
-    case inMemory
-    /// A PostgreSQL database, named by a libpq connection URI (`postgresql://user@host:5432/practice`) or
-    /// `key=value` pairs; libpq's environment variables (`PGHOST`, `PGPASSWORD`, ...) fill in the rest.
-    /// Opened through `StillpointPostgres`.
-    case postgres(String)
+    public static let inMemory = StoreLocation(scheme: memoryScheme, address: "")
+
+    /// The scheme of ``file(_:)``.
+    public static let fileScheme = "file"
+    /// The scheme of ``inMemory``.
+    public static let memoryScheme = "memory"
+
+    /// The file of a ``file(_:)`` location; `nil` for every other.
+    ///
+    /// ```swift
+    /// if let url = container.location.fileURL { print(url.path) }
+    /// ```
+    public var fileURL: URL? {
+        scheme == Self.fileScheme ? URL(fileURLWithPath: address) : nil
+    }
 
     /// The path shown in errors and messages: every message, log line and report that names a store goes
     /// through it, so that none shows a password.
     ///
     /// ```swift
-    /// StoreLocation.postgres("postgresql://app:Hunter2?Secret@db.example/practice").displayPath
-    /// // "postgresql://app:***@db.example/practice"
+    /// StoreLocation(scheme: "mydb", address: "mydb://app:Hunter2?Secret@db.example/practice").displayPath
+    /// // "mydb://app:***@db.example/practice"
     /// ```
     package var displayPath: String {
-        switch self {
-        case .file(let url): return url.path
-        case .inMemory: return ":memory:"
-        case .postgres(let uri): return Self.redactingPasswords(in: uri)
+        switch scheme {
+        case Self.fileScheme: return address
+        case Self.memoryScheme: return ":memory:"
+        default: return Self.redactingPasswords(in: address)
         }
     }
 
-    /// Whether `name` (a `--store`, a manifest's `store:`) names a PostgreSQL database rather than a file: a URI
-    /// whose scheme is `postgresql://` or `postgres://` in any case, or libpq's `keyword=value` pairs (a name that
-    /// starts with a word and `=`, as psql reads it). A file of such a name is written `./host=x.sqlite`.
-    ///
-    /// ```swift
-    /// StoreLocation.isPostgresName("PostgreSQL://db.example/practice")          // true
-    /// StoreLocation.isPostgresName("host=db.example dbname=practice")           // true
-    /// StoreLocation.isPostgresName("practice.sqlite")                           // false
-    /// ```
-    package static func isPostgresName(_ name: String) -> Bool {
-        schemeLength(of: name) != nil || name.firstMatch(of: /^\s*[A-Za-z_]+\s*=/) != nil
-    }
-
-    /// `name` as libpq reads it: a URI's scheme in lower case. RFC 3986 makes schemes case-insensitive, but
-    /// libpq recognises only `postgresql://` and `postgres://` as written (`uri_prefix_length` in fe-connect.c),
-    /// and would read `PostgreSQL://...` as `keyword=value` pairs, quoting it whole in its error.
-    package static func libpqForm(of name: String) -> String {
-        guard let length = schemeLength(of: name) else { return name }
-        return name.prefix(length).lowercased() + name.dropFirst(length)
-    }
-
-    /// The length of `text`'s `postgresql://` or `postgres://`, in any case.
-    private static func schemeLength(of text: String) -> Int? {
-        ["postgresql://", "postgres://"].first { text.prefix($0.count).lowercased() == $0 }?.count
+    /// The length of `text`'s scheme and `://` (`mydb://`), when it starts with one.
+    package static func schemeLength(of text: String) -> Int? {
+        text.prefixMatch(of: /[A-Za-z][A-Za-z0-9+.\-]*:\/\//).map { text.distance(from: text.startIndex, to: $0.range.upperBound) }
     }
 
     /// `text` (a message, a manifest's line) with every password it may hold replaced by `***`, line by line: in
-    /// a `postgresql://` URI (any case), everything from the first `:` after the scheme to the line's last `@`;
+    /// a URI of any scheme (`postgresql://`, in any case), everything from the first `:` after the scheme to the line's last `@`;
     /// and the value of every `password=` or `sslpassword=` (any case, percent-encoded or not), in a URI's query or in
     /// `keyword=value` pairs, quoted or not.
     ///
@@ -82,7 +93,7 @@ public enum StoreLocation: Sendable, Hashable {
 
     private static func redactingPasswords(inLine text: String) -> String {
         var line = text
-        if let scheme = line.firstRange(of: /(?i)postgres(?:ql)?:\/\//) {
+        if let scheme = line.firstRange(of: /[A-Za-z][A-Za-z0-9+.\-]*:\/\//) {
             if let at = line[scheme.upperBound...].lastIndex(of: "@") {
                 if let colon = line[scheme.upperBound..<at].firstIndex(of: ":") {
                     line.replaceSubrange(line.index(after: colon)..<at, with: "***")

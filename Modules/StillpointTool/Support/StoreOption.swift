@@ -76,7 +76,8 @@ struct StoreOption: ParsableArguments {
             } catch StoreError.noStore {
                 throw ToolFailure("there is no store in \(location.displayPath); make one with `stillpoint import FILE --store URI` "
                                   + "or `stillpoint demo --store URI`", status: .noInput)
-            } catch StoreError.noDatabase(_, let database) {
+            } catch let error as StoreError {
+                guard case PostgresStoreError.noDatabase(let database)? = error.driverError as? PostgresStoreError else { throw error }
                 // Like a store file that is not there, but neither import nor demo can make a database.
                 let then = use == .reading
                     ? ", then make the store with `stillpoint import FILE --store URI` or `stillpoint demo --store URI`"
@@ -94,7 +95,7 @@ struct StoreOption: ParsableArguments {
                     return try PersistentContainer(schema: Session.schema, location: .file(url),
                                                    addingToForeignDatabase: addingToForeignDatabase)
                 } catch let error as StoreError {
-                    guard case .foreignDatabase = error else { throw error }
+                    guard case SQLiteStoreError.foreignDatabase? = error.driverError as? SQLiteStoreError else { throw error }
                     throw ToolFailure(error.description + "; or give --add-to-foreign-database to add Stillpoint's tables "
                                       + "beside its own", status: .dataError)
                 }

@@ -30,7 +30,7 @@ final class StoreRemovalWatch: Sendable {
     /// Starts watching the store's file; `nil` for a store that is not a file (PostgreSQL, in memory).
     init?(_ container: PersistentContainer, every interval: Duration = .milliseconds(250),
           action: @escaping @Sendable (Change) -> Void) {
-        guard case .file(let url) = container.location, let original = FileIdentity(path: url.path) else { return nil }
+        guard let url = container.location.fileURL, let original = FileIdentity(path: url.path) else { return nil }
         let path = url.path
         let seen = LockedState<Change?>(nil)
         self.seen = seen

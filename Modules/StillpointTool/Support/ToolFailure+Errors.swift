@@ -46,17 +46,22 @@ extension ToolFailure {
 
     private static func status(of error: StoreError) -> ExitStatus {
         switch error {
-        case .notADatabase, .corrupt, .incompatibleSchema, .historyPurged, .newerVersion, .newerSchemaVersion, .needsUpgrade: .dataError
-        case .foreignDatabase, .foreignDatabaseVersioned: .dataError
+        case .corrupt, .incompatibleSchema, .historyPurged, .newerVersion, .newerSchemaVersion, .needsUpgrade: .dataError
         case .missingDirectory, .readOnlyDirectory, .readOnly: .cannotCreate
-        case .notAFile, .noStore, .noDatabase: .noInput
+        case .notAFile, .noStore: .noInput
         case .specialFile: .noInput
-        case .sqlite, .diskFull, .server: .ioError
-        case .serverUnreachable: .unavailable
-        case .serverCancelled: .temporaryFailure
+        case .diskFull: .ioError
         case .permissionDenied: .noPermission
         case .storeModuleMissing: .software
-        case .invalidLocation: .usage
+        case .driver(_, let error):
+            switch error.kind {
+            case .badData: .dataError
+            case .ioError: .ioError
+            case .unavailable: .unavailable
+            case .temporaryFailure: .temporaryFailure
+            case .usage: .usage
+            case .noInput: .noInput
+            }
         }
     }
 

@@ -9,7 +9,7 @@ extension PersistentContainer {
     /// Runs `sql` on the store directly, outside every context, as another program would: SQLite through a
     /// connection of the store's own, PostgreSQL through a connection of its own. For SQL both databases speak.
     func executeSQL(_ sql: String) throws {
-        if case .postgres(let uri) = store.location {
+        if let uri = store.location.postgresURI {
             try PostgresConnection(uri: uri).execute(sql)
         } else {
             try sqliteStore.write { db in try db.execute(sql: sql) }
@@ -18,7 +18,7 @@ extension PersistentContainer {
 
     /// The integer the first column of the first row of `sql` holds, read as ``executeSQL(_:)`` writes.
     func integer(_ sql: String) throws -> Int64? {
-        if case .postgres(let uri) = store.location {
+        if let uri = store.location.postgresURI {
             return try PostgresConnection(uri: uri).execute(sql).integer(row: 0, column: 0)
         }
         return try sqliteStore.read { db in try Int64.fetchOne(db, sql: sql) }
@@ -26,7 +26,7 @@ extension PersistentContainer {
 
     /// The first column of every row of `sql`, as text (`NULL` as `nil`), read as ``executeSQL(_:)`` writes.
     func strings(_ sql: String) throws -> [String?] {
-        if case .postgres(let uri) = store.location {
+        if let uri = store.location.postgresURI {
             let result = try PostgresConnection(uri: uri).execute(sql)
             return (0..<result.rowCount).map { result.text(row: $0, column: 0) }
         }
@@ -35,7 +35,7 @@ extension PersistentContainer {
 
     /// The table of the store's change log (`sequence`, `changes`, ... on both databases).
     var changeLogTable: String {
-        if case .postgres = store.location { return PostgresChangeLog.table }
+        if store.location.postgresURI != nil { return PostgresChangeLog.table }
         return ChangeLog.table
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import StillpointCore
+import StillpointPostgres
 import StillpointPostgresTestSupport
 import Testing
 

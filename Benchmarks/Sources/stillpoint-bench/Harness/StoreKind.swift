@@ -23,10 +23,9 @@ enum StoreKind: String, Sendable, CaseIterable {
 
     /// A container over a fresh store of this kind for a measurement in `directory`.
     func container(schema: Schema, in directory: TemporaryDirectory) throws -> PersistentContainer {
-        switch try location(in: directory) {
-        case .postgres(let uri): return try PersistentContainer(schema: schema, postgres: uri)
-        case let location: return try PersistentContainer(schema: schema, location: location)
-        }
+        let location = try location(in: directory)
+        if let uri = location.postgresURI { return try PersistentContainer(schema: schema, postgres: uri) }
+        return try PersistentContainer(schema: schema, location: location)
     }
 
     /// How tables name the store.
