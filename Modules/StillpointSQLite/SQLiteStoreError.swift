@@ -18,6 +18,8 @@ public enum SQLiteStoreError: StoreDriverError {
     case foreignDatabaseVersioned(userVersion: Int)
     /// SQLite reported an error: its extended result code and message.
     case sqlite(code: Int32, message: String)
+    /// The path names a folder.
+    case notAFile
 
     public func message(at path: String) -> String {
         switch self {
@@ -32,6 +34,8 @@ public enum SQLiteStoreError: StoreDriverError {
                 + "store version there, so the two cannot share it (it was left untouched): make the store in a new file"
         case .sqlite(let code, let message):
             return "\(path): SQLite error \(code): \(message)"
+        case .notAFile:
+            return "\(path) is a folder, not a store; name a store file, such as \(path)/practice.sqlite"
         }
     }
 
@@ -39,6 +43,7 @@ public enum SQLiteStoreError: StoreDriverError {
         switch self {
         case .notADatabase, .foreignDatabase, .foreignDatabaseVersioned: .badData
         case .sqlite: .ioError
+        case .notAFile: .noInput
         }
     }
 }
@@ -58,6 +63,11 @@ extension StoreError {
     /// ``SQLiteStoreError/foreignDatabaseVersioned(userVersion:)`` at `path`.
     public static func foreignDatabaseVersioned(path: String, userVersion: Int) -> StoreError {
         .driver(path: path, error: SQLiteStoreError.foreignDatabaseVersioned(userVersion: userVersion))
+    }
+
+    /// ``SQLiteStoreError/notAFile`` at `path`.
+    public static func notAFile(path: String) -> StoreError {
+        .driver(path: path, error: SQLiteStoreError.notAFile)
     }
 
     /// ``SQLiteStoreError/sqlite(code:message:)`` at `path`.

@@ -15,8 +15,6 @@ public enum StoreError: Error, Sendable, Equatable {
     case driver(path: String, error: any StoreDriverError)
     /// The change log no longer holds every change after `token`: it was purged through `purgedThrough`.
     case historyPurged(path: String, token: HistoryToken, purgedThrough: HistoryToken)
-    /// The path names a folder.
-    case notAFile(path: String)
     /// The path names a device, a FIFO or a socket (`kind` says which), which cannot hold a store.
     case specialFile(path: String, kind: String)
     /// A read-only open found no store (no file, or an empty one) at the path.
@@ -56,8 +54,6 @@ extension StoreError: LocalizedError, CustomStringConvertible {
         case .historyPurged(let path, let token, let purgedThrough):
             return "\(path): the change log was purged through \(purgedThrough.sequence), so the changes after \(token.sequence) are "
                 + "no longer all in it; fetch again what you show, then continue from currentHistoryToken()"
-        case .notAFile(let path):
-            return "\(path) is a folder, not a store; name a store file, such as \(path)/practice.sqlite"
         case .specialFile(let path, let kind):
             return "\(path) is \(kind), not a regular file, so it cannot hold a store; name a store file (a new one is made by "
                 + "the first write)"

@@ -48,7 +48,7 @@ extension ToolFailure {
         switch error {
         case .corrupt, .incompatibleSchema, .historyPurged, .newerVersion, .newerSchemaVersion, .needsUpgrade: .dataError
         case .missingDirectory, .readOnlyDirectory, .readOnly: .cannotCreate
-        case .notAFile, .noStore: .noInput
+        case .noStore: .noInput
         case .specialFile: .noInput
         case .diskFull: .ioError
         case .permissionDenied: .noPermission
