@@ -156,8 +156,14 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointPostgresTests",
-            dependencies: ["StillpointSQLite", "StillpointPostgres", "StillpointCore", "StillpointSQL", "StillpointPostgresTestSupport", propertyBased],
+            dependencies: ["StillpointSQLite", "StillpointPostgres", "StillpointCore", "StillpointSQL", "StillpointPostgresTestSupport",
+                           "StillpointTestSupport", propertyBased],
             path: "Tests/StillpointPostgresTests",
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "StillpointSQLiteTests",
+            dependencies: ["StillpointSQLite", "StillpointCore", "StillpointTestSupport", grdb],
+            path: "Tests/StillpointSQLiteTests",
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointSQLTests",
@@ -176,7 +182,7 @@ let package = Package(
         .testTarget(
             name: "StillpointReportTests",
             dependencies: ["StillpointSQLite", "StillpointReport", "StillpointStatistics", "StillpointManifest", "StillpointCatalog", "PracticeLog",
-                           "StillpointPostgres", "StillpointPostgresTestSupport", propertyBased],
+                           "StillpointPostgres", "StillpointPostgresTestSupport", "StillpointTestSupport", propertyBased],
             path: "Tests/StillpointReportTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings),
