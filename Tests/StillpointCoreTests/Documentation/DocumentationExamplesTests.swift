@@ -1,4 +1,5 @@
 import Foundation
+import StillpointTestSupport
 import Testing
 
 /// Every example of the core's DocC articles is compiled: each `swift` block of each article in
@@ -17,37 +18,18 @@ struct DocumentationExamplesTests {
     static func testSources() throws -> [[String]] {
         let files = FileManager.default.enumerator(at: testTarget, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
-        return try files.map { ArticleExamples.lines(try String(contentsOf: $0, encoding: .utf8)) }
+        return try files.map { DocumentationExamples.lines(try String(contentsOf: $0, encoding: .utf8)) }
     }
 
     /// Whether `block`'s lines appear in a row in one of `sources`.
     static func isCompiled(_ block: String, in sources: [[String]]) -> Bool {
-        let wanted = ArticleExamples.lines(block)
-        return sources.contains { source in
-            source.indices.contains { start in
-                start + wanted.count <= source.count && Array(source[start..<(start + wanted.count)]) == wanted
-            }
-        }
+        DocumentationExamples.isCompiled(block, in: sources)
     }
 
     @Test func everyExampleOfEveryArticleIsCompiledByThisTarget() throws {
-        let articles = try FileManager.default.contentsOfDirectory(at: Self.catalog, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "md" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
-        #expect(articles.count >= 12)
-        let sources = try Self.testSources()
-        var blocks = 0
-        var missing: [String] = []
-        for article in articles {
-            let text = try String(contentsOf: article, encoding: .utf8)
-            for block in text.components(separatedBy: "```swift\n").dropFirst().compactMap({ $0.components(separatedBy: "```").first }) {
-                blocks += 1
-                if !Self.isCompiled(block, in: sources) {
-                    missing.append("\(article.lastPathComponent):\n\(block)")
-                }
-            }
-        }
-        #expect(blocks >= 40)
-        #expect(missing.isEmpty, "examples not compiled by StillpointCoreTests; copy each into the article's examples file as real code:\n\(missing.joined(separator: "\n"))")
+        let found = try DocumentationExamples(catalog: Self.catalog, testTarget: Self.testTarget)
+        #expect(found.blocks >= 40)
+        #expect(found.missing.isEmpty, "examples not compiled by StillpointCoreTests; copy each into the article's examples file as real code:\n\(found.missing.joined(separator: "\n"))")
     }
 
     /// The sources whose doc comments' examples are compiled here too; the rest are not yet
@@ -92,9 +74,9 @@ struct DocumentationExamplesTests {
     }
 
     @Test func anExampleChangedInTheArticleButNotInTheCodeIsFound() throws {
-        let sources = [ArticleExamples.lines("let a = 1\n    let b = a + 1\n")]
+        let sources = [DocumentationExamples.lines("let a = 1\n    let b = a + 1\n")]
         #expect(Self.isCompiled("let a = 1\nlet b = a + 1\n", in: sources))
         #expect(!Self.isCompiled("let a = 1\nlet b = a + 2\n", in: sources))
-        #expect(!Self.isCompiled("let a = 1\n", in: [ArticleExamples.lines("/// let a = 1\n")]))
+        #expect(!Self.isCompiled("let a = 1\n", in: [DocumentationExamples.lines("/// let a = 1\n")]))
     }
 }
