@@ -9,6 +9,7 @@ final class GenericCSVEventSource: ImportEventSource {
         var duration: Int
         var kind: Int?
         var note: Int?
+        var practitioner: Int?
     }
 
     private let rows: CSVRowReader
@@ -62,6 +63,16 @@ final class GenericCSVEventSource: ImportEventSource {
             let plural = fields.count == 1 ? "" : "s"
             return issue("has \(fields.count) field\(plural), expected \(columns.count) like the header")
         }
+        var practitioner: String?
+        if let column = columns.practitioner, let name = options.practitionerColumn {
+            let id = fields[column].trimmed()
+            if let problem = Practitioners.problem(withID: id) {
+                // A cell with a control character is not shown: it would break the line it is printed on.
+                let cell = problem == Practitioners.controlCharacterProblem || id.isEmpty ? "" : " \(ImportIssue.quoted(id))"
+                return issue("practitioner column \(ImportIssue.quoted(name))\(cell) \(problem): every row names its practitioner by an id of 1 to \(Practitioners.maximumIDLength) characters")
+            }
+            practitioner = id
+        }
         let startText = fields[columns.start].trimmed()
         guard !startText.isEmpty else { return issue("\(options.startColumn) is empty") }
         guard let stamp = stamp(startText) else {
@@ -106,8 +117,9 @@ final class GenericCSVEventSource: ImportEventSource {
         }
         let kind = columns.kind.flatMap { kinds.normalize(fields[$0]) } ?? defaultKind
         let note = columns.note.map { fields[$0].trimmed() }
-        let record = SessionRecord(start: start, duration: duration, kind: kind, source: options.source,
+        var record = SessionRecord(start: start, duration: duration, kind: kind, source: options.source,
                                    timeZone: zone(of: stamp), note: note?.isEmpty == false ? note : nil)
+        record.practitioner = practitioner
         return .record(record, line: row.line)
     }
 

@@ -60,6 +60,9 @@ public struct GenericCSVImporter: SessionImporter {
     public var source: String
     /// The field separator: `,` or, as many European spreadsheets write, `;` (or a tab).
     public var delimiter: Unicode.Scalar
+    /// The header of a column naming each row's practitioner by id (a bulk load of many people); a row whose cell
+    /// is empty or not a valid id (``Practitioners/problem(withID:)``) is skipped with its line and the column.
+    public var practitionerColumn: String?
 
     /// Columns `start` and `duration` (seconds), ISO 8601 dates in UTC, kind `meditation`.
     public init() {
@@ -75,8 +78,10 @@ public struct GenericCSVImporter: SessionImporter {
         timeZone: TimeZone? = nil,
         defaultKind: String = "meditation",
         source: String = "csv",
-        delimiter: Unicode.Scalar = ","
+        delimiter: Unicode.Scalar = ",",
+        practitionerColumn: String? = nil
     ) {
+        self.practitionerColumn = practitionerColumn
         self.startColumn = startColumn
         self.duration = duration
         self.kindColumn = kindColumn
@@ -119,7 +124,8 @@ public struct GenericCSVImporter: SessionImporter {
             start: try index(of: startColumn),
             duration: try index(of: duration.column),
             kind: try kindColumn.map(index(of:)),
-            note: try noteColumn.map(index(of:)))
+            note: try noteColumn.map(index(of:)),
+            practitioner: try practitionerColumn.map(index(of:)))
         return SessionRecordReader(url: url, source: GenericCSVEventSource(rows: rows, columns: columns, options: self),
                                    timeRule: timeRule)
     }
@@ -139,7 +145,7 @@ public struct GenericCSVImporter: SessionImporter {
     }
 
     private func formatError(_ url: URL, found: String) -> ImportFormatError {
-        let wanted = [startColumn, duration.column] + [kindColumn, noteColumn].compactMap { $0 }
+        let wanted = [startColumn, duration.column] + [kindColumn, noteColumn, practitionerColumn].compactMap { $0 }
         return ImportFormatError(
             path: url.path, format: "a CSV file of sessions",
             expected: "a header row with the columns \(wanted.map { "'\($0)'" }.joined(separator: ", "))",

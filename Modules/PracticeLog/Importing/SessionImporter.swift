@@ -27,9 +27,16 @@ public protocol SessionImporter: Sendable {
     /// The path `/dev/stdin` reads standard input, once: make one reader per import. A format that must seek
     /// (a ZIP archive) refuses a pipe with an ``ImportFormatError``.
     func makeRecordReader(url: URL) throws -> SessionRecordReader
+
+    /// The column naming each row's practitioner, when the importer reads one (``GenericCSVImporter``): its records
+    /// then carry ``SessionRecord/practitioner``, and ``SessionImport`` records one run per practitioner.
+    var practitionerColumn: String? { get }
 }
 
 extension SessionImporter {
+    /// No practitioner column: every session is the import's practitioner's.
+    public var practitionerColumn: String? { nil }
+
     /// The importer's stable identifier, ``SessionImporter/id``.
     public var id: String { Self.id }
 }

@@ -37,6 +37,12 @@ final class RecordReaderHandoff: Sendable {
         return Source(base: SessionImportSource(reader: reader, practitioner: practitioner), input: self)
     }
 
+    /// The reader as the source of sessions that name their practitioner, one of `owners`; the first call only.
+    func takeSource(owners: [String: SessionImportSource.Owner]) throws -> any ImportRecordSource {
+        guard let reader = reader.withLock({ $0.take() }) else { throw RecordReaderTakenError() }
+        return Source(base: SessionImportSource(reader: reader, owners: owners), input: self)
+    }
+
     private struct Source: ImportRecordSource {
         var base: SessionImportSource
         let input: RecordReaderHandoff

@@ -3,8 +3,20 @@ import StillpointCore
 /// How a ``SessionImport`` went: its run, what it saved and skipped, where the file broke off, and the earlier
 /// runs of the file it replaced.
 public struct SessionImportResult: Sendable {
-    /// The run's id in the store's import runs.
+    /// One practitioner's run of a bulk load (a practitioner column), and what it did.
+    public struct PractitionerRun: Sendable, Equatable {
+        public var practitioner: String
+        public var run: Int64
+        /// What the run recorded: its sessions inserted, updated and unchanged (the rows skipped are in the
+        /// result's ``SessionImportResult/summary`` only, since a skipped row may name no practitioner).
+        public var summary: ImportSummary
+    }
+
+    /// The run's id in the store's import runs; with a practitioner column, the first practitioner's run (0 when
+    /// the file names none: ``runs`` has them all).
     public var run: Int64
+    /// With a practitioner column, each practitioner's run, in the order the file first names them; empty otherwise.
+    public var runs: [PractitionerRun] = []
     public var summary: ImportSummary
     /// How the import operation ended: finished, failed (with the error), or cancelled.
     public var outcome: ContextOperationOutcome<ImportSummary>?
