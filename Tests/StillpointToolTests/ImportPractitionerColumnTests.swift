@@ -57,6 +57,26 @@ struct ImportPractitionerColumnTests {
         #expect(report.status == 0, "\(report.standardError)")
     }
 
+    @Test func readsEachRowInItsPractitionersHomeTimeZone() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let store = tool.path("app.sqlite")
+        let added = try tool.run(["practitioners", "add", "alice", "--time-zone", "Europe/Berlin", "--store", store])
+        #expect(added.status == 0, "\(added.standardError)")
+        let csv = tool.path("users.csv")
+        try "user,start,duration\nalice,2024-03-01T07:00:00,600\nbob,2024-03-01T07:00:00,600\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        let imported = try tool.run(["import", csv, "--format", "csv", "--practitioner-column", "user", "--store", store])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardError.contains("times without a zone were read in their practitioner's home time zone (alice: Europe/Berlin)"),
+                "\(imported.standardError)")
+        for (practitioner, zone) in [("alice", "Europe/Berlin"), ("bob", "Etc/UTC")] {
+            let exported = try tool.run(["export", "--store", store, "--practitioner", practitioner, "--format", "csv",
+                                         "--columns", "timeZone", "--output", "-"])
+            #expect(exported.status == 0, "\(exported.standardError)")
+            #expect(exported.standardOutput.split(whereSeparator: \.isNewline).dropFirst().map(String.init) == [zone], "\(exported.standardOutput)")
+        }
+    }
+
     @Test(arguments: [
         (["--practitioner", "alice"], "--practitioner and --practitioner-column do not go together"),
         (["--format", "insight-timer"], "--practitioner-column reads a csv file; use it with --format csv"),

@@ -63,6 +63,9 @@ public struct GenericCSVImporter: SessionImporter {
     /// The header of a column naming each row's practitioner by id (a bulk load of many people); a row whose cell
     /// is empty or not a valid id (``Practitioners/problem(withID:)``) is skipped with its line and the column.
     public var practitionerColumn: String?
+    /// The home time zones of the practitioners the practitioner column names, by id: a row's times without an offset
+    /// are read in its practitioner's zone when ``timeZone`` is `nil` (``withHomeTimeZones(_:)``).
+    public var homeTimeZones: [String: TimeZone] = [:]
 
     /// Columns `start` and `duration` (seconds), ISO 8601 dates in UTC, kind `meditation`.
     public init() {
@@ -128,6 +131,20 @@ public struct GenericCSVImporter: SessionImporter {
             practitioner: try practitionerColumn.map(index(of:)))
         return SessionRecordReader(url: url, source: GenericCSVEventSource(rows: rows, columns: columns, options: self),
                                    timeRule: timeRule)
+    }
+
+    /// This importer reading the times without an offset of each row in the home time zone of its practitioner;
+    /// `nil` when it was given a zone of its own or has no practitioner column.
+    ///
+    /// ```swift
+    /// let importer = GenericCSVImporter(startColumn: "start", duration: .seconds("duration"), practitionerColumn: "user")
+    ///     .withHomeTimeZones(["alice": berlin])
+    /// ```
+    public func withHomeTimeZones(_ zones: [String: TimeZone]) -> (any SessionImporter)? {
+        guard timeZone == nil, practitionerColumn != nil else { return nil }
+        var importer = self
+        importer.homeTimeZones = zones
+        return importer
     }
 
     /// The line the import prints about how it reads the file's times.

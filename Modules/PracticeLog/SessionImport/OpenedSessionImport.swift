@@ -59,12 +59,15 @@ public final class OpenedSessionImport: Sendable {
                     progress: @escaping @Sendable (OperationProgress) -> Void = { _ in }) async throws -> SessionImportResult {
         guard sessionImport.importer.practitionerColumn != nil else {
             let owner = try await Practitioners.rowID(of: practitioner, in: container)
+            let zones = try await Practitioners.homeTimeZones(of: [practitioner], in: container)
+            let homeTimeZones = try readAgain(zones[practitioner].flatMap { sessionImport.importer.withHomeTimeZone($0) }) ? zones : [:]
             let run = try await begin(for: [owner], in: container)[0]
             let handoff = self.reader
             let operation = makeOperation(linking: .init(Session.importRuns.name, to: ObjectID(entity: ImportRun.entity, rowID: run))) {
                 try handoff.takeSource(practitioner: owner)
             }
             var result = await runOperation(operation, in: container, run: run, progress: progress)
+            result.homeTimeZones = homeTimeZones
             try await ImportRuns.finish(run, summary: result.summary, complete: result.isComplete, in: container)
             // Only a run that read the whole file and kept sessions from it replaces the earlier ones: a run whose
             // every row was skipped (a wrong format or column) must not take away what the earlier one wrote.
@@ -74,19 +77,20 @@ public final class OpenedSessionImport: Sendable {
             return result
         }
         let rowIDs = try await Practitioners.rowIDs(of: practitioners, in: container)
-        let owners = practitioners.compactMap { id in rowIDs[id] }
-        let runs = try await begin(for: owners, in: container)
+        let zones = try await Practitioners.homeTimeZones(of: practitioners, in: container)
+        let homeTimeZones = try readAgain(zones.isEmpty ? nil : sessionImport.importer.withHomeTimeZones(zones)) ? zones : [:]
+        let owners = practitioners.compactMap { id in rowIDs[id].map { (id: id, rowID: $0) } }
+        let runs = try await begin(for: owners.map(\.rowID), in: container)
         var byID: [String: SessionImportSource.Owner] = [:]
-        for (id, run) in zip(practitioners, runs) {
-            if let owner = rowIDs[id] { byID[id] = .init(practitioner: owner, run: run) }
-        }
+        for (owner, run) in zip(owners, runs) { byID[owner.id] = .init(practitioner: owner.rowID, run: run) }
         let handoff = self.reader
         let operation = makeOperation(linking: .init(eachRecordThrough: Session.importRuns.name)) { [byID] in
             try handoff.takeSource(owners: byID)
         }
         var result = await runOperation(operation, in: container, run: runs.first ?? 0, progress: progress)
+        result.homeTimeZones = homeTimeZones
         let byRun = operation.summariesByLink
-        result.runs = zip(practitioners, runs).map { id, run in
+        result.runs = zip(owners.map(\.id), runs).map { id, run in
             var summary = byRun[ObjectID(entity: ImportRun.entity, rowID: run)] ?? ImportSummary()
             summary.recordsRead = summary.inserted + summary.updated + summary.unchanged
             summary.recordsSaved = summary.recordsRead
@@ -100,6 +104,14 @@ public final class OpenedSessionImport: Sendable {
             (result.replacedRuns, result.removedByReplacing) = try await ImportRuns.replaceEarlier(than: kept, in: container)
         }
         return result
+    }
+
+    /// Reads the input again with `importer` (the import's own, reading in home time zones) in place of the reader
+    /// opened first; `false` when `importer` is `nil` (no home time zone applies), or the input is a pipe or device
+    /// named as a file, read once as it comes, or the import has started.
+    private func readAgain(_ importer: (any SessionImporter)?) throws -> Bool {
+        guard let importer, !contentHash.isEmpty else { return false }
+        return try reader.replace(reading: input.url, with: importer)
     }
 
     /// Records the runs of the practitioners with row ids `owners`, in one save.

@@ -1,3 +1,4 @@
+import Foundation
 import StillpointCore
 import Synchronization
 
@@ -22,6 +23,16 @@ final class RecordReaderHandoff: Sendable {
 
     init(_ reader: sending SessionRecordReader) {
         self.reader = Mutex(reader)
+    }
+
+    /// Puts a reader of `url` by `importer` in place of the one not taken yet (the file read again with a home time
+    /// zone); `false` when the source was taken already.
+    func replace(reading url: URL, with importer: any SessionImporter) throws -> Bool {
+        try reader.withLock { reader in
+            guard reader != nil else { return false }
+            reader = try importer.makeRecordReader(url: url)
+            return true
+        }
     }
 
     /// Where the file broke off, if it did.

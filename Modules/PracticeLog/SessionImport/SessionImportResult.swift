@@ -1,3 +1,4 @@
+import Foundation
 import StillpointCore
 
 /// How a ``SessionImport`` went: its run, what it saved and skipped, where the file broke off, and the earlier
@@ -25,6 +26,9 @@ public struct SessionImportResult: Sendable {
     public var stop: ImportDataError?
     /// Rows left out as not practice, by type (`Running: 5`).
     public var notPractice: [String: Int]
+    /// The home time zones, by practitioner id, that read the file's times without a zone (no zone was given to
+    /// the import); empty when none did.
+    public var homeTimeZones: [String: TimeZone] = [:]
     /// The earlier runs of the same file that this one replaced.
     public var replacedRuns: [ImportRuns.Listing]
     /// The sessions only the replaced runs had read, removed with them.

@@ -57,14 +57,35 @@ public enum Practitioners {
     /// How many ids one look-up names: far below the bound parameters of a statement on every store.
     private static let idsPerLookup = 1_000
 
+    /// The home time zones of those of the practitioners `ids` that have one (a zone the system does not know is
+    /// left out, as if none).
+    ///
+    /// ```swift
+    /// let zones = try await Practitioners.homeTimeZones(of: ["alice", "bob"], in: container)   // ["alice": Europe/Berlin]
+    /// ```
+    public static func homeTimeZones(of ids: [String], in container: PersistentContainer) async throws -> [String: TimeZone] {
+        guard !ids.isEmpty else { return [:] }
+        return try await container.newBackgroundContext(name: "practitioners").perform { context in
+            try stored(ids, in: context).compactMapValues { practitioner in
+                practitioner[Practitioner.timeZone].flatMap(TimeZone.init(identifier:))
+            }
+        }
+    }
+
+    /// The practitioners of `ids` the store holds, by id, looked up a chunk of ids at a time.
+    private static func stored(_ ids: [String], in context: isolated ObjectContext) throws -> [String: ManagedObject] {
+        var objects: [String: ManagedObject] = [:]
+        for start in stride(from: 0, to: ids.count, by: idsPerLookup) {
+            let chunk = Array(ids[start..<min(start + idsPerLookup, ids.count)])
+            let request = FetchRequest(Practitioner.self, predicate: try FetchPredicate("id IN %@", chunk))
+            for practitioner in try context.fetch(request) { objects[practitioner[Practitioner.id]] = practitioner }
+        }
+        return objects
+    }
+
     private static func savedRowIDs(of ids: [String], in context: ObjectContext) async throws -> [String: Int64] {
         try await context.perform { context in
-            var objects: [String: ManagedObject] = [:]
-            for start in stride(from: 0, to: ids.count, by: idsPerLookup) {
-                let chunk = Array(ids[start..<min(start + idsPerLookup, ids.count)])
-                let request = FetchRequest(Practitioner.self, predicate: try FetchPredicate("id IN %@", chunk))
-                for practitioner in try context.fetch(request) { objects[practitioner[Practitioner.id]] = practitioner }
-            }
+            var objects = try stored(ids, in: context)
             for id in ids where objects[id] == nil {
                 let practitioner = context.insert(Practitioner.self)
                 practitioner[Practitioner.id] = id

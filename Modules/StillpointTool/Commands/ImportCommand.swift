@@ -18,7 +18,9 @@ struct ImportCommand: AsyncParsableCommand {
 
             Times: a time written without a zone (Insight Timer, Meditation Helper, Garmin, csv) is the \
             wall-clock time you saw, and counts on that day and hour whatever zone the report runs in; \
-            --time-zone gives the zone it was in, to store true instants. Apple Health sessions keep their \
+            --time-zone gives the zone it was in, to store true instants; without it, the home time zone of the \
+            practitioner (practitioners add --time-zone) does, for each row's practitioner with \
+            --practitioner-column. Apple Health sessions keep their \
             zone or offset; Strava's times are UTC. The import says which rule it applied; docs/import-formats.md \
             has the rule of each format. Garmin and Strava lists import yoga and meditation activities and count \
             the others.
@@ -173,6 +175,7 @@ struct ImportCommand: AsyncParsableCommand {
         let progress = ImportProgressView()
         let result = try await opened.run(into: container, practitioner: practitioner) { update in progress.update(update) }
         progress.finish()
+        if let line = Self.homeTimeZoneLine(result.homeTimeZones) { Output.printError(line) }
         let summary = result.summary
         for issue in summary.issues {
             Output.printError("skipped \(issue.position.map { "line \($0)" } ?? "a row"): \(issue.reason)")
@@ -265,6 +268,15 @@ struct ImportCommand: AsyncParsableCommand {
         default:
             return ToolFailure(error) ?? ToolFailure("the import failed: \(error.localizedDescription)", status: .failure)
         }
+    }
+
+    /// `times without a zone were read in their practitioner's home time zone (alice: Europe/Berlin)`, or `nil`
+    /// when no home time zone applied.
+    static func homeTimeZoneLine(_ zones: [String: TimeZone]) -> String? {
+        guard !zones.isEmpty else { return nil }
+        let shown = zones.sorted { $0.key < $1.key }.prefix(3).map { "\($0.key): \($0.value.identifier)" }
+        return "times without a zone were read in their practitioner's home time zone (\(shown.joined(separator: ", "))"
+            + "\(zones.count > 3 ? ", and \(zones.count - 3) more" : "")) instead; --time-zone gives the zone of the whole file"
     }
 
     /// `insight-timer, apple-health, ... or csv`, from the built-in importers.
