@@ -24,6 +24,8 @@ public final class ReportRunner: Sendable {
     private let kept = LockedState<(digest: SessionDigest?, results: [String: KeptResult])>((nil, [:]))
     /// The first failure of the store (not of a statistic) in the last run.
     private let storeFailure = LockedState<StoreError?>(nil)
+    /// How the digest caught up with the change log on the last run; `nil` when that run built it (or read none).
+    private let catchUp = LockedState<DigestUpdate?>(nil)
 
     /// The first error of the store itself that failed a statistic in the last run (the server cancelled a
     /// statement, went away, refused a right), or `nil`: a failure of the whole report, not of one statistic.
@@ -49,6 +51,17 @@ public final class ReportRunner: Sendable {
         self.log = log
     }
 
+    /// How the digest of the last run caught up with the change log (the change sets read and the sessions of this
+    /// runner's practitioner they changed); `nil` when the last run built the digest or had no statistic reading it.
+    ///
+    /// ```swift
+    /// _ = await runner.run(entries, environment: environment)
+    /// if runner.lastCatchUp?.changedAnySession == false { print("none of this practitioner's sessions changed") }
+    /// ```
+    public var lastCatchUp: DigestUpdate? {
+        catchUp.withLock { $0 }
+    }
+
     /// Cancels the statistics that have not finished.
     public func cancel() {
         queue.cancelAllOperations()
@@ -72,6 +85,7 @@ public final class ReportRunner: Sendable {
         storeFailure.withLock { $0 = nil }
 
         let events = queue.events
+        catchUp.withLock { $0 = nil }
         let digestOperation = entries.contains { $0.prepared.readsDigest } ? makeDigestOperation() : nil
         var indexByOperation: [ObjectIdentifier: Int] = [:]
         var operations: [AnyContextOperation] = []
@@ -116,6 +130,7 @@ public final class ReportRunner: Sendable {
                     switch try digest.catchUp(in: context) {
                     case .updated(let update):
                         log("digest: caught up with \(update.changeSets) change set(s), \(update.sessions) session(s)")
+                        catchUp.withLock { $0 = update }
                         return DigestPass(digest: digest, update: update)
                     case .rebuild(let reason):
                         log("digest: \(reason)")
@@ -135,16 +150,14 @@ public final class ReportRunner: Sendable {
                                     digest digestOperation: ContextOperation<DigestPass>?) -> ContextOperation<StatisticResult> {
         guard let digestOperation, entry.prepared.readsDigest else {
             let prepared = entry.prepared
-            if practitioner != nil {
-                // Until the store applies a practitioner scope, such a statistic would read everyone's sessions.
-                return ContextOperation(identifier: entry.name) { _, _ in throw PractitionerReportError.readsTheStore(entry.id) }
-            }
             // One read transaction for the whole computation: it never sees half of a concurrent write.
-            return ContextOperation(identifier: entry.name) { context, _ in
-                try context.withPinnedSnapshot { try prepared.compute(digest: nil, context: context) }
+            return ContextOperation(identifier: entry.name) { [self] context, _ in
+                try scopeToPractitioner(context)
+                return try context.withPinnedSnapshot { try prepared.compute(digest: nil, context: context) }
             }
         }
         let operation = ContextOperation<StatisticResult>(identifier: entry.name) { [self] context, operation in
+            try scopeToPractitioner(context)
             // A failed or cancelled digest's own error is this statistic's: it says what happened in the store.
             let pass = try operation.outcome(of: digestOperation)?.get() ?? operation.result(of: digestOperation)
             if let update = pass.update,
@@ -160,6 +173,13 @@ public final class ReportRunner: Sendable {
         }
         operation.addDependency(digestOperation)
         return operation
+    }
+
+    /// Scopes a statistic's context to the practitioner reported on, if any: the store then applies it to every
+    /// statement the statistic makes (built-in, custom or from an outside module), so it reads their sessions only.
+    private func scopeToPractitioner(_ context: isolated ObjectContext) throws {
+        guard let practitioner else { return }
+        context.setScope(try FetchScope(Practitioner.self, try FetchPredicate("_id == %@", practitioner)))
     }
 
     static func message(for error: any Error) -> String {

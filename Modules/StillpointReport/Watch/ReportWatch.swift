@@ -1,4 +1,5 @@
 import Foundation
+import PracticeLog
 import StillpointCore
 import StillpointManifest
 import StillpointStatistics
@@ -71,6 +72,15 @@ public struct ReportWatch: Sendable {
             let prepared = try current.prepare(modules: modules)
             let refreshed = await runner.run(affected.map { prepared[$0] }, environment: environment)
             if isStopped() { break }
+            // A report of one practitioner is not rendered again for changes that are none of theirs: the digest, caught
+            // up, changed none of their sessions, so the statistics reading it kept their results; those reading the
+            // store (scoped to them) may skip too when only sessions changed.
+            let readsDigestOnly = affected.allSatisfy { entries[$0].prepared.readsDigest }
+            if runner.practitioner != nil, runner.lastCatchUp?.changedAnySession == false,
+               readsDigestOnly || pending.entityNames == [Session.entity.name] {
+                log("none of the practitioner's sessions changed: the report stands")
+                continue
+            }
             for (position, index) in affected.enumerated() { report.entries[index] = refreshed.entries[position] }
             report.asOf = environment.asOf
             report.notice = try await Report.demoNotice(for: runner.container, asOf: report.asOf)

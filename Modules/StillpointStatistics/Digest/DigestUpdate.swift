@@ -15,6 +15,10 @@ public struct DigestUpdate: Sendable {
     public let latestStart: Double
     let kindNames: ByteInterner
 
+    /// Whether any session of the digest changed: one it held before, or holds now. A practitioner's digest is not
+    /// changed by other practitioners' sessions, which ``sessions`` counts too.
+    public var changedAnySession: Bool { !rows.isEmpty }
+
     /// Whether a session `filter` admits changed: one it admitted before the change, or admits after it.
     public func touches(_ filter: SessionFilter) -> Bool {
         rows.contains { SelectionTally.admits($0, filter: filter, kindNames: kindNames) }

@@ -96,8 +96,10 @@ struct ReportCommand: AsyncParsableCommand {
         let entries = try manifest.prepare(modules: ToolModules.current)
         let container = try await storeOption.open(fallback: manifestStore, logger: logger)
         if allPractitioners { return try await writeAllPractitioners(entries, environment: manifest.environment, from: container) }
-        try await practitionerOption.scope(container)
-        let runner = ReportRunner(container: container, log: { logger.info("\($0)") })
+        // With --practitioner, the runner keeps that practitioner's digest (as PractitionerReports does), so that a
+        // watch re-runs and re-renders nothing for other practitioners' changes.
+        let practitioner = try await practitionerOption.scope(container)
+        let runner = ReportRunner(container: container, practitioner: practitioner, log: { logger.info("\($0)") })
         // Watching starts before the first report, so that a change saved while it runs is not missed.
         let storeWatch = watch ? StoreWatch(container) : nil
         if let storeWatch { ServerNotices.install(on: container) { storeWatch.markReplaced() } }
