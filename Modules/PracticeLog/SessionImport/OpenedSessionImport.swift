@@ -80,7 +80,7 @@ public final class OpenedSessionImport: Sendable {
         // Only a run that read the whole file and kept sessions from it replaces the earlier ones: a run whose
         // every row was skipped (a wrong format or column) must not take away what the earlier one wrote.
         if result.isComplete, result.keptSessions {
-            (result.replacedRuns, result.removedByReplacing) = try await ImportRuns.replaceEarlier(than: run, in: container)
+            (result.replacedRuns, result.removedByReplacing) = try await ImportRuns.replaceEarlier(than: run, practitioner: owner, in: container)
         }
         return result
     }

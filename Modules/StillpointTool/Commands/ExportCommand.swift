@@ -52,19 +52,7 @@ struct ExportCommand: AsyncParsableCommand {
         // Everything the user wrote is checked before the store is opened, so a mistake touches no file.
         let entity = try Session.schema.entity(named: self.entity)
         var request = FetchRequest(entity)
-        if let predicate {
-            do {
-                request.predicate = try FetchPredicate(predicate)
-                _ = try request.predicate?.sqlFragment(in: storeOption.sqlDialect) { key in
-                    PredicateKeyResolution.column(key, type: try entity.checkedAttribute(named: key).type)
-                }
-            } catch let error as FetchPredicateError {
-                // A long predicate is shown by its start, so that the message stays one readable line.
-                let shown = predicate.count > 60 ? predicate.prefix(50) + "…" : predicate
-                throw ToolFailure("--where \"\(shown)\": \(error.message)\(error.offset.map { " at column \($0 + 1)" } ?? "")",
-                                  status: .usage)
-            }
-        }
+        request.predicate = try predicate.map { try SessionsCommand.parse($0, for: entity, in: storeOption.sqlDialect) }
         request.sortKeys = sort.split(separator: ",").map { key in
             key.hasPrefix("-") ? .descending(String(key.dropFirst())) : .ascending(String(key))
         }
