@@ -71,6 +71,22 @@ struct PostedSessionsTests {
         #expect(stored["alice/my_app|1709796600|1709797500"]?.4 == "my_app")
     }
 
+    /// Posts of the same sessions at once (a client retrying before the first answer came) make each session once.
+    @Test(arguments: PracticeStore.all)
+    func theSamePostTwiceAtOnceMakesEachSessionOnce(_ store: PracticeStore) async throws {
+        let container = try await makeStore(store)
+        defer { try? container.close() }
+        let body = "[" + (0..<50).map { #"{"start": "2024-03-05T07:\#(String(format: "%02d", $0)):00Z", "duration": 60, "kind": "yoga"}"# }
+            .joined(separator: ",") + "]"
+        let outcomes = try await withThrowingTaskGroup(of: PostedSessionsOutcome.self) { group in
+            for _ in 0..<4 { group.addTask { try await post(body, for: "alice", in: container) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.map(\.inserted).reduce(0, +) == 50)
+        #expect(outcomes.allSatisfy { $0.inserted + $0.unchanged == 50 && $0.updated == 0 })
+        #expect(try await sessions(container).count == 50)
+    }
+
     @Test(arguments: PracticeStore.all)
     func aWrongSessionInTheMiddleSavesNone(_ store: PracticeStore) async throws {
         let container = try await makeStore(store)
