@@ -76,6 +76,7 @@ public enum PostedSessions {
     ///   saved); the store's errors (nothing is saved either).
     public static func save(_ body: Data, for practitioner: String, in container: PersistentContainer,
                             now: Date = Date()) async throws -> PostedSessionsOutcome {
+        // Before the store is asked anything; records(from:) checks it again for callers that come to it directly.
         guard body.count <= ImportLimits.maxPostedBytes else {
             throw PostedSessionsError.tooLarge(bytes: body.count, limit: ImportLimits.maxPostedBytes)
         }
