@@ -173,7 +173,7 @@ let package = Package(
         .testTarget(
             name: "PracticeLogTests",
             dependencies: [
-                "StillpointSQLite", "StillpointPostgres", "StillpointPostgresTestSupport", "PracticeLog",
+                "StillpointSQLite", "StillpointPostgres", "StillpointPostgresTestSupport", "StillpointSQL", "PracticeLog",
                 zipFoundation,
             ],
             path: "Tests/PracticeLogTests",

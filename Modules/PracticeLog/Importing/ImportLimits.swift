@@ -23,6 +23,13 @@ public enum ImportLimits {
     public static let maxRecordBytes = 1 << 20
     /// ``maxRecordBytes`` as people read it, for messages.
     public static let maxRecordSize = "1 MiB"
+    /// The most sessions one post of sessions (``PostedSessions``) holds: an app posts a few at a time, a backfill
+    /// posts in parts; an import file has no such limit.
+    public static let maxPostedSessions = 10_000
+    /// The largest body of posted sessions, in bytes: room for ``maxPostedSessions`` sessions with long keys.
+    public static let maxPostedBytes = 4 << 20
+    /// The longest text field of a posted session (`kind`, `source`, `time_zone`, `key`), in UTF-8 bytes.
+    public static let maxFieldBytes = 256
 
     /// Why a session with this start and duration is out of range, or `nil` when it is in range.
     public static func problem(start: Date, duration: TimeInterval, now: Date) -> String? {
@@ -56,6 +63,19 @@ public enum ImportLimits {
                                                        ("key", record.key)]
         guard let field = fields.first(where: { $0.text?.utf8.contains(0) == true }) else { return nil }
         return "the \(field.name) holds a NUL character (U+0000), which a store cannot keep; remove it from the file"
+    }
+
+    /// Why a text field of a posted session cannot be stored, or `nil` when it can: longer than ``maxFieldBytes``,
+    /// or holding a NUL character, which a store cannot keep (see ``textProblem(of:)``).
+    ///
+    /// ```swift
+    /// ImportLimits.fieldProblem(String(repeating: "a", count: 300))   // "is 300 bytes long, more than 256"
+    /// ```
+    public static func fieldProblem(_ text: String) -> String? {
+        let bytes = text.utf8.count
+        if bytes > maxFieldBytes { return "is \(bytes) bytes long, more than \(maxFieldBytes)" }
+        if text.utf8.contains(0) { return "holds a NUL character (U+0000), which a store cannot keep" }
+        return nil
     }
 
     /// A duration for a message: whole seconds when exact, otherwise as Swift prints a `Double` (`1e+300`).

@@ -58,6 +58,23 @@ public struct SessionImport: Sendable {
     /// practitioners a practitioner column names.
     var readsAhead: Bool { strict || importer.practitionerColumn != nil }
 
+    /// Keeps the byte chunks of `chunks` (an HTTP request's body, read as it comes) in a temporary file of at most
+    /// `limit` bytes, and opens it as ``open(_:)`` does: all before any store is touched. The file is known by its
+    /// content's hash, as a file named would be, so that posting the same export again replaces the earlier run.
+    ///
+    /// ```swift
+    /// let upload = SessionImport(file: "upload", importer: InsightTimerImporter(timeZone: nil))
+    /// let opened = try await upload.open(streaming: request.body.map { $0.readableBytesView }, limit: 256 << 20)
+    /// let result = try await opened.run(into: container, practitioner: "alice")
+    /// ```
+    ///
+    /// - Throws: ``SessionImportError/bodyTooLarge(limit:)`` past `limit` (the copy so far is gone); what
+    ///   ``open(_:)`` throws.
+    public func open<Chunks: AsyncSequence>(streaming chunks: Chunks, limit: Int) async throws -> OpenedSessionImport
+    where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
+        try open(try await SessionImportInput(spooling: chunks, limit: limit))
+    }
+
     /// The input to read: standard input kept in a file (it is known by its content's hash, and `strict` or a
     /// practitioner column reads it twice), as is a pipe or device named as a file then; else the file itself.
     ///

@@ -6,6 +6,8 @@ public enum SessionImportError: Error, Equatable {
     case cannotKeepStandardInput(path: String, reason: String)
     /// Standard input went on past ``SessionImport/maximumStandardInput`` bytes.
     case standardInputTooLarge
+    /// A streamed input (``SessionImport/open(streaming:limit:)``) went on past `limit` bytes; nothing was kept.
+    case bodyTooLarge(limit: Int)
 
     /// How many of the rows a `strict` check would skip are listed.
     public static let listedIssues = 20

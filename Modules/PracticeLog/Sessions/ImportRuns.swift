@@ -145,7 +145,7 @@ public enum ImportRuns {
         }
         guard !earlier.isEmpty else { return ([], 0) }
         var removed = 0
-        for listing in earlier { removed += try await remove(listing.id, from: container) ?? 0 }
+        for listing in earlier { removed += try await remove(listing.id, from: container, practitioner: practitioner) ?? 0 }
         return (earlier, removed)
     }
 
@@ -156,10 +156,15 @@ public enum ImportRuns {
         }
     }
 
-    /// Every run, oldest first.
-    public static func list(in container: PersistentContainer) async throws -> [Listing] {
+    /// Every run, oldest first; with `practitioner`, that practitioner's runs only (their row id, as
+    /// ``Practitioners/find(_:in:)`` gives it), whatever the container's scope.
+    ///
+    /// ```swift
+    /// let alices = try await ImportRuns.list(in: container, practitioner: alice.rowID)
+    /// ```
+    public static func list(in container: PersistentContainer, practitioner: Int64? = nil) async throws -> [Listing] {
         let links = try linkEntity
-        return try await container.newBackgroundContext(name: "import runs").perform { context in
+        return try await context(container, practitioner: practitioner, name: "import runs").perform { context in
             var request = FetchRequest(ImportRun.self)
             request.sortKeys = [.ascending("startedAt")]
             let runs = try context.fetch(request)
@@ -178,6 +183,12 @@ public enum ImportRuns {
                 }
             }
         }
+    }
+
+    /// A background context for reading or removing runs: scoped to the practitioner with row id `practitioner`, if given.
+    private static func context(_ container: PersistentContainer, practitioner: Int64?, name: String) async throws -> ObjectContext {
+        guard let practitioner else { return container.newBackgroundContext(name: name) }
+        return try await Practitioners.context(of: practitioner, in: container, name: name)
     }
 
     /// The number of sessions linked to each run id, from the link table: one grouped query.
@@ -232,11 +243,16 @@ public enum ImportRuns {
     /// Removes a run, and the sessions it read that no other run read, in one write transaction; returns how many
     /// sessions it removed, or `nil` when there is no such run. A session another run read stays, linked to that
     /// run. Two removals at once take turns on a SQLite store (one writer at a time), so that two runs removed
-    /// together remove the sessions only they read.
+    /// together remove the sessions only they read. With `practitioner`, a run of another practitioner is not found
+    /// (`nil`), exactly as a run that does not exist.
+    ///
+    /// ```swift
+    /// guard let removed = try await ImportRuns.remove(7, from: container, practitioner: alice.rowID) else { return }
+    /// ```
     @discardableResult
-    public static func remove(_ run: Int64, from container: PersistentContainer) async throws -> Int? {
+    public static func remove(_ run: Int64, from container: PersistentContainer, practitioner: Int64? = nil) async throws -> Int? {
         let links = try linkEntity
-        return try await container.newBackgroundContext(name: "import run removal").perform { context -> Int? in
+        return try await context(container, practitioner: practitioner, name: "import run removal").perform { context -> Int? in
             guard (try? context.existingObject(with: ObjectID(entity: ImportRun.entity, rowID: run))) != nil else { return nil }
             let onlyThisRun = FetchRequest(Session.self, predicate: try FetchPredicate("ANY importRuns._id == %@ AND importRuns.@count == 1", run))
             // The run's links as a change of their own (the store would delete them with the run, unannounced), so

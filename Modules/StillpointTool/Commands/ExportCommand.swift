@@ -52,21 +52,7 @@ struct ExportCommand: AsyncParsableCommand {
         // Everything the user wrote is checked before the store is opened, so a mistake touches no file.
         let entity = try Session.schema.entity(named: self.entity)
         var request = FetchRequest(entity)
-        if let predicate {
-            do {
-                let parsed = try FetchPredicate(predicate)
-                let resolve = { (key: String) in PredicateKeyResolution.column(key, type: try entity.checkedAttribute(named: key).type) }
-                // By names and types, then for what the named store refuses.
-                try parsed.check(resolvingKeysWith: resolve)
-                _ = try parsed.sqlFragment(in: storeOption.sqlDialect, resolvingKeysWith: resolve)
-                request.predicate = parsed
-            } catch let error as FetchPredicateError {
-                // A long predicate is shown by its start, so that the message stays one readable line.
-                let shown = predicate.count > 60 ? predicate.prefix(50) + "…" : predicate
-                throw ToolFailure("--where \"\(shown)\": \(error.message)\(error.offset.map { " at column \($0 + 1)" } ?? "")",
-                                  status: .usage)
-            }
-        }
+        request.predicate = try predicate.map { try SessionsCommand.parse($0, for: entity, in: storeOption.sqlDialect) }
         request.sortKeys = sort.split(separator: ",").map { key in
             key.hasPrefix("-") ? .descending(String(key.dropFirst())) : .ascending(String(key))
         }

@@ -110,19 +110,9 @@ struct SessionsCommand: AsyncParsableCommand {
     /// refuses, before the store is opened.
     static func parse(_ text: String, for entity: EntityDescription, in dialect: SQLDialect) throws -> FetchPredicate {
         do {
-            let predicate = try FetchPredicate(text)
-            let resolve = { (key: String) in PredicateKeyResolution.column(key, type: try entity.checkedAttribute(named: key).type) }
-            try predicate.check(resolvingKeysWith: resolve)
-            _ = try predicate.sqlFragment(in: dialect, resolvingKeysWith: resolve)
-            return predicate
-        } catch let error as FetchPredicateError {
-            // A long predicate is shown by its start, so that the message stays one readable line.
-            let shown = text.count > 60 ? text.prefix(50) + "…" : text
-            throw ToolFailure("--where \"\(shown)\": \(error.message)\(error.offset.map { " at column \($0 + 1)" } ?? "")",
-                              status: .usage)
-        } catch let error as SchemaError {
-            // A name the sessions do not have is a mistake on the command line, not in the store.
-            throw ToolFailure("--where: \(error.localizedDescription)", status: .usage)
+            return try PredicateText.parse(text, for: entity, in: dialect)
+        } catch {
+            throw ToolFailure("--where \(error)", status: .usage)
         }
     }
 }
