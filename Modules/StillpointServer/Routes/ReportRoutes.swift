@@ -36,7 +36,7 @@ enum ReportRoutes {
             guard let renderer = ReportRenderers.builtIn.renderer(for: format) else {
                 throw Problem(.badRequest, "no renderer writes the format '\(format)'")
             }
-            let bytes = Data(renderer.render(report).utf8)
+            let bytes = Data(WatchScreen.terminated(renderer.render(report)).utf8)
             return answer(bytes, format: format, request)
         }
     }
