@@ -122,8 +122,15 @@ struct SessionSchemaMigrationTests {
     func practitionersOfAVersionThreeStoreGetNoToken(_ store: PracticeStore) async throws {
         let place = try store.makePlace()
         let older = try store.open(place, schema: try Self.versionThreeSchema())
-        try await Practitioners.add("alice", name: "Alice", timeZone: "Europe/Berlin", in: older)
-        try await Practitioners.add("bob", in: older)
+        try await older.performBackgroundTask { context in
+            for (id, name) in [("alice", "Alice"), ("bob", "")] {
+                let practitioner = context.insert(PractitionerOfVersion3.self)
+                practitioner[Practitioner.id] = id
+                practitioner[Practitioner.name] = name
+                practitioner[Practitioner.timeZone] = id == "alice" ? "Europe/Berlin" : nil
+            }
+            try await context.save()
+        }
         try older.close()
 
         let container = try store.open(place, schema: Session.schema)
