@@ -7,6 +7,7 @@ import StillpointSQLite
 import StillpointPostgres
 import StillpointSQL
 import StillpointReport
+import StillpointDefaultStore
 
 /// `--store FILE` or `--store postgresql://...`: the practice log to use, or the default store.
 struct StoreOption: ParsableArguments {
