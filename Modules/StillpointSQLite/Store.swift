@@ -16,6 +16,8 @@ final class Store: Sendable {
     let processToken = UUID().uuidString
     private let writer: any DatabaseWriter
     private let isClosed = LockedState(false)
+    /// The query generations held on the store, released when it closes so that its last checkpoint is not held up.
+    private let generations = LockedState<[ObjectIdentifier: SQLiteGeneration]>([:])
 
     /// Opens the store at `location`: read-write (creating it if needed, and upgrading its tables to `schema`),
     /// or read-only (the store must exist and be up to date; nothing is written).
@@ -122,9 +124,29 @@ final class Store: Sendable {
         }
     }
 
+    /// Holds a read transaction open on a connection of its own (``SQLiteGeneration``): the store's state now.
+    func holdGeneration() throws -> any StoreGeneration {
+        // An in-memory store has one connection: a read held on it would keep every save waiting.
+        guard let pool = writer as? DatabasePool else {
+            throw ContextError.queryGenerationUnavailable(store: location.displayPath)
+        }
+        let snapshot: DatabaseSnapshot
+        do {
+            snapshot = try pool.makeSnapshot()
+        } catch {
+            throw StoreError.translating(error, path: location.displayPath)
+        }
+        let generation = SQLiteGeneration(snapshot, path: location.displayPath) { [generations] released in
+            generations.withLock { $0[ObjectIdentifier(released)] = nil }
+        }
+        generations.withLock { $0[ObjectIdentifier(generation)] = generation }
+        return generation
+    }
+
     /// Closes the store's connections, checkpointing the WAL into the main file (read-write) and marking the
     /// store closed cleanly. Later use fails.
     func close() throws {
+        for generation in generations.withLock({ $0.values }) { generation.release() }
         do {
             if case .file = location, access == .readWrite, !isClosed.withLock({ $0 }) {
                 let token = processToken
