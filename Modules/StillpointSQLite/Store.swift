@@ -99,7 +99,9 @@ final class Store: Sendable {
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         guard access == .readWrite else { throw StoreError.readOnly(path: location.displayPath) }
         do {
-            return try writer.write(body)
+            let result = try writer.write(body)
+            ringDoorbell()
+            return result
         } catch {
             throw StoreError.translating(error, path: location.displayPath)
         }
@@ -109,10 +111,17 @@ final class Store: Sendable {
     func writeAsync<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         guard access == .readWrite else { throw StoreError.readOnly(path: location.displayPath) }
         do {
-            return try await writer.write(body)
+            let result = try await writer.write(body)
+            ringDoorbell()
+            return result
         } catch {
             throw StoreError.translating(error, path: location.displayPath)
         }
+    }
+
+    /// Tells other processes' watchers that a commit is there to read (``StoreDoorbell``); a store in memory has none.
+    private func ringDoorbell() {
+        if case .file(let url) = location { StoreDoorbell.ring(for: url) }
     }
 
     /// Runs `body` in a read transaction without blocking the caller's thread.
