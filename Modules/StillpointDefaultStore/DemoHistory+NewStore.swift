@@ -18,7 +18,7 @@ extension DemoHistory {
     @discardableResult
     public func writeNewStore(at url: URL, partial: URL, practitioner: String = Practitioner.defaultID) async throws -> Int {
         defer {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: partial.path + suffix) }
+            for suffix in ["", "-wal", "-shm", "-journal", "-doorbell"] { try? FileManager.default.removeItem(atPath: partial.path + suffix) }
         }
         let container = try PersistentContainer(schema: Session.schema, location: .file(partial))
         let written: Int

@@ -20,9 +20,12 @@ extension Store: StoreDriver {
         try await writeAsync { db in try Self.watching(flag, on: db) { try body(SQLiteStoreConnection(db: db)) } }
     }
 
-    /// SQLite has no doorbell between processes: a signal every `interval`.
+    /// A signal every `interval`, and, for a store file, each time a Stillpoint writer in any process commits
+    /// (its ``StoreDoorbell``, by inotify): the doorbell brings a commit in milliseconds, and the polling stays
+    /// for where it cannot ring (no inotify, a folder the writer cannot write).
     func otherProcessCommits(every interval: Duration) -> AsyncStream<Void> {
-        AsyncStream { continuation in
+        let doorbell: AsyncStream<Void>? = if case .file(let url) = location { StoreDoorbell.rings(for: url) } else { nil }
+        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let ticker = Task {
                 while !Task.isCancelled {
                     continuation.yield()
@@ -30,7 +33,14 @@ extension Store: StoreDriver {
                 }
                 continuation.finish()
             }
-            continuation.onTermination = { _ in ticker.cancel() }
+            let ringer = Task {
+                guard let doorbell else { return }
+                for await _ in doorbell { continuation.yield() }
+            }
+            continuation.onTermination = { _ in
+                ticker.cancel()
+                ringer.cancel()
+            }
         }
     }
 

@@ -17,6 +17,8 @@ final class Store: Sendable {
     let processToken = UUID().uuidString
     private let writer: any DatabaseWriter
     private let isClosed = LockedState(false)
+    /// The query generations held on the store, released when it closes so that its last checkpoint is not held up.
+    private let generations = LockedState<[ObjectIdentifier: SQLiteGeneration]>([:])
 
     /// Opens the store at `location`: read-write (creating it if needed, and upgrading its tables to `schema`),
     /// or read-only (the store must exist and be up to date; nothing is written).
@@ -97,7 +99,9 @@ final class Store: Sendable {
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         guard access == .readWrite else { throw StoreError.readOnly(path: location.displayPath) }
         do {
-            return try writer.write(body)
+            let result = try writer.write(body)
+            ringDoorbell()
+            return result
         } catch {
             throw StoreError.translating(error, path: location.displayPath)
         }
@@ -107,10 +111,17 @@ final class Store: Sendable {
     func writeAsync<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         guard access == .readWrite else { throw StoreError.readOnly(path: location.displayPath) }
         do {
-            return try await writer.write(body)
+            let result = try await writer.write(body)
+            ringDoorbell()
+            return result
         } catch {
             throw StoreError.translating(error, path: location.displayPath)
         }
+    }
+
+    /// Tells other processes' watchers that a commit is there to read (``StoreDoorbell``); a store in memory has none.
+    private func ringDoorbell() {
+        if case .file(let url) = location { StoreDoorbell.ring(for: url) }
     }
 
     /// Runs `body` in a read transaction without blocking the caller's thread.
@@ -122,9 +133,29 @@ final class Store: Sendable {
         }
     }
 
+    /// Holds a read transaction open on a connection of its own (``SQLiteGeneration``): the store's state now.
+    func holdGeneration() throws -> any StoreGeneration {
+        // An in-memory store has one connection: a read held on it would keep every save waiting.
+        guard let pool = writer as? DatabasePool else {
+            throw ContextError.queryGenerationUnavailable(store: location.displayPath)
+        }
+        let snapshot: DatabaseSnapshot
+        do {
+            snapshot = try pool.makeSnapshot()
+        } catch {
+            throw StoreError.translating(error, path: location.displayPath)
+        }
+        let generation = SQLiteGeneration(snapshot, path: location.displayPath) { [generations] released in
+            generations.withLock { $0[ObjectIdentifier(released)] = nil }
+        }
+        generations.withLock { $0[ObjectIdentifier(generation)] = generation }
+        return generation
+    }
+
     /// Closes the store's connections, checkpointing the WAL into the main file (read-write) and marking the
     /// store closed cleanly. Later use fails.
     func close() throws {
+        for generation in generations.withLock({ $0.values }) { generation.release() }
         do {
             if location.fileURL != nil, access == .readWrite, !isClosed.withLock({ $0 }) {
                 let token = processToken

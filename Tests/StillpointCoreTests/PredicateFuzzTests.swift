@@ -2,7 +2,7 @@ import Foundation
 import PropertyBased
 import StillpointTestSupport
 import Testing
-@testable import StillpointCore
+@_spi(Fuzzing) @testable import StillpointCore
 import StillpointSQL
 
 /// The predicate parser on formats made to break it: the fuzzing corpus mutated at random, and formats put
@@ -59,5 +59,19 @@ struct PredicateFuzzTests {
         await propertyCheck(count: 500, input: formats) { format in
             Self.check(format)
         }
+    }
+
+    /// What FuzzPredicate compiles for PostgreSQL with no server: the statement the store runs, its parameters
+    /// numbered as it binds them, and a construct PostgreSQL cannot mean alike refused with the reason.
+    @Test func postgreSQLStatementsCompileWithoutAServer() throws {
+        let request = FetchRequest(Item.self, predicate: try FetchPredicate("title MATCHES[c] %@ AND uid / 60 > %@", "med.*", 20))
+        let (sql, argumentCount) = try request.postgreSQLStatement()
+        #expect(sql.hasPrefix("SELECT \"_id\", \"_version\""), "\(sql)")
+        #expect(sql.contains("$1") && sql.contains("$\(argumentCount)") && !sql.contains("$\(argumentCount + 1)"), "\(sql)")
+        #expect(sql.contains(" ~ ") || sql.contains("~*"), "MATCHES becomes PostgreSQL's regular expression match: \(sql)")
+        let refused = FetchRequest(Item.self, predicate: try FetchPredicate("title MATCHES %@", "\\w+"))
+        #expect(throws: FetchPredicateError.self) { try refused.postgreSQLStatement() }
+        let unknown = FetchRequest(Item.self, predicate: try FetchPredicate("mood == 1"))
+        #expect(throws: SchemaError.self) { try unknown.postgreSQLStatement() }
     }
 }

@@ -1,13 +1,16 @@
 import Foundation
 import FuzzSupport
-import StillpointCore
+@_spi(Fuzzing) import StillpointCore
 
 /// Parses one input as a predicate format (the `where:` of a custom statistic), then does with it what a fetch
-/// does: evaluates it in memory and fetches with it from a store (which compiles it to SQL). A thrown
+/// does: evaluates it in memory, fetches with it from a SQLite store (which compiles it to SQL), and compiles
+/// PostgreSQL's statement for it (no server: compile only). A thrown
 /// `FetchPredicateError` or `SchemaError` is an answer; a trap, a sanitizer report or a hang is a bug, and so
 /// is a broken promise:
 ///
 /// - the fetch runs in the store and returns exactly the rows the in-memory evaluator selects;
+/// - PostgreSQL's statement compiles, or is refused with a `FetchPredicateError` (a construct PostgreSQL cannot
+///   mean alike), never for a key SQLite's found, and binds every parameter it names;
 /// - `description` parses back, to the same description.
 ///
 /// Both are checked when every value has a literal (a NaN or an infinity argument has none; formats only hold
@@ -33,6 +36,7 @@ func fuzzPredicate(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         storeError = error
     }
     _ = predicate.referencedKeys
+    checkPostgreSQL(predicate, format: format, sqliteCompiled: storeIDs != nil)
     guard arguments.allSatisfy(\.isLiteral) else { return 0 }
 
     if let storeError {
@@ -55,6 +59,51 @@ func fuzzPredicate(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
                    + error.description.debugDescription)
     }
     return 0
+}
+
+/// Compiles PostgreSQL's statement for `predicate` and checks it as the target's comment says.
+private func checkPostgreSQL(_ predicate: FetchPredicate, format: String, sqliteCompiled: Bool) {
+    do {
+        let (sql, argumentCount) = try FetchRequest(PredicateFixture.entity, predicate: predicate).postgreSQLStatement()
+        if let highest = highestPlaceholder(in: sql), highest > argumentCount {
+            fatalError("\(format.debugDescription) compiles for PostgreSQL to \(sql.debugDescription), which names $\(highest) "
+                       + "but binds \(argumentCount) arguments")
+        }
+    } catch is FetchPredicateError {
+        return  // refused, saying why: an answer
+    } catch let error as SchemaError {
+        if sqliteCompiled {
+            fatalError("\(format.debugDescription) compiles for SQLite, but PostgreSQL's compiler says: \(error)")
+        }
+    } catch {
+        fatalError("\(format.debugDescription) fails to compile for PostgreSQL with an error that is no answer: \(error)")
+    }
+}
+
+/// The highest `$n` placeholder of `sql` outside its quoted literals and identifiers, or `nil` when it has none.
+private func highestPlaceholder(in sql: String) -> Int? {
+    var highest: Int?
+    var quote: Character?
+    var characters = sql.makeIterator()
+    var pending = characters.next()
+    while let character = pending {
+        pending = characters.next()
+        if let open = quote {
+            if character == open { quote = nil }
+            continue
+        }
+        if character == "'" || character == "\"" {
+            quote = character
+        } else if character == "$" {
+            var digits = ""
+            while let digit = pending, digit.isASCII, digit.isNumber {
+                digits.append(digit)
+                pending = characters.next()
+            }
+            if let number = Int(digits) { highest = max(highest ?? number, number) }
+        }
+    }
+    return highest
 }
 
 extension PredicateArgument {

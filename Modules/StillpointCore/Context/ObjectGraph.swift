@@ -21,6 +21,12 @@ final class ObjectGraph {
     var deleted = PendingObjects(.deleted)
     /// The read transaction in progress, so that code run inside a streaming fetch reads the same state.
     var activeReader: (any StoreReader)?
+    /// The state of the store this context is pinned to (``ObjectContext/pinQueryGeneration()``), if any.
+    var generation: (any StoreGeneration)?
+    /// Pinned, but moved on by a save: the next read pins the state of the store then.
+    var pinsAtNextRead = false
+    /// Set while a merge reads: merged objects take the latest stored values even in a pinned context.
+    var readsLatestState = false
     /// The last entity found to have no delete rule to apply: deleting many objects of it asks once.
     private var entityWithoutDeleteRules: ObjectIdentifier?
     /// The live results that follow the changes this context takes in.
@@ -36,6 +42,10 @@ final class ObjectGraph {
         self.hub = hub
         self.name = name
         self.parentSnapshot = parentSnapshot
+    }
+
+    deinit {
+        generation?.release()
     }
 
     private static let originCounter = LockedState<UInt64>(0)
@@ -113,7 +123,8 @@ final class ObjectGraph {
     /// The registered object for `id`, or a new one made from stored values.
     func register(id: ObjectID, entity: EntityDescription, values: ContiguousArray<AttributeValue>, version: Int64) -> ManagedObject {
         if let object = object(for: id) {
-            if !object.hasChanges, object.version != version {
+            // A pinned context's fetch may read an older version than a merge brought in: the object keeps the newer.
+            if !object.hasChanges, object.version != version, !(isPinned && version < object.version) {
                 object.values = values
                 object.committedValues = values
                 object.version = version
@@ -218,14 +229,50 @@ final class ObjectGraph {
         return try withReader { reader in try reader.storedRow(id: rowID, of: entity) }
     }
 
-    /// Runs `body` in the read transaction in progress, or in a new one.
+    /// Runs `body` in the read transaction in progress, or in the pinned generation, or in a new one.
     func withReader<T>(_ body: (any StoreReader) throws -> T) throws -> T {
         if let activeReader { return try body(activeReader) }
+        if let generation = try pinnedGeneration() {
+            return try generation.reading(interruptedBy: interruptFlag) { reader in
+                activeReader = reader
+                defer { activeReader = nil }
+                return try body(reader)
+            }
+        }
         return try store.reading(interruptedBy: interruptFlag) { reader in
             activeReader = reader
             defer { activeReader = nil }
             return try body(reader)
         }
+    }
+
+    // MARK: Query generations
+
+    /// Whether the context is pinned to a query generation, held now or taken at its next read.
+    var isPinned: Bool { generation != nil || pinsAtNextRead }
+
+    /// The generation reads go to: `nil` when the context is not pinned, or while a merge reads.
+    private func pinnedGeneration() throws -> (any StoreGeneration)? {
+        guard !readsLatestState else { return nil }
+        if pinsAtNextRead {
+            generation = try store.holdGeneration()
+            pinsAtNextRead = false
+        }
+        return generation
+    }
+
+    /// Pins the context to the store's state now, releasing the generation it held.
+    func pinGeneration() throws {
+        let taken = try store.holdGeneration()
+        unpinGeneration()
+        generation = taken
+    }
+
+    /// Releases the generation held, if any: reads see the latest state again.
+    func unpinGeneration() {
+        generation?.release()
+        generation = nil
+        pinsAtNextRead = false
     }
 
     func existingObject(with id: ObjectID) throws -> ManagedObject {

@@ -5,7 +5,13 @@ extension ObjectGraph {
     /// unsaved changes kept on top, deleted ones are marked deleted and dropped. Objects it does not hold are
     /// not loaded, so the cost follows the objects held, not the size of the change set.
     func merge(_ changeSet: ChangeSet) throws {
-        defer { didTakeIn(changeSet) }
+        // Merged objects and live results take the latest state, even in a context pinned to a generation.
+        let readLatest = readsLatestState
+        readsLatestState = true
+        defer {
+            didTakeIn(changeSet)
+            readsLatestState = readLatest
+        }
         var stale: [String: [ManagedObject]] = [:]
         for object in registered.objects {
             let id = object.objectID

@@ -30,7 +30,9 @@ extension PersistentContainer {
     /// Watches the store for changes written by other processes (an import in a second terminal) and
     /// publishes them on ``changeSets``, so that contexts that merge automatically catch up by themselves.
     ///
-    /// A SQLite store is checked every `interval`; a PostgreSQL store wakes at once when another process
+    /// A SQLite store file wakes at once when a Stillpoint writer in another process commits (it rings a doorbell
+    /// file beside the store, which inotify reports) and is checked every `interval` as well, for where the doorbell
+    /// cannot ring (no inotify, a folder its writer cannot write); a PostgreSQL store wakes at once when another process
     /// commits (its saves ring `NOTIFY`), checks every `interval` while a transaction still running in the same
     /// database holds later changes back, and looks at the change log's last entry every `interval`, so that a
     /// save whose notification was missed is read within the interval. A PostgreSQL store replaced under the

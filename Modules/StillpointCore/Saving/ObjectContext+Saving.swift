@@ -15,6 +15,11 @@ extension ObjectContext {
             if !savesWaiting.isEmpty { savesWaiting.removeFirst().resume() }
         }
         guard graph.hasChanges || !graph.attributeMisuses.isEmpty else { return nil }
+        // A save moves a pinned context on: its reads see the latest state, and the next read after it takes the
+        // store's state then, which holds the save (``pinQueryGeneration()``).
+        let wasPinned = graph.isPinned
+        graph.unpinGeneration()
+        defer { graph.pinsAtNextRead = wasPinned }
         if let parent {
             let (changes, objects) = try graph.makeChildChanges()
             try await parent.absorb(changes)

@@ -84,6 +84,9 @@ public enum ContextError: Error, Sendable, Equatable, LocalizedError {
     case wrongDestination(relationship: String, expected: String, object: ObjectID)
     /// A batch update of a scoped context sets the relationship that places rows in the scope (``FetchScope``).
     case outsideScope(entity: String, relationship: String)
+    /// The store cannot pin a context to a query generation: SQLite in memory has one connection, which a held
+    /// read would keep from every save.
+    case queryGenerationUnavailable(store: String)
 
     public var errorDescription: String? {
         switch self {
@@ -93,6 +96,9 @@ public enum ContextError: Error, Sendable, Equatable, LocalizedError {
             return "'\(relationship)' reaches \(expected) objects; \(id) is not one"
         case .outsideScope(let entity, let relationship):
             return "a scoped context cannot batch-update \(entity).\(relationship), which places rows in its scope; update it in an unscoped context"
+        case .queryGenerationUnavailable(let store):
+            return "the store \(store) cannot pin a query generation (its one connection would hold every save back); "
+                + "use a store file or PostgreSQL, or read in withPinnedSnapshot"
         }
     }
 }

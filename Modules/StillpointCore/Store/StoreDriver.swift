@@ -20,6 +20,12 @@ package protocol StoreDriver: AnyObject, Sendable {
     /// `CancellationError` once `flag` is set.
     func reading<T>(interruptedBy flag: InterruptFlag?, _ body: (any StoreReader) throws -> T) throws -> T
 
+    /// Takes the store's state now and holds it for later reads (``StoreGeneration``), until released.
+    ///
+    /// - Throws: ``ContextError/queryGenerationUnavailable(store:)`` for a store that cannot hold a read open
+    ///   without holding back its writes (SQLite in memory).
+    func holdGeneration() throws -> any StoreGeneration
+
     /// Runs `body` in one write transaction: all of it is saved, or none of it.
     func writing<T>(interruptedBy flag: InterruptFlag?, _ body: (any StoreWriter) throws -> T) throws -> T
 

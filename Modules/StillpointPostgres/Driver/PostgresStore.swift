@@ -84,6 +84,20 @@ package final class PostgresStore: StoreDriver {
         }
     }
 
+    /// Holds a `REPEATABLE READ` transaction open on a reader's connection (``PostgresGeneration``).
+    package func holdGeneration() throws -> any StoreGeneration {
+        let connection = try checkOutReader()
+        return try Self.translating(path: path) {
+            do {
+                return try PostgresGeneration(store: self, connection: connection)
+            } catch {
+                _ = try? connection.execute("ROLLBACK")
+                if connection.isHealthy { checkIn(connection) }
+                throw error
+            }
+        }
+    }
+
     package func writing<T>(interruptedBy flag: InterruptFlag?, _ body: (any StoreWriter) throws -> T) throws -> T {
         guard access == .readWrite else { throw StoreError.readOnly(path: path) }
         return try writer.withLock { writer in
@@ -112,7 +126,7 @@ package final class PostgresStore: StoreDriver {
     }
 
     /// Runs `body` with `flag` cancelling its statement on the server, and the server's errors as ``StoreError``.
-    private func watching<T>(_ connection: PostgresConnection, _ flag: InterruptFlag?, _ body: () throws -> T) throws -> T {
+    func watching<T>(_ connection: PostgresConnection, _ flag: InterruptFlag?, _ body: () throws -> T) throws -> T {
         guard !isClosed.withLock({ $0 }) else {
             throw StoreError.server(path: path, code: nil, message: "the store was closed")
         }
@@ -130,7 +144,7 @@ package final class PostgresStore: StoreDriver {
         return try Self.connect(uri, path: path)
     }
 
-    private func checkIn(_ connection: PostgresConnection) {
+    func checkIn(_ connection: PostgresConnection) {
         guard !isClosed.withLock({ $0 }) else { return }
         idleReaders.withLock { $0.append(connection) }
     }

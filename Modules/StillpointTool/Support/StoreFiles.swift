@@ -3,7 +3,7 @@ import StillpointCore
 import StillpointReport
 import StillpointDefaultStore
 
-/// The files that make up a SQLite store (the database and its `-wal`, `-shm` and `-journal` companions), so
+/// The files that make up a SQLite store (the database and its `-wal`, `-shm`, `-journal` and `-doorbell` companions), so
 /// that no output is ever written over one of them.
 ///
 /// Paths are compared by what they point at, not by how they are spelt: `./s.sqlite`, `dir/../s.sqlite`, a
@@ -17,7 +17,7 @@ struct StoreFiles {
     /// The companion files SQLite keeps beside a store, with what each is.
     static let companions: [(suffix: String, name: String)] = [
         ("", "the store"), ("-wal", "the store's write-ahead log"), ("-shm", "the store's shared-memory index"),
-        ("-journal", "the store's rollback journal"),
+        ("-journal", "the store's rollback journal"), ("-doorbell", "the store's doorbell, which its writers ring after each commit"),
     ]
 
     let store: URL

@@ -33,6 +33,14 @@ extension PersistentContainer {
         return try sqliteStore.read { db in try String?.fetchAll(db, sql: sql) }
     }
 
+    /// How many frames of a SQLite store file's WAL a passive checkpoint, run as another connection, leaves
+    /// uncopied: more than 0 while a read transaction older than them is held open.
+    func walFramesACheckpointCannotCopy() throws -> Int {
+        guard case .file(let url) = store.location else { return 0 }
+        let checkpoint = try DatabaseQueue(path: url.path).writeWithoutTransaction { db in try db.checkpoint(.passive) }
+        return checkpoint.walFrameCount - checkpoint.checkpointedFrameCount
+    }
+
     /// The table of the store's change log (`sequence`, `changes`, ... on both databases).
     var changeLogTable: String {
         if store.location.postgresURI != nil { return PostgresChangeLog.table }
