@@ -13,7 +13,9 @@ extension Report {
     /// report.notice = try await Report.demoNotice(for: container, asOf: report.asOf)
     /// // "demo data: a generated history of 2,400 sessions, not yours; `stillpoint import` brings in your own"
     /// ```
-    public static func demoNotice(for container: PersistentContainer, asOf: Date) async throws -> String? {
+    /// With `scope`, only the sessions it admits count (one practitioner's, for a report service whose container
+    /// serves every practitioner).
+    public static func demoNotice(for container: PersistentContainer, asOf: Date, scope: FetchScope? = nil) async throws -> String? {
         func sessions(_ comparison: String) throws -> FetchRequest {
             FetchRequest(Session.self, predicate: try FetchPredicate(
                 "source \(comparison) %@ AND duration > 0 AND duration <= %@ AND start >= %@ AND start <= %@",
@@ -21,6 +23,7 @@ extension Report {
         }
         let (demoSessions, otherSessions) = (try sessions("=="), try sessions("!="))
         let (demo, others) = try await container.newBackgroundContext(name: "demo notice").perform { context in
+            if let scope { context.setScope(scope) }
             let demo = try context.count(for: demoSessions)
             return (demo, demo == 0 ? 0 : try context.count(for: otherSessions))
         }
