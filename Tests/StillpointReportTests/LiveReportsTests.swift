@@ -27,9 +27,10 @@ struct LiveReportsTests {
     }
 
     /// An engine over `container`, reporting as of the property tests' instant, probing the store often.
-    static func engine(_ container: PersistentContainer, log: @escaping @Sendable (String) -> Void = { _ in }) throws -> LiveReports {
+    static func engine(_ container: PersistentContainer, now: @escaping @Sendable () -> Date = { Property.asOf },
+                       log: @escaping @Sendable (String) -> Void = { _ in }) throws -> LiveReports {
         LiveReports(container: container, manifests: try manifests(), modules: modules, pollInterval: .milliseconds(50),
-                        probeInterval: .milliseconds(100), now: { Property.asOf }, log: log)
+                    probeInterval: .milliseconds(100), now: now, log: log)
     }
 
     /// Another container on the same store: another process, or another instance's.
@@ -252,7 +253,7 @@ struct LiveReportsTests {
         try await Property.apply(.upsert("alice", key: "a1", day: 1, minutes: 20, kind: "yoga"), to: container)
         try await Property.apply(.upsert("bob", key: "b1", day: 1, minutes: 20, kind: "yoga"), to: container)
         let notes = LockedState<[String]>([])
-        let engine = try Self.engine(container) { note in notes.withLock { $0.append(note) } }
+        let engine = try Self.engine(container, log: { note in notes.withLock { $0.append(note) } })
         let alice = try #require(try await engine.updates(of: "alice"))
         let before = try #require(await Self.next(alice))
         #expect(!before.isStale)
@@ -283,6 +284,73 @@ struct LiveReportsTests {
         #expect(said.contains { $0.hasPrefix("caught up with the store") })
         #expect(try await engine.report(for: "alice").map { Self.sessionCount($0) == 2 && !$0.isStale } == true)
         #expect(Self.sessionCount(try await engine.report(for: "bob")) == 1)
+        await engine.shutdown()
+    }
+
+    @Test(arguments: StoreKind.all)
+    func aReportAsOfAnInstantIsMadeFromTheHeldDigestAndNotHeld(_ store: StoreKind) async throws {
+        let container = try store.open()
+        defer { try? container.close() }
+        try await Property.apply(.upsert("alice", key: "a1", day: 1, minutes: 20, kind: "yoga"), to: container)
+        try await Property.apply(.upsert("alice", key: "a2", day: 9, minutes: 20, kind: "yoga"), to: container)
+        let engine = try Self.engine(container)
+        let held = try #require(try await engine.report(for: "alice"))
+        let asOf = Property.asOf.addingTimeInterval(-5 * 86_400)
+
+        let pinned = try #require(try await engine.report(for: "alice", format: .markdown, asOf: asOf))
+        var manifest = try Manifest(yaml: Property.manifest)
+        manifest.environment.asOf = asOf
+        let expected = try #require(try await PractitionerReports(container: container)
+            .report(for: "alice", try manifest.prepare(modules: Self.modules), environment: manifest.environment))
+        #expect(pinned.body == MarkdownReportRenderer().render(expected))
+        #expect(pinned.generation == held.generation)
+        #expect(pinned.asOf == asOf)
+        // Not held: the report of now is as it was.
+        #expect(engine.metrics.reports == 1)
+        #expect(try await engine.report(for: "alice") == held)
+        #expect(try await engine.report(for: "nobody", asOf: asOf) == nil)
+        await engine.shutdown()
+    }
+
+    @Test(arguments: StoreKind.all)
+    func theDemoNoticeIsOfThePractitionersOwnSessions(_ store: StoreKind) async throws {
+        let container = try store.open()
+        defer { try? container.close() }
+        try await container.performBackgroundTask { context in
+            let session = context.insert(Session.self)
+            try session.set(Session.practitioner, to: try Practitioners.object(Practitioner.defaultID, in: context))
+            session[Session.start] = Property.asOf.addingTimeInterval(-86_400)
+            session[Session.duration] = 600
+            session[Session.kind] = "meditation"
+            session[Session.source] = DemoHistory.source
+            session[Session.key] = "demo-1"
+            try await context.save()
+        }
+        try await Property.apply(.upsert("alice", key: "a1", day: 1, minutes: 20, kind: "yoga"), to: container)
+        let engine = try Self.engine(container)
+        let demo = try #require(try await engine.report(for: Practitioner.defaultID))
+        #expect(demo.body.contains(#""notice": "demo data: a generated history of 1 sessions"#))
+        let alice = try #require(try await engine.report(for: "alice"))
+        #expect(!alice.body.contains(#""notice""#))
+        await engine.shutdown()
+    }
+
+    @Test(arguments: StoreKind.all)
+    func aReportOfADayThatHasEndedIsMadeAgain(_ store: StoreKind) async throws {
+        let container = try store.open()
+        defer { try? container.close() }
+        try await Property.apply(.upsert("alice", key: "a1", day: 0, minutes: 20, kind: "yoga"), to: container)
+        let clock = LockedState(Property.asOf)
+        let engine = try Self.engine(container, now: { clock.withLock { $0 } })
+        let today = try #require(try await engine.report(for: "alice"))
+        #expect(try await engine.report(for: "alice") == today)
+
+        clock.withLock { $0 = $0.addingTimeInterval(86_400) }
+        let tomorrow = try #require(try await engine.report(for: "alice"))
+        #expect(tomorrow.generation > today.generation)
+        #expect(tomorrow.asOf == Property.asOf.addingTimeInterval(86_400))
+        #expect(tomorrow.body != today.body)
+        #expect(engine.metrics.cacheMisses == 2)
         await engine.shutdown()
     }
 }
