@@ -33,6 +33,13 @@ struct LiveReportsTests {
                     probeInterval: .milliseconds(100), now: now, log: log)
     }
 
+    /// A new store of `kind` holding the sessions `steps` make.
+    static func open(_ kind: StoreKind, holding steps: [Property.Step]) async throws -> PersistentContainer {
+        let container = try kind.open()
+        for step in steps { try await Property.apply(step, to: container) }
+        return container
+    }
+
     /// Another container on the same store: another process, or another instance's.
     static func another(like container: PersistentContainer) throws -> PersistentContainer {
         switch container.location {
@@ -81,10 +88,11 @@ struct LiveReportsTests {
 
     @Test(arguments: StoreKind.all)
     func aReportIsMadeOnceThenAnsweredFromMemory(_ store: StoreKind) async throws {
-        let container = try store.open()
+        let container = try await Self.open(store, holding: [
+            .upsert("alice", key: "a1", day: 1, minutes: 20, kind: "yoga"),
+            .upsert("bob", key: "b1", day: 2, minutes: 30, kind: "meditation"),
+        ])
         defer { try? container.close() }
-        try await Property.apply(.upsert("alice", key: "a1", day: 1, minutes: 20, kind: "yoga"), to: container)
-        try await Property.apply(.upsert("bob", key: "b1", day: 2, minutes: 30, kind: "meditation"), to: container)
         let engine = try Self.engine(container)
 
         let first = try #require(try await engine.report(for: "alice"))
@@ -129,10 +137,11 @@ struct LiveReportsTests {
 
     @Test(arguments: StoreKind.all)
     func aCommitFromElsewhereReachesItsPractitionersSubscriptionOnly(_ store: StoreKind) async throws {
-        let container = try store.open()
+        let container = try await Self.open(store, holding: [
+            .upsert("alice", key: "a1", day: 1, minutes: 20, kind: "yoga"),
+            .upsert("bob", key: "b1", day: 2, minutes: 30, kind: "yoga"),
+        ])
         defer { try? container.close() }
-        try await Property.apply(.upsert("alice", key: "a1", day: 1, minutes: 20, kind: "yoga"), to: container)
-        try await Property.apply(.upsert("bob", key: "b1", day: 2, minutes: 30, kind: "yoga"), to: container)
         let engine = try Self.engine(container)
         let alice = try #require(try await engine.updates(of: "alice"))
         let bob = try #require(try await engine.updates(of: "bob"))
@@ -163,12 +172,13 @@ struct LiveReportsTests {
 
     @Test(arguments: StoreKind.all)
     func aSessionMovedBetweenPractitionersUpdatesBoth(_ store: StoreKind) async throws {
-        let container = try store.open()
+        let container = try await Self.open(store, holding: [
+            .upsert("alice", key: "k1", day: 1, minutes: 20, kind: "yoga"),
+            .upsert("alice", key: "k2", day: 2, minutes: 20, kind: "yoga"),
+            .upsert("bob", key: "b1", day: 2, minutes: 30, kind: "yoga"),
+            .upsert("carol", key: "c1", day: 2, minutes: 30, kind: "yoga"),
+        ])
         defer { try? container.close() }
-        try await Property.apply(.upsert("alice", key: "k1", day: 1, minutes: 20, kind: "yoga"), to: container)
-        try await Property.apply(.upsert("alice", key: "k2", day: 2, minutes: 20, kind: "yoga"), to: container)
-        try await Property.apply(.upsert("bob", key: "b1", day: 2, minutes: 30, kind: "yoga"), to: container)
-        try await Property.apply(.upsert("carol", key: "c1", day: 2, minutes: 30, kind: "yoga"), to: container)
         let engine = try Self.engine(container)
         let alice = try #require(try await engine.updates(of: "alice"))
         let bob = try #require(try await engine.updates(of: "bob"))
@@ -198,9 +208,10 @@ struct LiveReportsTests {
 
     @Test(arguments: StoreKind.all)
     func aSubscriptionResumesAfterAGeneration(_ store: StoreKind) async throws {
-        let container = try store.open()
+        let container = try await Self.open(store, holding: [
+            .upsert("alice", key: "a1", day: 1, minutes: 20, kind: "yoga"),
+        ])
         defer { try? container.close() }
-        try await Property.apply(.upsert("alice", key: "a1", day: 1, minutes: 20, kind: "yoga"), to: container)
         let engine = try Self.engine(container)
         let current = try #require(try await engine.report(for: "alice"))
 
@@ -289,10 +300,11 @@ struct LiveReportsTests {
 
     @Test(arguments: StoreKind.all)
     func aReportAsOfAnInstantIsMadeFromTheHeldDigestAndNotHeld(_ store: StoreKind) async throws {
-        let container = try store.open()
+        let container = try await Self.open(store, holding: [
+            .upsert("alice", key: "a1", day: 1, minutes: 20, kind: "yoga"),
+            .upsert("alice", key: "a2", day: 9, minutes: 20, kind: "yoga"),
+        ])
         defer { try? container.close() }
-        try await Property.apply(.upsert("alice", key: "a1", day: 1, minutes: 20, kind: "yoga"), to: container)
-        try await Property.apply(.upsert("alice", key: "a2", day: 9, minutes: 20, kind: "yoga"), to: container)
         let engine = try Self.engine(container)
         let held = try #require(try await engine.report(for: "alice"))
         let asOf = Property.asOf.addingTimeInterval(-5 * 86_400)
@@ -337,9 +349,10 @@ struct LiveReportsTests {
 
     @Test(arguments: StoreKind.all)
     func aReportOfADayThatHasEndedIsMadeAgain(_ store: StoreKind) async throws {
-        let container = try store.open()
+        let container = try await Self.open(store, holding: [
+            .upsert("alice", key: "a1", day: 0, minutes: 20, kind: "yoga"),
+        ])
         defer { try? container.close() }
-        try await Property.apply(.upsert("alice", key: "a1", day: 0, minutes: 20, kind: "yoga"), to: container)
         let clock = LockedState(Property.asOf)
         let engine = try Self.engine(container, now: { clock.withLock { $0 } })
         let today = try #require(try await engine.report(for: "alice"))
@@ -351,6 +364,22 @@ struct LiveReportsTests {
         #expect(tomorrow.asOf == Property.asOf.addingTimeInterval(86_400))
         #expect(tomorrow.body != today.body)
         #expect(engine.metrics.cacheMisses == 2)
+        await engine.shutdown()
+    }
+
+    @Test(arguments: StoreKind.all)
+    func manyFirstRequestsAtOnceMakeTheReportOnce(_ store: StoreKind) async throws {
+        let container = try await Self.open(store, holding: [.upsert("alice", key: "a1", day: 1, minutes: 20, kind: "yoga")])
+        defer { try? container.close() }
+        let engine = try Self.engine(container)
+        let answers = try await withThrowingTaskGroup(of: LiveReport?.self) { group in
+            for _ in 0..<20 { group.addTask { try await engine.report(for: "alice") } }
+            return try await group.reduce(into: [LiveReport?]()) { $0.append($1) }
+        }
+        #expect(answers.count == 20)
+        #expect(Set(answers.map { $0?.generation }).count == 1)
+        #expect(engine.metrics.refreshes == 1)
+        #expect(engine.metrics.cacheMisses + engine.metrics.cacheHits == 20)
         await engine.shutdown()
     }
 }

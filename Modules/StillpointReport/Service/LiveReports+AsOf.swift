@@ -1,6 +1,4 @@
 import Foundation
-import PracticeLog
-import StillpointCore
 import StillpointManifest
 
 extension LiveReports {
@@ -25,11 +23,7 @@ extension LiveReports {
         let environment = pinned.environment
         let entries = try pinned.prepare(modules: modules)
         let made: (Report, Int64)? = try await inLane(of: id) { [self] in
-            guard var report = try await reports.report(for: id, entries, environment: environment),
-                  let runner = reports.runner(of: id), let rowID = runner.practitioner else { return nil }
-            if let failure = runner.lastStoreFailure { throw failure }
-            let scope = try FetchScope(Practitioner.self, try FetchPredicate("_id == %@", rowID))
-            report.notice = try await Report.demoNotice(for: container, asOf: asOf, scope: scope)
+            guard let (report, _) = try await make(id, entries, environment) else { return nil }
             // The generation of the data it was made from: the held one's, unless a change came meanwhile.
             let generation = state.withLock { $0.held[Key(practitioner: id, manifest: name)]?.generation } ?? held.generation
             return (report, generation)

@@ -262,16 +262,10 @@ public final class LiveReports: Sendable {
         let environment = current.environment
         let day = environment.dayBoundary.day(of: environment.asOf).dayNumber
         if onlyIfOld, let held = state.withLock({ $0.held[key] }), held.day == day { return held }
-        let entries = try current.prepare(modules: modules)
-        guard var report = try await reports.report(for: key.practitioner, entries, environment: environment),
-              let runner = reports.runner(of: key.practitioner), let rowID = runner.practitioner else {
+        guard let (report, runner) = try await make(key.practitioner, try current.prepare(modules: modules), environment) else {
             forget(key.practitioner)
             return nil
         }
-        // The store failed, not a statistic: the report held (if any) stands, and is stale.
-        if let failure = runner.lastStoreFailure { throw failure }
-        let scope = try FetchScope(Practitioner.self, try FetchPredicate("_id == %@", rowID))
-        report.notice = try await Report.demoNotice(for: container, asOf: report.asOf, scope: scope)
         let position = runner.keptDigest?.historyToken.sequence ?? 0
         let json = (renderers.renderer(for: .json) ?? JSONReportRenderer()).render(report)
         let (held, sent) = state.withLock { state -> (Held, [(AsyncStream<LiveReport>.Continuation, LiveReport)]) in
@@ -291,6 +285,19 @@ public final class LiveReports: Sendable {
         }
         for (continuation, update) in sent { continuation.yield(update) }
         return held
+    }
+
+    /// The report of the practitioner `id` from their digest (caught up with the store), with its demo notice, and
+    /// the runner that made it; `nil` when the store has no such practitioner. Run it in the practitioner's lane.
+    ///
+    /// - Throws: the store's error when it failed (not a statistic): the report held, if any, stands.
+    func make(_ id: String, _ entries: [PreparedEntry], _ environment: ReportEnvironment) async throws -> (Report, ReportRunner)? {
+        guard var report = try await reports.report(for: id, entries, environment: environment),
+              let runner = reports.runner(of: id), let rowID = runner.practitioner else { return nil }
+        if let failure = runner.lastStoreFailure { throw failure }
+        let scope = try FetchScope(Practitioner.self, try FetchPredicate("_id == %@", rowID))
+        report.notice = try await Report.demoNotice(for: container, asOf: report.asOf, scope: scope)
+        return (report, runner)
     }
 
     /// Drops everything held of a practitioner the store no longer has, and ends their subscriptions.
