@@ -382,4 +382,33 @@ struct LiveReportsTests {
         #expect(engine.metrics.cacheMisses + engine.metrics.cacheHits == 20)
         await engine.shutdown()
     }
+
+    @Test(arguments: StoreKind.all)
+    func aChangeToSomeoneNotHeldMakesNothingAgainAndARenameEndsTheOldID(_ store: StoreKind) async throws {
+        let container = try await Self.open(store, holding: [
+            .upsert("alice", key: "a1", day: 1, minutes: 20, kind: "yoga"),
+            .upsert("dave", key: "d1", day: 1, minutes: 20, kind: "yoga"),
+        ])
+        defer { try? container.close() }
+        let engine = try Self.engine(container)
+        let alice = try #require(try await engine.updates(of: "alice"))
+        let first = try #require(await Self.next(alice))
+        let refreshes = engine.metrics.refreshes
+
+        // Dave's session, then Alice's: changes are applied in order, so once Alice's update is out, Dave's change
+        // has been applied too, and made no report again (none held is his).
+        try await Property.apply(.upsert("dave", key: "d2", day: 2, minutes: 20, kind: "yoga"), to: container)
+        try await Property.apply(.upsert("alice", key: "a2", day: 2, minutes: 20, kind: "yoga"), to: container)
+        let second = try #require(await Self.next(alice))
+        #expect(Self.sessionCount(second) == 2)
+        #expect(second.generation > first.generation)
+        #expect(engine.metrics.refreshes == refreshes + 1)
+
+        // Alice renamed: her id is gone (her subscription ends), and the new one is a report of her sessions.
+        #expect(try await Practitioners.rename("alice", to: "alicia", in: container) == .renamed)
+        #expect(await Self.next(alice) == nil)
+        #expect(try await engine.report(for: "alice") == nil)
+        #expect(Self.sessionCount(try await engine.report(for: "alicia")) == 2)
+        await engine.shutdown()
+    }
 }
