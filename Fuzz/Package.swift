@@ -51,6 +51,7 @@ let package = Package(
             dependencies: [
                 "FuzzSupport",
                 .product(name: "StillpointCore", package: "Stillpoint"),
+                .product(name: "StillpointSQL", package: "Stillpoint"),
                 .product(name: "StillpointSQLite", package: "Stillpoint"),
             ],
             path: "Sources/FuzzPredicate",

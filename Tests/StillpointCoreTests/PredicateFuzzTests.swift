@@ -65,13 +65,13 @@ struct PredicateFuzzTests {
     /// numbered as it binds them, and a construct PostgreSQL cannot mean alike refused with the reason.
     @Test func postgreSQLStatementsCompileWithoutAServer() throws {
         let request = FetchRequest(Item.self, predicate: try FetchPredicate("title MATCHES[c] %@ AND uid / 60 > %@", "med.*", 20))
-        let (sql, argumentCount) = try request.postgreSQLStatement()
+        let (sql, argumentCount) = try request.statement(in: .postgreSQL)
         #expect(sql.hasPrefix("SELECT \"_id\", \"_version\""), "\(sql)")
         #expect(sql.contains("$1") && sql.contains("$\(argumentCount)") && !sql.contains("$\(argumentCount + 1)"), "\(sql)")
         #expect(sql.contains(" ~ ") || sql.contains("~*"), "MATCHES becomes PostgreSQL's regular expression match: \(sql)")
         let refused = FetchRequest(Item.self, predicate: try FetchPredicate("title MATCHES %@", "\\w+"))
-        #expect(throws: FetchPredicateError.self) { try refused.postgreSQLStatement() }
+        #expect(throws: FetchPredicateError.self) { try refused.statement(in: .postgreSQL) }
         let unknown = FetchRequest(Item.self, predicate: try FetchPredicate("mood == 1"))
-        #expect(throws: SchemaError.self) { try unknown.postgreSQLStatement() }
+        #expect(throws: SchemaError.self) { try unknown.statement(in: .postgreSQL) }
     }
 }

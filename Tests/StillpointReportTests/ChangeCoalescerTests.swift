@@ -1,4 +1,5 @@
 import Foundation
+import StillpointCore
 @testable import StillpointReport
 import Testing
 
@@ -63,5 +64,22 @@ struct ChangeCoalescerTests {
         // Whether next() is already waiting or not, it ends with nil.
         coalescer.finish()
         #expect(await waiting.value == nil)
+    }
+
+    /// Whose reports changed is read from the changed objects: those of every change set merged are handed over.
+    @Test func theChangedObjectsOfEveryMergedChangeSetAreHandedOver() async throws {
+        let coalescer = ChangeCoalescer()
+        let first = ChangeSet(sequence: 1, author: "a", timestamp: Date(), inserted: ObjectIDSet(entityName: "Session", rowIDs: [1, 2]),
+                              updated: [], deleted: [], changedAttributes: [:])
+        let second = ChangeSet(sequence: 2, author: "b", timestamp: Date(), inserted: [],
+                               updated: ObjectIDSet(entityName: "Session", rowIDs: [7]),
+                               deleted: ObjectIDSet(entityName: "Practitioner", rowIDs: [3]), changedAttributes: [:])
+        coalescer.add(first)
+        coalescer.add(second)
+        coalescer.finish()
+        let pending = try #require(await coalescer.next())
+        #expect(pending.changed == first.inserted.union(second.updated).union(second.deleted))
+        #expect(pending.changed.count == 4)
+        #expect(await coalescer.next() == nil)
     }
 }

@@ -74,7 +74,18 @@ public final class PractitionerReports: Sendable {
         }
     }
 
-    private func drop(_ id: String) {
+    /// The runner of the practitioner `id`, if their digest is held.
+    func runner(of id: String) -> ReportRunner? {
+        runners.withLock { $0[id] }
+    }
+
+    /// The digests held, by practitioner id: a report service asks whose sessions they hold and how large they are.
+    var keptDigests: [String: SessionDigest] {
+        runners.withLock { $0 }.compactMapValues(\.keptDigest)
+    }
+
+    /// Drops the digest of the practitioner `id`, if held.
+    func drop(_ id: String) {
         _ = runners.withLock { $0.removeValue(forKey: id) }
     }
 }

@@ -62,6 +62,10 @@ public final class ReportRunner: Sendable {
         catchUp.withLock { $0 }
     }
 
+    /// The digest the last run read or caught up, if any: a report service asks whose sessions it holds, how
+    /// large it is, and the change-log position it is current with.
+    var keptDigest: SessionDigest? { kept.withLock { $0.digest } }
+
     /// Cancels the statistics that have not finished.
     public func cancel() {
         queue.cancelAllOperations()

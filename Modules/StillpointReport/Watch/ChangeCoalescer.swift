@@ -24,9 +24,13 @@ public final class ChangeCoalescer: Sendable {
         public var lastSequence: Int64 = 0
         /// Who saved them, in order of first appearance.
         public var authors: [String] = []
+        /// Every object they inserted, updated or deleted: what a report service reads to tell whose reports
+        /// changed. Runs of row ids, so a large import costs little here.
+        public var changed = ObjectIDSet()
 
-        mutating func merge(entityNames names: Set<String>, sequence: Int64, author: String) {
+        mutating func merge(entityNames names: Set<String>, sequence: Int64, author: String, changed ids: ObjectIDSet) {
             entityNames.formUnion(names)
+            changed.formUnion(ids)
             changeSetCount += 1
             lastSequence = max(lastSequence, sequence)
             if !authors.contains(author) { authors.append(author) }
@@ -46,14 +50,15 @@ public final class ChangeCoalescer: Sendable {
 
     /// Adds a change set to the pending ones; hands them over at once if ``next()`` is waiting.
     public func add(_ changeSet: ChangeSet) {
-        add(entityNames: changeSet.entityNames, sequence: changeSet.sequence, author: changeSet.author)
+        add(entityNames: changeSet.entityNames, sequence: changeSet.sequence, author: changeSet.author,
+            changed: changeSet.inserted.union(changeSet.updated).union(changeSet.deleted))
     }
 
     /// Adds a change to the pending ones; hands them over at once if ``next()`` is waiting.
-    public func add(entityNames: Set<String>, sequence: Int64, author: String) {
+    public func add(entityNames: Set<String>, sequence: Int64, author: String, changed: ObjectIDSet = ObjectIDSet()) {
         let handover: (CheckedContinuation<Pending?, Never>, Pending)? = state.withLock { state in
             guard !state.finished else { return nil }
-            state.pending.merge(entityNames: entityNames, sequence: sequence, author: author)
+            state.pending.merge(entityNames: entityNames, sequence: sequence, author: author, changed: changed)
             guard let waiter = state.waiter else { return nil }
             state.waiter = nil
             defer { state.pending = Pending() }

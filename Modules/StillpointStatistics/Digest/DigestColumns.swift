@@ -66,6 +66,13 @@ package struct DigestColumns: Sendable {
         return (low, low < rowIDs.count && rowIDs[low] == rowID)
     }
 
+    /// Whether the row `rowID` is held and live (not a tombstone): a report service asks whose digest a changed
+    /// session was in.
+    package func holds(_ rowID: Int64) -> Bool {
+        let (index, found) = position(of: rowID)
+        return found && !durations[index].isNaN
+    }
+
     /// Puts `row` in place of the row with its ID (or adds it) and returns the row it replaced, if live.
     mutating func upsert(_ row: Row) -> Row? {
         let (index, found) = position(of: row.rowID)
