@@ -118,7 +118,8 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "StillpointTestSupport",
-            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", "StillpointStatistics", "StillpointManifest"],
+            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", "StillpointStatistics", "StillpointManifest",
+                           "StillpointPostgres", "StillpointPostgresTestSupport"],
             path: "Modules/StillpointTestSupport",
             swiftSettings: strictSettings),
         // The command-line tool as a library, so that a package of its own can build it with more modules...
@@ -154,7 +155,7 @@ let package = Package(
         .testTarget(
             name: "PracticeLogTests",
             dependencies: [
-                "StillpointSQLite", "StillpointPostgres", "StillpointPostgresTestSupport", "PracticeLog",
+                "StillpointSQLite", "StillpointPostgres", "StillpointPostgresTestSupport", "PracticeLog", "StillpointTestSupport",
                 zipFoundation,
             ],
             path: "Tests/PracticeLogTests",
@@ -163,7 +164,7 @@ let package = Package(
         .testTarget(
             name: "StillpointReportTests",
             dependencies: ["StillpointSQLite", "StillpointReport", "StillpointStatistics", "StillpointManifest", "StillpointCatalog", "PracticeLog",
-                           "StillpointPostgres", "StillpointPostgresTestSupport", propertyBased],
+                           "StillpointPostgres", "StillpointPostgresTestSupport", "StillpointTestSupport", propertyBased],
             path: "Tests/StillpointReportTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings),
