@@ -193,7 +193,7 @@ struct PractitionersSuite: BenchmarkSuite {
         let sql = try SQLPeer(uri: peers.copyDatabase)
         // One new session each, an hour before the reports' instant: today, in every zone's day.
         let start = PractitionerData.asOf.timeIntervalSince1970 - 3_600
-        func key(_ id: String) -> String { "bench-new-\(id)" }
+        @Sendable func key(_ id: String) -> String { "bench-new-\(id)" }
         var times: [Double] = [], sqlTimes: [Double] = []
         var ours: [String: [String: [Double]]] = [:], theirs: [String: [String: [Double]]] = [:]
         var lines: [String] = []
@@ -242,7 +242,7 @@ struct PractitionersSuite: BenchmarkSuite {
         try await container.performBackgroundTask { context in
             for key in keys {
                 for session in try context.fetch(FetchRequest(Session.self, predicate: try FetchPredicate("key == %@", key))) {
-                    context.delete(session)
+                    try context.delete(session)
                 }
             }
             try await context.save()
