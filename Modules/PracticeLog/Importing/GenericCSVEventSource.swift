@@ -9,6 +9,7 @@ final class GenericCSVEventSource: ImportEventSource {
         var duration: Int
         var kind: Int?
         var note: Int?
+        var practitioner: Int?
     }
 
     private let rows: CSVRowReader
@@ -62,9 +63,21 @@ final class GenericCSVEventSource: ImportEventSource {
             let plural = fields.count == 1 ? "" : "s"
             return issue("has \(fields.count) field\(plural), expected \(columns.count) like the header")
         }
+        var practitioner: String?
+        if let column = columns.practitioner, let name = options.practitionerColumn {
+            let id = fields[column].trimmed()
+            if let problem = Practitioners.problem(withID: id) {
+                // A cell with a control character is not shown: it would break the line it is printed on.
+                let cell = problem == Practitioners.controlCharacterProblem || id.isEmpty ? "" : " \(ImportIssue.quoted(id))"
+                return issue("practitioner column \(ImportIssue.quoted(name))\(cell) \(problem): every row names its practitioner by an id of 1 to \(Practitioners.maximumIDLength) characters")
+            }
+            practitioner = id
+        }
+        // A practitioner's home time zone reads the times without an offset of their rows, when no zone was given.
+        let rowZone = options.timeZone ?? practitioner.flatMap { options.homeTimeZones[$0] }
         let startText = fields[columns.start].trimmed()
         guard !startText.isEmpty else { return issue("\(options.startColumn) is empty") }
-        guard let stamp = stamp(startText) else {
+        guard let stamp = stamp(startText, zone: rowZone) else {
             return issue(dateProblem(column: options.startColumn, text: startText))
         }
         let start = stamp.date
@@ -85,7 +98,7 @@ final class GenericCSVEventSource: ImportEventSource {
             expected = "H:M:S"
         case .end:
             expected = dateFormatName
-            if let end = self.stamp(durationText)?.date {
+            if let end = self.stamp(durationText, zone: rowZone)?.date {
                 outcome = end < start ? .negative : .seconds(end.timeIntervalSince(start))
             } else {
                 outcome = .invalid
@@ -106,8 +119,9 @@ final class GenericCSVEventSource: ImportEventSource {
         }
         let kind = columns.kind.flatMap { kinds.normalize(fields[$0]) } ?? defaultKind
         let note = columns.note.map { fields[$0].trimmed() }
-        let record = SessionRecord(start: start, duration: duration, kind: kind, source: options.source,
-                                   timeZone: zone(of: stamp), note: note?.isEmpty == false ? note : nil)
+        var record = SessionRecord(start: start, duration: duration, kind: kind, source: options.source,
+                                   timeZone: zone(of: stamp, in: rowZone), note: note?.isEmpty == false ? note : nil)
+        record.practitioner = practitioner
         return .record(record, line: row.line)
     }
 
@@ -115,14 +129,20 @@ final class GenericCSVEventSource: ImportEventSource {
         options.dateFormat.map { "in the format \($0)" } ?? "an ISO 8601 date such as 2024-03-05T07:30:00"
     }
 
-    private func stamp(_ text: String) -> TimestampParser.Stamp? {
+    /// The instant `text` names, a time without an offset read in `zone` (the zone given, or the row's
+    /// practitioner's home time zone).
+    private func stamp(_ text: String, zone: TimeZone?) -> TimestampParser.Stamp? {
         if let formatter {
             // Foundation's DateFormatter traps ("Incorrect range") when its parse stops inside a character of
             // several scalars, such as a digit with a combining mark; no date a pattern reads has one.
-            guard text.unicodeScalars.count == text.count else { return nil }
-            return formatter.date(from: text).map { TimestampParser.Stamp(date: $0, offset: nil) }
+            guard text.unicodeScalars.count == text.count, let date = formatter.date(from: text) else { return nil }
+            // The formatter reads in the zone given, else in UTC: a home zone turns that wall-clock time into its instant.
+            if options.timeZone == nil, !formatHasZone, let zone {
+                return TimestampParser.Stamp(date: TimestampParser.instant(wallClock: date, in: zone), offset: nil)
+            }
+            return TimestampParser.Stamp(date: date, offset: nil)
         }
-        return TimestampParser.iso8601Stamp(text, zone: options.timeZone)
+        return TimestampParser.iso8601Stamp(text, zone: zone)
     }
 
     /// Why a date cell could not be read: an offset beyond ±14:00 is named as such.
@@ -134,11 +154,11 @@ final class GenericCSVEventSource: ImportEventSource {
         return "\(column) \(ImportIssue.quoted(text)) is not \(dateFormatName)"
     }
 
-    /// The zone a session carries: the one given to the import; else the offset its date was written
-    /// with; else, for a wall-clock time, `Etc/UTC` (see ``WallClockTime``); a date format with a zone
-    /// field and no zone given leaves it unknown, so the report's zone counts its days.
-    private func zone(of stamp: TimestampParser.Stamp) -> String? {
-        if let zone = options.timeZone { return zone.identifier }
+    /// The zone a session carries: the one given to the import (or the row's practitioner's home time zone); else
+    /// the offset its date was written with; else, for a wall-clock time, `Etc/UTC` (see ``WallClockTime``); a date
+    /// format with a zone field and no zone given leaves it unknown, so the report's zone counts its days.
+    private func zone(of stamp: TimestampParser.Stamp, in zone: TimeZone?) -> String? {
+        if let zone { return zone.identifier }
         if let offset = stamp.offset { return TimestampParser.zoneIdentifier(offset: offset) }
         return formatHasZone ? nil : TimestampParser.wallClockZone
     }

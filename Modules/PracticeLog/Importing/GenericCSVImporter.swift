@@ -60,6 +60,12 @@ public struct GenericCSVImporter: SessionImporter {
     public var source: String
     /// The field separator: `,` or, as many European spreadsheets write, `;` (or a tab).
     public var delimiter: Unicode.Scalar
+    /// The header of a column naming each row's practitioner by id (a bulk load of many people); a row whose cell
+    /// is empty or not a valid id (``Practitioners/problem(withID:)``) is skipped with its line and the column.
+    public var practitionerColumn: String?
+    /// The home time zones of the practitioners the practitioner column names, by id: a row's times without an offset
+    /// are read in its practitioner's zone when ``timeZone`` is `nil` (``withHomeTimeZones(_:)``).
+    public var homeTimeZones: [String: TimeZone] = [:]
 
     /// Columns `start` and `duration` (seconds), ISO 8601 dates in UTC, kind `meditation`.
     public init() {
@@ -75,8 +81,10 @@ public struct GenericCSVImporter: SessionImporter {
         timeZone: TimeZone? = nil,
         defaultKind: String = "meditation",
         source: String = "csv",
-        delimiter: Unicode.Scalar = ","
+        delimiter: Unicode.Scalar = ",",
+        practitionerColumn: String? = nil
     ) {
+        self.practitionerColumn = practitionerColumn
         self.startColumn = startColumn
         self.duration = duration
         self.kindColumn = kindColumn
@@ -119,9 +127,24 @@ public struct GenericCSVImporter: SessionImporter {
             start: try index(of: startColumn),
             duration: try index(of: duration.column),
             kind: try kindColumn.map(index(of:)),
-            note: try noteColumn.map(index(of:)))
+            note: try noteColumn.map(index(of:)),
+            practitioner: try practitionerColumn.map(index(of:)))
         return SessionRecordReader(url: url, source: GenericCSVEventSource(rows: rows, columns: columns, options: self),
                                    timeRule: timeRule)
+    }
+
+    /// This importer reading the times without an offset of each row in the home time zone of its practitioner;
+    /// `nil` when it was given a zone of its own or has no practitioner column.
+    ///
+    /// ```swift
+    /// let importer = GenericCSVImporter(startColumn: "start", duration: .seconds("duration"), practitionerColumn: "user")
+    ///     .withHomeTimeZones(["alice": berlin])
+    /// ```
+    public func withHomeTimeZones(_ zones: [String: TimeZone]) -> (any SessionImporter)? {
+        guard timeZone == nil, practitionerColumn != nil else { return nil }
+        var importer = self
+        importer.homeTimeZones = zones
+        return importer
     }
 
     /// The line the import prints about how it reads the file's times.
@@ -139,7 +162,7 @@ public struct GenericCSVImporter: SessionImporter {
     }
 
     private func formatError(_ url: URL, found: String) -> ImportFormatError {
-        let wanted = [startColumn, duration.column] + [kindColumn, noteColumn].compactMap { $0 }
+        let wanted = [startColumn, duration.column] + [kindColumn, noteColumn, practitionerColumn].compactMap { $0 }
         return ImportFormatError(
             path: url.path, format: "a CSV file of sessions",
             expected: "a header row with the columns \(wanted.map { "'\($0)'" }.joined(separator: ", "))",

@@ -27,9 +27,30 @@ public protocol SessionImporter: Sendable {
     /// The path `/dev/stdin` reads standard input, once: make one reader per import. A format that must seek
     /// (a ZIP archive) refuses a pipe with an ``ImportFormatError``.
     func makeRecordReader(url: URL) throws -> SessionRecordReader
+
+    /// The column naming each row's practitioner, when the importer reads one (``GenericCSVImporter``): its records
+    /// then carry ``SessionRecord/practitioner``, and ``SessionImport`` records one run per practitioner.
+    var practitionerColumn: String? { get }
+
+    /// The importer reading times written without a zone in `zone`, a practitioner's home time zone, when it was
+    /// given no zone (``WallClockImporter``); `nil` when it was, or when its times are not wall-clock times.
+    func withHomeTimeZone(_ zone: TimeZone) -> (any SessionImporter)?
+
+    /// The importer reading the times without a zone of each row in the home time zone of the practitioner the
+    /// row names (by id), when it was given no zone (``GenericCSVImporter``); `nil` otherwise.
+    func withHomeTimeZones(_ zones: [String: TimeZone]) -> (any SessionImporter)?
 }
 
 extension SessionImporter {
+    /// No practitioner column: every session is the import's practitioner's.
+    public var practitionerColumn: String? { nil }
+
+    /// Times that are not wall-clock times: no home time zone applies.
+    public func withHomeTimeZone(_ zone: TimeZone) -> (any SessionImporter)? { nil }
+
+    /// No practitioner column: no row names a practitioner.
+    public func withHomeTimeZones(_ zones: [String: TimeZone]) -> (any SessionImporter)? { nil }
+
     /// The importer's stable identifier, ``SessionImporter/id``.
     public var id: String { Self.id }
 }

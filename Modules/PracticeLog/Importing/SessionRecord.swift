@@ -24,6 +24,9 @@ public struct SessionRecord: Sendable, Hashable {
     ///
     /// By default `source|start|end`, both dates in whole seconds since 1970.
     public var key: String
+    /// The id of the practitioner whose session it is, when the file names one on each row (a CSV file's
+    /// practitioner column); `nil`: the import's practitioner.
+    public var practitioner: String?
 
     /// Creates a record; `key` defaults to `source|start|end` in whole epoch seconds.
     public init(

@@ -1,3 +1,4 @@
+import Foundation
 import StillpointCore
 import Synchronization
 
@@ -24,6 +25,16 @@ final class RecordReaderHandoff: Sendable {
         self.reader = Mutex(reader)
     }
 
+    /// Puts a reader of `url` by `importer` in place of the one not taken yet (the file read again with a home time
+    /// zone); `false` when the source was taken already.
+    func replace(reading url: URL, with importer: any SessionImporter) throws -> Bool {
+        try reader.withLock { reader in
+            guard reader != nil else { return false }
+            reader = try importer.makeRecordReader(url: url)
+            return true
+        }
+    }
+
     /// Where the file broke off, if it did.
     var stop: ImportDataError? { outcome.withLock { $0.stoppedBy } }
 
@@ -35,6 +46,12 @@ final class RecordReaderHandoff: Sendable {
     func takeSource(practitioner: Int64) throws -> any ImportRecordSource {
         guard let reader = reader.withLock({ $0.take() }) else { throw RecordReaderTakenError() }
         return Source(base: SessionImportSource(reader: reader, practitioner: practitioner), input: self)
+    }
+
+    /// The reader as the source of sessions that name their practitioner, one of `owners`; the first call only.
+    func takeSource(owners: [String: SessionImportSource.Owner]) throws -> any ImportRecordSource {
+        guard let reader = reader.withLock({ $0.take() }) else { throw RecordReaderTakenError() }
+        return Source(base: SessionImportSource(reader: reader, owners: owners), input: self)
     }
 
     private struct Source: ImportRecordSource {

@@ -6,7 +6,11 @@ import Foundation
 /// replaced.
 ///
 /// ``open()`` does everything that needs no store (a file not in the format fails there and changes nothing);
-/// ``OpenedSessionImport/run(into:progress:)`` then imports into a store.
+/// ``OpenedSessionImport/run(into:practitioner:progress:)`` then imports into a store.
+///
+/// An importer with a practitioner column (``SessionImporter/practitionerColumn``) loads the sessions of many
+/// people at once: ``open(_:)`` reads the file once first for the practitioners it names, and the run makes
+/// those the store does not hold and records one run per practitioner, each session linked to its own.
 ///
 /// ```swift
 /// let opened = try SessionImport(file: "sessions.csv", importer: InsightTimerImporter(timeZone: nil)).open()
@@ -50,41 +54,58 @@ public struct SessionImport: Sendable {
         try open(try keepInput())
     }
 
-    /// The input to read: standard input kept in a file (it is known by its content's hash, and `strict` reads
-    /// it twice), as is a pipe or device named as a file under `strict`; else the file itself.
+    /// Whether ``open(_:)`` reads the input once before the import: to check it (`strict`), or to find the
+    /// practitioners a practitioner column names.
+    var readsAhead: Bool { strict || importer.practitionerColumn != nil }
+
+    /// The input to read: standard input kept in a file (it is known by its content's hash, and `strict` or a
+    /// practitioner column reads it twice), as is a pipe or device named as a file then; else the file itself.
     ///
     /// - Throws: ``SessionImportError`` when standard input cannot be kept; a read error of standard input.
     public func keepInput() throws -> SessionImportInput {
         let source = url
-        guard readsStandardInput || (strict && !Self.isRegularFile(source)) else { return SessionImportInput(file: source) }
+        guard readsStandardInput || (readsAhead && !Self.isRegularFile(source)) else { return SessionImportInput(file: source) }
         return try SessionImportInput(copying: readsStandardInput ? nil : source, limit: Self.maximumStandardInput)
     }
 
-    /// Checks every row of `input` when `strict`, and opens its reader: a file not in the format fails here.
+    /// Checks every row of `input` when `strict`, finds the practitioners of a practitioner column, and opens its
+    /// reader: a file not in the format fails here.
     ///
     /// - Throws: ``SessionImportError/wouldSkipRows(count:first:)`` when a `strict` check finds rows it would
     ///   skip; the importer's errors (``ImportFormatError``, ``ImportReadError``, ``ImportDataError``) for a file
     ///   not in the format or that cannot be read. Their messages name `input.url`, the copy of standard input
     ///   when it was kept.
     public func open(_ input: SessionImportInput) throws -> OpenedSessionImport {
-        if strict { try Self.refuseSkippedRows(in: input.url, importer: importer) }
+        let practitioners = readsAhead ? try Self.readAhead(input.url, importer: importer, strict: strict) : []
         let reader = try importer.makeRecordReader(url: input.url)
         // A device or a pipe named as a file is read once, as it comes: it has no hash to know it by again.
         let contentHash = Self.isRegularFile(input.url) ? try ContentHash.sha256(of: input.url) : ""
-        return OpenedSessionImport(import: self, input: input, reader: reader, contentHash: contentHash)
+        return OpenedSessionImport(import: self, input: input, reader: reader, contentHash: contentHash, practitioners: practitioners)
     }
 
-    /// Fails, before anything is written, when any row of the file would be skipped, with the first ones.
-    private static func refuseSkippedRows(in url: URL, importer: any SessionImporter) throws {
+    /// Reads the whole file once, before anything is written: returns the practitioners its rows name, in the
+    /// order they first appear (the set grows with the people, not with the rows); when `strict`, fails if any
+    /// row would be skipped, with the first ones.
+    private static func readAhead(_ url: URL, importer: any SessionImporter, strict: Bool) throws -> [String] {
         var skipped: [ImportIssue] = []
         var count = 0
+        var practitioners: [String] = []
+        var seen: Set<String> = []
         let reader = try importer.makeRecordReader(url: url)
-        while let event = try reader.next() {
-            guard case .issue(let issue) = event else { continue }
-            count += 1
-            if skipped.count < SessionImportError.listedIssues { skipped.append(issue) }
+        do {
+            while let event = try reader.next() {
+                switch event {
+                case .record(let record, _):
+                    if let id = record.practitioner, seen.insert(id).inserted { practitioners.append(id) }
+                case .issue(let issue):
+                    count += 1
+                    if skipped.count < SessionImportError.listedIssues { skipped.append(issue) }
+                }
+            }
+        } catch is ImportDataError where !strict {
+            // The import stops at the same line and says so; the practitioners before it are the ones it meets.
         }
-        guard count > 0 else { return }
+        guard strict, count > 0 else { return practitioners }
         throw SessionImportError.wouldSkipRows(count: count, first: skipped)
     }
 

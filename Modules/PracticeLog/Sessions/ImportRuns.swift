@@ -32,6 +32,8 @@ public enum ImportRuns {
 
         /// The process that ran it (``ImportRunProcess``), empty for runs of older releases.
         public var process: String
+        /// The row id of the practitioner whose sessions it imported; `nil` for a run another program wrote without one.
+        public var practitioner: Int64?
 
         /// How far the run got.
         public enum State: Sendable, Equatable {
@@ -57,18 +59,42 @@ public enum ImportRuns {
     /// returns its run's ID.
     public static func begin(file: String, contentHash: String, format: String, options: String, practitioner: Int64,
                              in container: PersistentContainer) async throws -> Int64 {
-        try await container.performBackgroundTask { context in
-            let run = context.insert(ImportRun.self)
-            try run.set(ImportRun.practitioner, to: try context.existingObject(with: ObjectID(entity: Practitioner.entity, rowID: practitioner)))
-            run[ImportRun.file] = file
-            run[ImportRun.contentHash] = contentHash
-            run[ImportRun.format] = format
-            run[ImportRun.options] = options
-            run[ImportRun.startedAt] = Date()
-            run[ImportRun.process] = ImportRunProcess.current
+        let runs = try await begin(file: file, contentHash: contentHash, format: format, options: options,
+                                   practitioners: [practitioner], in: container)
+        guard let run = runs.first else { throw CocoaError(.coderInvalidValue) }
+        return run
+    }
+
+    /// Records one run of an import of the sessions of many practitioners (by row id) for each of them, in one
+    /// save, and returns their IDs in the same order.
+    ///
+    /// ```swift
+    /// let runs = try await ImportRuns.begin(file: "users.csv", contentHash: hash, format: "csv", options: "",
+    ///                                       practitioners: [alice, bob], in: container)
+    /// ```
+    public static func begin(file: String, contentHash: String, format: String, options: String, practitioners: [Int64],
+                             in container: PersistentContainer) async throws -> [Int64] {
+        guard !practitioners.isEmpty else { return [] }
+        return try await container.performBackgroundTask { context in
+            let startedAt = Date()
+            var runs: [ManagedObject] = []
+            runs.reserveCapacity(practitioners.count)
+            for practitioner in practitioners {
+                let run = context.insert(ImportRun.self)
+                try run.set(ImportRun.practitioner, to: try context.existingObject(with: ObjectID(entity: Practitioner.entity, rowID: practitioner)))
+                run[ImportRun.file] = file
+                run[ImportRun.contentHash] = contentHash
+                run[ImportRun.format] = format
+                run[ImportRun.options] = options
+                run[ImportRun.startedAt] = startedAt
+                run[ImportRun.process] = ImportRunProcess.current
+                runs.append(run)
+            }
             try await context.save()
-            guard let id = run.objectID.rowID else { throw CocoaError(.coderInvalidValue) }
-            return id
+            return try runs.map { run in
+                guard let id = run.objectID.rowID else { throw CocoaError(.coderInvalidValue) }
+                return id
+            }
         }
     }
 
@@ -95,11 +121,27 @@ public enum ImportRuns {
     /// killed (it never ended and its process is gone). A run still going in another process is left alone, and so
     /// are runs that began later: the next complete import of the file replaces them.
     public static func replaceEarlier(than run: Int64, in container: PersistentContainer) async throws -> (runs: [Listing], removed: Int) {
-        let runs = try await list(in: container)
-        guard let current = runs.first(where: { $0.id == run }), !current.contentHash.isEmpty else { return ([], 0) }
-        let earlier = runs.filter { listing in
-            listing.id != run && listing.contentHash == current.contentHash && listing.state != .running
-                && (listing.startedAt, listing.id) < (current.startedAt, current.id)
+        try await replaceEarlier(than: [run], in: container)
+    }
+
+    /// Replaces the earlier runs of the same file with each of `runs`, as ``replaceEarlier(than:in:)`` does with
+    /// one, among the runs of that run's practitioner only: a bulk load of many practitioners records one run
+    /// each, all of the same file, and each replaces only its practitioner's earlier ones. One listing of the runs
+    /// for all of them.
+    public static func replaceEarlier(than runs: [Int64], in container: PersistentContainer) async throws -> (runs: [Listing], removed: Int) {
+        let listings = try await list(in: container)
+        let byID = Dictionary(listings.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        struct Group: Hashable {
+            var practitioner: Int64?
+            var contentHash: String
+        }
+        let groups = Dictionary(grouping: listings) { Group(practitioner: $0.practitioner, contentHash: $0.contentHash) }
+        var earlier: [Listing] = []
+        for run in runs {
+            guard let current = byID[run], !current.contentHash.isEmpty else { continue }
+            earlier += (groups[Group(practitioner: current.practitioner, contentHash: current.contentHash)] ?? []).filter { listing in
+                listing.id != run && listing.state != .running && (listing.startedAt, listing.id) < (current.startedAt, current.id)
+            }
         }
         guard !earlier.isEmpty else { return ([], 0) }
         var removed = 0
@@ -121,15 +163,19 @@ public enum ImportRuns {
             var request = FetchRequest(ImportRun.self)
             request.sortKeys = [.ascending("startedAt")]
             let runs = try context.fetch(request)
+            // Held by the context, each run's practitioner is known without a read per run.
+            let practitioners = try context.fetch(FetchRequest(Practitioner.self))
             let counts = try sessionCounts(through: links, in: context)
-            return runs.compactMap { run -> Listing? in
-                guard let id = run.objectID.rowID else { return nil }
-                return Listing(id: id, file: run[ImportRun.file], contentHash: run[ImportRun.contentHash],
-                               format: run[ImportRun.format], options: run[ImportRun.options], startedAt: run[ImportRun.startedAt],
-                               inserted: run[ImportRun.inserted], updated: run[ImportRun.updated],
-                               unchanged: run[ImportRun.unchanged], skipped: run[ImportRun.skipped],
-                               isComplete: run[ImportRun.isComplete], finishedAt: run[ImportRun.finishedAt], sessions: counts[id] ?? 0,
-                               process: run[ImportRun.process])
+            return try withExtendedLifetime(practitioners) {
+                try runs.compactMap { run -> Listing? in
+                    guard let id = run.objectID.rowID else { return nil }
+                    return Listing(id: id, file: run[ImportRun.file], contentHash: run[ImportRun.contentHash],
+                                   format: run[ImportRun.format], options: run[ImportRun.options], startedAt: run[ImportRun.startedAt],
+                                   inserted: run[ImportRun.inserted], updated: run[ImportRun.updated],
+                                   unchanged: run[ImportRun.unchanged], skipped: run[ImportRun.skipped],
+                                   isComplete: run[ImportRun.isComplete], finishedAt: run[ImportRun.finishedAt], sessions: counts[id] ?? 0,
+                                   process: run[ImportRun.process], practitioner: try run[ImportRun.practitioner]?.objectID.rowID)
+                }
             }
         }
     }

@@ -57,9 +57,12 @@ extension Practitioners {
     /// Why `name` cannot be a practitioner's display name, or `nil` when it can: as an id, but it may be empty.
     public static func problem(withName name: String) -> String? {
         if name.count > maximumIDLength { return "is longer than \(maximumIDLength) characters" }
-        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "holds a control character" }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return controlCharacterProblem }
         return nil
     }
+
+    /// What ``problem(withID:)`` says of an id with a control character.
+    static let controlCharacterProblem = "holds a control character"
 
     /// Every practitioner, in id order, with their session count (one grouped query for the counts).
     ///

@@ -26,8 +26,8 @@ extension ImportBatch {
         var skipped: [ImportRecordIssue] = []
         var insertedIDs: [Int64] = []
         var updatedIDs: [Int64] = []
-        /// The row of every record the pass stored or found unchanged.
-        var metIDs: [Int64] = []
+        /// Every record the pass stored or found unchanged.
+        var met: [MetRow] = []
         var changedNames: Set<String> = []
     }
 
@@ -59,7 +59,7 @@ extension ImportBatch {
             for (index, id) in zip(candidates, ids) {
                 if let id {
                     inserted.append(id)
-                    result.metRowIDs.append(id)
+                    result.met.append(MetRow(rowID: id, change: .inserted, link: rows[index].link))
                     result.inserted += 1
                 } else {
                     later.append(index)
@@ -91,7 +91,7 @@ extension ImportBatch {
             result.skipped += done.skipped
             inserted += done.insertedIDs
             updated += done.updatedIDs
-            result.metRowIDs += done.metIDs
+            result.met += done.met
             changedNames.formUnion(done.changedNames)
         }
 
@@ -134,14 +134,14 @@ extension ImportBatch {
         /// `inBulk`: the first update of a stored row that leaves every unique attribute as it was, which no other
         /// write can make clash, nor it another, so that it may go before or after them.
         var updates: [(target: Target, values: ContiguousArray<AttributeValue>, version: Int64, inBulk: Bool)] = []
-        var met: [Target] = []
+        var met: [(target: Target, change: MetRow.Change, link: ObjectID?)] = []
         let uniquePositions = Set(entity.uniquenessConstraints.joined().compactMap { entity.attributePositions[$0] })
         for index in later {
             let row = rows[index]
             if var existing = current[row.key] {
-                met.append(existing.target)
                 let before = existing.values
                 let (changed, provenanceChanged) = merge(row, into: &existing.values, changedNames: &pass.changedNames)
+                met.append((existing.target, changed ? .updated : .unchanged, row.link))
                 guard changed || provenanceChanged else {
                     pass.unchanged += 1
                     continue
@@ -158,7 +158,7 @@ extension ImportBatch {
                 pass.skipped.append(issue)
             } else {
                 let values = newRow(row)
-                met.append(.new(newRows.count))
+                met.append((.new(newRows.count), .inserted, row.link))
                 current[row.key] = (.new(newRows.count), values, 1)
                 newRows.append(values)
                 pass.inserted += 1
@@ -170,10 +170,10 @@ extension ImportBatch {
             ids.append(id)
         }
         pass.insertedIDs = ids
-        pass.metIDs = met.map { target in
+        pass.met = met.map { target, change, link in
             switch target {
-            case .stored(let id): id
-            case .new(let place): ids[place]
+            case .stored(let id): MetRow(rowID: id, change: change, link: link)
+            case .new(let place): MetRow(rowID: ids[place], change: change, link: link)
             }
         }
         let bulk = updates.filter(\.inBulk).compactMap { update -> (rowID: Int64, version: Int64, values: ContiguousArray<AttributeValue>)? in
@@ -213,8 +213,8 @@ extension ImportBatch {
         for index in later {
             let row = rows[index]
             if var existing = stored[row.key] {
-                pass.metIDs.append(existing.rowID)
                 let (changed, provenanceChanged) = merge(row, into: &existing.values, changedNames: &pass.changedNames)
+                pass.met.append(MetRow(rowID: existing.rowID, change: changed ? .updated : .unchanged, link: row.link))
                 guard changed || provenanceChanged else {
                     pass.unchanged += 1
                     continue
@@ -232,7 +232,7 @@ extension ImportBatch {
                 let values = newRow(row)
                 guard let rowID = try writer.insertRow(values, of: entity) else { throw try refused(values, rowID: nil) }
                 pass.insertedIDs.append(rowID)
-                pass.metIDs.append(rowID)
+                pass.met.append(MetRow(rowID: rowID, change: .inserted, link: row.link))
                 stored[row.key] = Stored(rowID: rowID, values: values, version: 1)
                 pass.inserted += 1
             }

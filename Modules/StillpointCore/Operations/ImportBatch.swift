@@ -27,11 +27,22 @@ package struct ImportBatch: Sendable {
         package var lookedUp = false
         /// `nil` when nothing was written.
         package var changeSet: ChangeSet?
-        /// The row of every record the batch stored or found unchanged (not those it skipped), for the links an
-        /// import adds to each row it met (``ImportOperation/Link``).
-        package var metRowIDs: [Int64] = []
+        /// Every record the batch stored or found unchanged (not those it skipped), in no set order, for the links
+        /// an import adds to each row it met (``ImportOperation/Link``).
+        package var met: [MetRow] = []
 
         package init() {}
+    }
+
+    /// A row the batch met: its id, what the batch did to it, and the object its record asks it to be linked to.
+    package struct MetRow: Sendable, Hashable {
+        package enum Change: Sendable, Hashable {
+            case inserted, updated, unchanged
+        }
+
+        package var rowID: Int64
+        package var change: Change
+        package var link: ObjectID?
     }
 
     package let plan: ImportPlan

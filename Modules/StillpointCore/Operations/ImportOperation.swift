@@ -47,6 +47,7 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
     public let link: Link?
     private let makeSource: SourceFactory
     private let current = LockedState(ImportSummary())
+    private let currentByLink = LockedState<[ObjectID: ImportSummary]>([:])
     /// Key look-ups made so far: at most one per batch, none for a batch of new records keyed by a unique index.
     let keyLookups = Atomic<Int>(0)
 
@@ -89,6 +90,16 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
     /// What the import has done so far; after it ended, what it did (also when it failed or was cancelled).
     public var summary: ImportSummary {
         current.withLock { $0 }
+    }
+
+    /// What ``summary`` counts as inserted, updated and unchanged, by the object each record named
+    /// (``ImportRecord/link``), for the saved batches; records that named none are not in it.
+    ///
+    /// ```swift
+    /// let aliceRun = operation.summariesByLink[ObjectID(entity: ImportRun.entity, rowID: run)]?.inserted
+    /// ```
+    public var summariesByLink: [ObjectID: ImportSummary] {
+        currentByLink.withLock { $0 }
     }
 
     public override func main(context: isolated ObjectContext) async throws -> ImportSummary {
@@ -153,8 +164,8 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
             // The rows and their links in one transaction: a row is never saved without the link that says who read it.
             let write: @Sendable (any StoreWriter) throws -> (ImportBatch.Result, ChangeSet?) = { writer in
                 let result = try writer.write(batch, hub: hub)
-                guard let linkPlan, !result.metRowIDs.isEmpty else { return (result, nil) }
-                let links = try linkPlan.batch(linking: result.metRowIDs, author: batch.author, origin: batch.origin)
+                guard let linkPlan, !result.met.isEmpty else { return (result, nil) }
+                let links = try linkPlan.batch(linking: result.met, author: batch.author, origin: batch.origin)
                 return (result, try writer.write(links, hub: hub).changeSet)
             }
             let (result, linkChangeSet): (ImportBatch.Result, ChangeSet?)
@@ -172,11 +183,27 @@ public final class ImportOperation: ContextOperation<ImportSummary>, @unchecked 
                 mergeBeforeFinishing(changeSet)
             }
             context.reset()
+            countByLink(result.met)
             summary.inserted += result.inserted
             summary.updated += result.updated
             summary.unchanged += result.unchanged
         }
         summary.batchesSaved += 1
         summary.recordsSaved = summary.recordsRead
+    }
+
+    /// Adds what a saved batch did to the rows of records that named an object to ``summariesByLink``.
+    private func countByLink(_ met: [ImportBatch.MetRow]) {
+        guard met.contains(where: { $0.link != nil }) else { return }
+        currentByLink.withLock { summaries in
+            for row in met {
+                guard let link = row.link else { continue }
+                switch row.change {
+                case .inserted: summaries[link, default: ImportSummary()].inserted += 1
+                case .updated: summaries[link, default: ImportSummary()].updated += 1
+                case .unchanged: summaries[link, default: ImportSummary()].unchanged += 1
+                }
+            }
+        }
     }
 }

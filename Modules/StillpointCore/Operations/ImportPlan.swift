@@ -8,6 +8,8 @@ package struct ImportPlan: Sendable {
         package let key: [AttributeValue]
         package let values: [(position: Int, value: AttributeValue)]
         package let position: Int?
+        /// The object the record asks its row to be linked to (``ImportRecord/link``).
+        package let link: ObjectID?
     }
 
     /// A record after checking: a row to store, or the reason to skip it.
@@ -65,7 +67,7 @@ package struct ImportPlan: Sendable {
             }
             keyValues.append(value)
         }
-        return .row(Row(key: keyValues, values: values, position: record.position))
+        return .row(Row(key: keyValues, values: values, position: record.position, link: record.link))
     }
 
     /// The issue that stops a row from being inserted: a required attribute without a value.

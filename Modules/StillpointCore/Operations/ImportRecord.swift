@@ -9,9 +9,17 @@ public struct ImportRecord: Sendable, Hashable {
     public var values: [String: AttributeValue]
     /// Where the record is in its source (a line or row number), for error messages.
     public var position: Int?
+    /// The object this record's row is linked to through the import's ``ImportOperation/Link``, in place of the
+    /// link's own object: each record of a bulk load linked to the import run of its own practitioner, say.
+    ///
+    /// ```swift
+    /// ImportRecord(values, position: 17, link: ObjectID(entity: ImportRun.entity, rowID: aliceRun))
+    /// ```
+    public var link: ObjectID?
 
-    public init(_ values: [String: AttributeValue], position: Int? = nil) {
+    public init(_ values: [String: AttributeValue], position: Int? = nil, link: ObjectID? = nil) {
         self.values = values
         self.position = position
+        self.link = link
     }
 }

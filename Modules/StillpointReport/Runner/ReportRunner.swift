@@ -135,16 +135,14 @@ public final class ReportRunner: Sendable {
                                     digest digestOperation: ContextOperation<DigestPass>?) -> ContextOperation<StatisticResult> {
         guard let digestOperation, entry.prepared.readsDigest else {
             let prepared = entry.prepared
-            if practitioner != nil {
-                // Until the store applies a practitioner scope, such a statistic would read everyone's sessions.
-                return ContextOperation(identifier: entry.name) { _, _ in throw PractitionerReportError.readsTheStore(entry.id) }
-            }
             // One read transaction for the whole computation: it never sees half of a concurrent write.
-            return ContextOperation(identifier: entry.name) { context, _ in
-                try context.withPinnedSnapshot { try prepared.compute(digest: nil, context: context) }
+            return ContextOperation(identifier: entry.name) { [self] context, _ in
+                try scopeToPractitioner(context)
+                return try context.withPinnedSnapshot { try prepared.compute(digest: nil, context: context) }
             }
         }
         let operation = ContextOperation<StatisticResult>(identifier: entry.name) { [self] context, operation in
+            try scopeToPractitioner(context)
             // A failed or cancelled digest's own error is this statistic's: it says what happened in the store.
             let pass = try operation.outcome(of: digestOperation)?.get() ?? operation.result(of: digestOperation)
             if let update = pass.update,
@@ -160,6 +158,13 @@ public final class ReportRunner: Sendable {
         }
         operation.addDependency(digestOperation)
         return operation
+    }
+
+    /// Scopes a statistic's context to the practitioner reported on, if any: the store then applies it to every
+    /// statement the statistic makes (built-in, custom or from an outside module), so it reads their sessions only.
+    private func scopeToPractitioner(_ context: isolated ObjectContext) throws {
+        guard let practitioner else { return }
+        context.setScope(try FetchScope(Practitioner.self, try FetchPredicate("_id == %@", practitioner)))
     }
 
     static func message(for error: any Error) -> String {

@@ -18,7 +18,9 @@ struct ImportCommand: AsyncParsableCommand {
 
             Times: a time written without a zone (Insight Timer, Meditation Helper, Garmin, csv) is the \
             wall-clock time you saw, and counts on that day and hour whatever zone the report runs in; \
-            --time-zone gives the zone it was in, to store true instants. Apple Health sessions keep their \
+            --time-zone gives the zone it was in, to store true instants; without it, the home time zone of the \
+            practitioner (practitioners add --time-zone) does, for each row's practitioner with \
+            --practitioner-column. Apple Health sessions keep their \
             zone or offset; Strava's times are UTC. The import says which rule it applied; docs/import-formats.md \
             has the rule of each format. Garmin and Strava lists import yoga and meditation activities and count \
             the others.
@@ -31,6 +33,12 @@ struct ImportCommand: AsyncParsableCommand {
             quoted CSV field that is never closed (the line where the quote opened is named), a record over \
             1 MiB, broken XML, or an export that ends early. The sessions saved before that are kept; fix or \
             export the file again and import it again, which adds only what is missing.
+
+            Many practitioners at once (an app moving its users in): --practitioner-column names a csv column \
+            holding each row's practitioner id. The practitioners the file names are made when the store does not \
+            hold them, and each gets an import run of their own; a row whose cell is empty or not a valid id is \
+            skipped with its line and the column. It does not go with --practitioner (64). See \
+            docs/practitioners.md.
 
             An import in which every row was skipped fails (65): the format or the column options are likely \
             wrong. With --strict, the whole file is checked first, and nothing is imported if any row would be \
@@ -45,6 +53,7 @@ struct ImportCommand: AsyncParsableCommand {
               stillpoint import export.zip --format apple-health --store my.sqlite
               stillpoint import log.csv --format csv --start-column date --duration-column minutes --duration-unit minutes
               unzip -p export.zip apple_health_export/export.xml | stillpoint import - --format apple-health
+              stillpoint import users.csv --format csv --practitioner-column user --store app.sqlite
             """)
 
     @Argument(help: ArgumentHelp("The export file, or - for standard input.", valueName: "file"))
@@ -85,6 +94,10 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(name: .customLong("default-kind"), help: "csv: the kind of rows without one.")
     var defaultKind = "meditation"
 
+    @Option(name: .customLong("practitioner-column"),
+            help: ArgumentHelp("csv: a column naming each row's practitioner by id (a bulk load of many people).", valueName: "column"))
+    var practitionerColumn: String?
+
     @Flag(help: "Import nothing if any row would be skipped: the whole file is checked first.")
     var strict = false
 
@@ -104,6 +117,15 @@ struct ImportCommand: AsyncParsableCommand {
         }
         guard ["seconds", "minutes", "hms"].contains(durationUnit) else {
             throw ValidationError("'\(durationUnit)' is not a duration unit; use seconds, minutes or hms")
+        }
+        if practitionerColumn != nil {
+            guard format == GenericCSVImporter.id else {
+                throw ValidationError("--practitioner-column reads a csv file; use it with --format csv")
+            }
+            guard practitionerOption.practitioner == nil else {
+                throw ValidationError("--practitioner and --practitioner-column do not go together: the column names each row's "
+                                      + "practitioner; give one of them")
+            }
         }
     }
 
@@ -146,12 +168,14 @@ struct ImportCommand: AsyncParsableCommand {
                                   + "so that your own sessions are not counted with generated ones")
             }
         }
-        let practitioner = try await practitionerOption.scopeForWriting(container).id
+        // A practitioner column names whose each session is: the container stays unscoped, to write them all.
+        let practitioner = practitionerColumn == nil ? try await practitionerOption.scopeForWriting(container).id : Practitioner.defaultID
         let interrupt = InterruptHandler { opened.cancel() }
         defer { withExtendedLifetime(interrupt) {} }
         let progress = ImportProgressView()
         let result = try await opened.run(into: container, practitioner: practitioner) { update in progress.update(update) }
         progress.finish()
+        if let line = Self.homeTimeZoneLine(result.homeTimeZones) { Output.printError(line) }
         let summary = result.summary
         for issue in summary.issues {
             Output.printError("skipped \(issue.position.map { "line \($0)" } ?? "a row"): \(issue.reason)")
@@ -162,8 +186,18 @@ struct ImportCommand: AsyncParsableCommand {
         }
         if let line = Self.notPracticeLine(result.notPractice) { Output.printError(line) }
         Self.sayReplaced(result)
-        Output.print("imported \(file == "-" ? "standard input" : opened.input.url.lastPathComponent) as run \(result.run): \(summary.inserted) new, "
-                     + "\(summary.updated) updated, \(summary.unchanged) already there, \(summary.skipped) skipped")
+        let name = file == "-" ? "standard input" : opened.input.url.lastPathComponent
+        let counts = "\(summary.inserted) new, \(summary.updated) updated, \(summary.unchanged) already there, \(summary.skipped) skipped"
+        if practitionerColumn != nil {
+            let runs = result.runs.map(\.run)
+            let (first, last) = (runs.min() ?? 0, runs.max() ?? 0)
+            let span = runs.count == 1 ? "run \(first)" : last - first + 1 == Int64(runs.count) ? "runs \(first)-\(last)"
+                : "\(runs.count) runs between \(first) and \(last)"
+            Output.print("imported \(name) for \(runs.count) \(runs.count == 1 ? "practitioner" : "practitioners")"
+                         + "\(runs.isEmpty ? "" : " as \(span)"): \(counts)")
+        } else {
+            Output.print("imported \(name) as run \(result.run): \(counts)")
+        }
         switch result.outcome {
         case .failed(let error)?:
             let cause = Self.failure((error as? ImportOperationError)?.underlying ?? error)
@@ -197,6 +231,7 @@ struct ImportCommand: AsyncParsableCommand {
             options += [kindColumn.map { "--kind-column \($0)" }, noteColumn.map { "--note-column \($0)" },
                         dateFormat.map { "--date-format \($0)" }].compactMap { $0 }
             options.append("--default-kind \(defaultKind)")
+            if let practitionerColumn { options.append("--practitioner-column \(practitionerColumn)") }
         }
         return options.joined(separator: " ")
     }
@@ -233,6 +268,15 @@ struct ImportCommand: AsyncParsableCommand {
         default:
             return ToolFailure(error) ?? ToolFailure("the import failed: \(error.localizedDescription)", status: .failure)
         }
+    }
+
+    /// `times without a zone were read in their practitioner's home time zone (alice: Europe/Berlin)`, or `nil`
+    /// when no home time zone applied.
+    static func homeTimeZoneLine(_ zones: [String: TimeZone]) -> String? {
+        guard !zones.isEmpty else { return nil }
+        let shown = zones.sorted { $0.key < $1.key }.prefix(3).map { "\($0.key): \($0.value.identifier)" }
+        return "times without a zone were read in their practitioner's home time zone (\(shown.joined(separator: ", "))"
+            + "\(zones.count > 3 ? ", and \(zones.count - 3) more" : "")) instead; --time-zone gives the zone of the whole file"
     }
 
     /// `insight-timer, apple-health, ... or csv`, from the built-in importers.
@@ -276,7 +320,8 @@ struct ImportCommand: AsyncParsableCommand {
                 }
             }
             return GenericCSVImporter(startColumn: startColumn, duration: duration, kindColumn: kindColumn,
-                                      noteColumn: noteColumn, dateFormat: dateFormat, timeZone: zone, defaultKind: defaultKind)
+                                      noteColumn: noteColumn, dateFormat: dateFormat, timeZone: zone, defaultKind: defaultKind,
+                                      practitionerColumn: practitionerColumn)
         }
     }
 }
