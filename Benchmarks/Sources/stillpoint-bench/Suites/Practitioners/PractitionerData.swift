@@ -56,6 +56,8 @@ struct PractitionerData: Sendable {
         let kind: String
         /// The wall-clock start in the practitioner's zone, as the CSV import reads it: `2019-03-04T07:15:00`.
         let localText: String
+        /// The zone's offset from UTC at the start, in seconds.
+        let localOffset: Int
         /// A key unique within the practitioner (the start's local text and kind, as an import's key would be).
         var key: String { localText + "|" + kind }
     }
@@ -75,7 +77,8 @@ struct PractitionerData: Sendable {
                 let duration = Double(Int.random(in: 300..<5_700, using: &random))
                 let kind = Bool.random(using: &random) ? "meditation" : "yoga"
                 sessions.append(GeneratedSession(start: Double(day * 86_400 + local - zoneOffsets[index]), duration: duration,
-                                                 kind: kind, localText: Self.localText(day: day, seconds: local)))
+                                                 kind: kind, localText: Self.localText(day: day, seconds: local),
+                                                 localOffset: zoneOffsets[index]))
             }
         }
         return sessions

@@ -119,45 +119,56 @@ extension PractitionersSuite {
             return made
         }
 
-        /// Loads every practitioner's sessions through the library's import path, one CSV file and one import run
-        /// per practitioner (the files are written first, not timed), as `stillpoint import FILE --format csv
-        /// --time-zone ZONE --practitioner ID` would.
+        /// Loads every practitioner's sessions through the import path of `stillpoint import FILE --format csv
+        /// --practitioner-column practitioner`: one CSV file of everyone's sessions (written first, not timed), each
+        /// start with its UTC offset, which the import makes the practitioners of and records one run each for.
         private static func load(_ data: PractitionerData, into store: StoreKind, kept: Bool) async throws -> Loaded {
             let directory = try TemporaryDirectory()
             SessionBench.Fixture.removeAtExit(directory)
             let location = store == .postgres ? try PostgresServer.makeDatabase(kept ? "keep" : "load", kept: kept)
                 : directory.url.appendingPathComponent("practice.sqlite").path
-            var files: [URL] = []
+            let file = directory.url.appendingPathComponent("everyone.csv")
+            FileManager.default.createFile(atPath: file.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: file)
             var sessions = 0
+            var text = "practitioner,start,duration,kind\n"
             for number in 0..<data.practitioners {
-                let file = directory.url.appendingPathComponent("\(PractitionerData.id(number)).csv")
-                let rows = data.sessions(of: number)
-                sessions += rows.count
-                let text = "start,duration,kind\n" + rows.map { "\($0.localText),\(Int($0.duration)),\($0.kind)\n" }.joined()
-                try Data(text.utf8).write(to: file)
-                files.append(file)
+                let id = PractitionerData.id(number)
+                for row in data.sessions(of: number) {
+                    text += "\(id),\(row.localText)\(Self.offsetText(row.localOffset)),\(Int(row.duration)),\(row.kind)\n"
+                    sessions += 1
+                }
+                if text.utf8.count > 1 << 20 || number == data.practitioners - 1 {
+                    try handle.write(contentsOf: Data(text.utf8))
+                    text = ""
+                }
             }
+            try handle.close()
             let loaded = Loaded(store: store, location: location, seconds: 0, sessions: sessions)
             let container = try loaded.open()
             defer { try? container.close() }
-            var inserted = 0
+            let importer = GenericCSVImporter(startColumn: "start", duration: .seconds("duration"), kindColumn: "kind",
+                                              practitionerColumn: "practitioner")
+            var result: SessionImportResult?
             let seconds = try await Stopwatch.seconds {
-                for (number, file) in files.enumerated() {
-                    let importer = GenericCSVImporter(startColumn: "start", duration: .seconds("duration"), kindColumn: "kind",
-                                                      timeZone: TimeZone(identifier: PractitionerData.zone(number)))
-                    let result = try await SessionImport(file: file.path, importer: importer).open()
-                        .run(into: container, practitioner: PractitionerData.id(number))
-                    guard result.isComplete else {
-                        throw SessionBench.Failure("the import of \(file.lastPathComponent) did not complete: \(String(describing: result.stop))")
-                    }
-                    inserted += result.summary.inserted
-                }
+                result = try await SessionImport(file: file.path, importer: importer).open().run(into: container)
             }
-            for file in files { try? FileManager.default.removeItem(at: file) }
-            guard inserted == sessions else {
-                throw SessionBench.Failure("the imports inserted \(inserted) sessions, not the \(sessions) generated")
+            try? FileManager.default.removeItem(at: file)
+            guard let result, result.isComplete else {
+                throw SessionBench.Failure("the import of \(file.lastPathComponent) did not complete: \(String(describing: result?.stop))")
+            }
+            let stored = try await container.performBackgroundTask { context in try context.count(for: FetchRequest(Session.self)) }
+            guard stored == sessions else {
+                throw SessionBench.Failure("the import stored \(stored) sessions, not the \(sessions) generated")
             }
             return Loaded(store: store, location: location, seconds: seconds, sessions: sessions)
+        }
+
+        /// `+05:30`: an offset from UTC in seconds as ISO 8601 writes it after a time.
+        static func offsetText(_ seconds: Int) -> String {
+            let minutes = abs(seconds) / 60
+            func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+            return (seconds < 0 ? "-" : "+") + two(minutes / 60) + ":" + two(minutes % 60)
         }
 
         /// The SQLite baseline of a load: the same rows with one prepared `INSERT` (practitioners first), one
