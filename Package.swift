@@ -139,7 +139,8 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "StillpointTestSupport",
-            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", "StillpointStatistics", "StillpointManifest"],
+            dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", "StillpointStatistics", "StillpointManifest",
+                           "StillpointPostgres", "StillpointPostgresTestSupport"],
             path: "Modules/StillpointTestSupport",
             swiftSettings: strictSettings),
         // The default store (made on first use from a demo history), shared by the tool and the server.
@@ -206,7 +207,7 @@ let package = Package(
         .testTarget(
             name: "PracticeLogTests",
             dependencies: [
-                "StillpointSQLite", "StillpointPostgres", "StillpointPostgresTestSupport", "StillpointSQL", "PracticeLog",
+                "StillpointSQLite", "StillpointPostgres", "StillpointPostgresTestSupport", "StillpointSQL", "PracticeLog", "StillpointTestSupport",
                 zipFoundation,
             ],
             path: "Tests/PracticeLogTests",

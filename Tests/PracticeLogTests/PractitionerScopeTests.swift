@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointTestSupport
 import Testing
 
 /// A context scoped to Alice (``FetchScope`` on ``Practitioner``) reads and writes nothing of Bob's, by any route,

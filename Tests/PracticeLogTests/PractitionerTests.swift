@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointTestSupport
 import Testing
 
 /// The practitioner in the model, on SQLite and PostgreSQL: sessions and runs must have one, a session's key is

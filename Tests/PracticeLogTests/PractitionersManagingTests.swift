@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointTestSupport
 import Testing
 
 /// Listing, adding, renaming and removing practitioners (Practitioners+Managing), on SQLite and PostgreSQL.

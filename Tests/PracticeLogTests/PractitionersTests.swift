@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointTestSupport
 import Testing
 
 /// Finding a practitioner by id, and making one on first use, on SQLite and PostgreSQL.

@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointTestSupport
 import Testing
 
 /// A practitioner's home time zone reads an import's times written without a zone when the import gives none, for

@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointTestSupport
 import Testing
 
 /// A bulk load through a CSV practitioner column (`import --practitioner-column`): the practitioners it meets

@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointTestSupport
 import Testing
 
 /// A store written before practitioners existed (schema version 2, written here by this code with that schema)

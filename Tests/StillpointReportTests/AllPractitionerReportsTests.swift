@@ -4,6 +4,7 @@ import StillpointCatalog
 import StillpointCore
 import StillpointReport
 import StillpointStatistics
+import StillpointTestSupport
 import Testing
 import StillpointManifest
 
@@ -11,12 +12,11 @@ import StillpointManifest
 /// equal to that practitioner's report kept by PractitionerReports. On SQLite and PostgreSQL.
 @Suite("every practitioner's report in one scan", .serialized)
 struct AllPractitionerReportsTests {
-    typealias StoreKind = PractitionerReportsTests.StoreKind
     typealias Property = PractitionerReportsPropertyTests
 
-    @Test(arguments: StoreKind.all)
-    func eachPractitionerGetsTheirOwnReportInIDOrder(_ store: StoreKind) async throws {
-        let container = try store.open()
+    @Test(arguments: PracticeStore.all)
+    func eachPractitionerGetsTheirOwnReportInIDOrder(_ store: PracticeStore) async throws {
+        let container = try store.open(schema: Session.schema)
         defer { try? container.close() }
         // Written out of id order, interleaved, with a practitioner who has no session.
         let steps: [Property.Step] = [

@@ -6,6 +6,7 @@ import StillpointCore
 import StillpointReport
 import StillpointSQLite
 import StillpointStatistics
+import StillpointTestSupport
 import Testing
 import StillpointManifest
 
@@ -14,7 +15,6 @@ import StillpointManifest
 /// report of a store holding only that practitioner's sessions. On SQLite and PostgreSQL.
 @Suite("a practitioner's report equals the report of their sessions alone", .serialized)
 struct PractitionerReportsPropertyTests {
-    typealias StoreKind = PractitionerReportsTests.StoreKind
 
     static let practitioners = ["alice", "bob", "carol"]
     static let asOf = Date(timeIntervalSince1970: 1_718_000_000)  // 2024-06-10T06:13:20Z
@@ -71,15 +71,15 @@ struct PractitionerReportsPropertyTests {
         }
     }
 
-    @Test(arguments: StoreKind.all)
-    func reportsKeptCurrentEqualReportsOfEachPractitionerAlone(_ store: StoreKind) async throws {
+    @Test(arguments: PracticeStore.all)
+    func reportsKeptCurrentEqualReportsOfEachPractitionerAlone(_ store: PracticeStore) async throws {
         let catalog = try BuiltInStatistics.catalog()
         var manifest = try Manifest(yaml: Self.manifest)
         manifest.environment.asOf = Self.asOf
         let entries = try manifest.prepare(catalog: catalog)
         let environment = manifest.environment
         await propertyCheck(count: store == .sqlite ? 25 : 12, input: Gen<UInt32>.value().array(of: 4...24)) { numbers in
-            let container = try store.open()
+            let container = try store.open(schema: Session.schema)
             defer { try? container.close() }
             let reports = PractitionerReports(container: container, maxConcurrentStatistics: 2)
             for (index, number) in numbers.enumerated() {

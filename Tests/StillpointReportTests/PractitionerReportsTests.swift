@@ -1,11 +1,10 @@
 import Foundation
 import PracticeLog
 import StillpointCore
-import StillpointPostgres
-import StillpointPostgresTestSupport
 import StillpointReport
 import StillpointSQLite
 import StillpointStatistics
+import StillpointTestSupport
 import Testing
 import StillpointManifest
 
@@ -14,23 +13,6 @@ import StillpointManifest
 /// session updates both, and a removed practitioner is dropped.
 @Suite("reports per practitioner, kept current", .serialized)
 struct PractitionerReportsTests {
-    enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
-        case sqlite, postgres
-        var testDescription: String { self == .sqlite ? "SQLite" : "PostgreSQL" }
-        static let all = allCases.filter { $0 != .postgres || PostgresTestServer.isWanted }
-
-        func open() throws -> PersistentContainer {
-            switch self {
-            case .sqlite:
-                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("practitioner-reports-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                return try PersistentContainer(schema: Session.schema, location: .file(folder.appendingPathComponent("practice.sqlite")))
-            case .postgres:
-                return try PersistentContainer(schema: Session.schema, postgres: try PostgresTestServer.shared().makeDatabase("reports"))
-            }
-        }
-    }
-
     /// A statistic that reads the store, not the digest.
     struct StoreCountStatistic: Statistic {
         let id = "store_count"
@@ -73,9 +55,9 @@ struct PractitionerReportsTests {
         refresh.computations()["yogaPractitioners", default: 0]
     }
 
-    @Test(arguments: StoreKind.all)
-    func eachReportIsOnePractitionersAndIsKeptCurrent(_ store: StoreKind) async throws {
-        let container = try store.open()
+    @Test(arguments: PracticeStore.all)
+    func eachReportIsOnePractitionersAndIsKeptCurrent(_ store: PracticeStore) async throws {
+        let container = try store.open(schema: Session.schema)
         defer { try? container.close() }
         try await insert("yogaPractitioners", for: "alice", key: "a1", into: container)
         try await insert("yogaPractitioners", for: "alice", key: "a2", into: container)
@@ -111,9 +93,9 @@ struct PractitionerReportsTests {
         #expect(try await reports.report(for: "alice", entries, environment: environment).map(refresh.counts) == ["yoga": 1, "meditation": 0])
     }
 
-    @Test(arguments: StoreKind.all)
-    func aPractitionerAddedAgainUnderTheSameIDIsANewPractitioner(_ store: StoreKind) async throws {
-        let container = try store.open()
+    @Test(arguments: PracticeStore.all)
+    func aPractitionerAddedAgainUnderTheSameIDIsANewPractitioner(_ store: PracticeStore) async throws {
+        let container = try store.open(schema: Session.schema)
         defer { try? container.close() }
         try await insert("yogaPractitioners", for: "alice", key: "a1", into: container)
         let (entries, environment) = try refresh.entries(asOf: asOf, suffix: "Practitioners")
@@ -124,9 +106,9 @@ struct PractitionerReportsTests {
         #expect(try await reports.report(for: "alice", entries, environment: environment).map(refresh.counts) == ["yoga": 0, "meditation": 0])
     }
 
-    @Test(arguments: StoreKind.all)
-    func aStatisticThatReadsTheStoreCountsThatPractitionersSessionsOnly(_ store: StoreKind) async throws {
-        let container = try store.open()
+    @Test(arguments: PracticeStore.all)
+    func aStatisticThatReadsTheStoreCountsThatPractitionersSessionsOnly(_ store: PracticeStore) async throws {
+        let container = try store.open(schema: Session.schema)
         defer { try? container.close() }
         try await insert("yoga", for: "alice", key: "a1", into: container)
         try await insert("yoga", for: "bob", key: "b1", into: container)

@@ -32,12 +32,13 @@ enum PostgresServer {
     /// The databases made in this process and not yet dropped.
     private static let databases = Mutex<[String]>([])
 
-    /// A new empty database (`bench_<prefix>_<random>`) and its URI.
-    static func makeDatabase(_ prefix: String) throws -> String {
+    /// A new empty database (`bench_<prefix>_<random>`) and its URI; `kept` leaves it out of
+    /// ``dropDatabases()``, for a fixture that later measurements read (it lives as long as the server).
+    static func makeDatabase(_ prefix: String, kept: Bool = false) throws -> String {
         let maintenance = try maintenanceURI()
         let name = "bench_\(prefix)_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased())"
         try RawPostgres(uri: maintenance).execute("CREATE DATABASE \(name) TEMPLATE template0")
-        databases.withLock { $0.append(name) }
+        if !kept { databases.withLock { $0.append(name) } }
         return uri(maintenance, database: name)
     }
 

@@ -11,6 +11,7 @@ enum SuiteRegistry {
         ResponsivenessSuite(),
         ReportSuite(),
         OpenSuite(),
+        PractitionersSuite(),
     ]
 
     static func suite(named name: String) -> (any BenchmarkSuite)? {
