@@ -48,4 +48,29 @@ struct AllPractitionerReportsTests {
         }
         #expect(counts == [1, 2, 0, 3])
     }
+
+    /// A statistic that reads the store (not the digest) runs scoped to each practitioner in turn, while the one scan
+    /// of every session goes on: it counts their own sessions only, none for a practitioner without one.
+    @Test(arguments: StoreKind.all)
+    func aStatisticThatReadsTheStoreCountsEachPractitionersSessionsOnly(_ store: StoreKind) async throws {
+        let container = try store.open()
+        defer { try? container.close() }
+        try await Practitioners.add("alice", in: container)
+        let steps: [Property.Step] = [
+            .upsert("bob", key: "b1", day: 2, minutes: 10, kind: "meditation"), .upsert("zoe", key: "z1", day: 1, minutes: 30, kind: "yoga"),
+            .upsert("bob", key: "b2", day: 0, minutes: 25, kind: "yoga"), .upsert("zoe", key: "z2", day: 2, minutes: 20, kind: "yoga"),
+            .upsert("zoe", key: "z3", day: 5, minutes: 40, kind: "meditation"),
+        ]
+        for step in steps { try await Property.apply(step, to: container) }
+        try await Practitioners.add("zz-last", in: container)
+
+        let manifest = try Manifest(yaml: "version: 1\nstatistics:\n  - id: store_count\n")
+        let entries = try manifest.prepare(catalog: try StatisticCatalog(modules: [PractitionerReportsTests.StoreCountModule.self]))
+        let counts = LockedState<[String: ReportOutcome]>([:])
+        try await AllPractitionerReports.run(entries, environment: manifest.environment, in: container) { id, report in
+            counts.withLock { $0[id] = report.entries.first?.outcome }
+        }
+        let expected: [String: Double] = ["alice": 0, "bob": 2, "zoe": 3, "zz-last": 0]
+        #expect(counts.withLock { $0 } == expected.mapValues { .finished(StatisticResult(.quantity($0, .count))) })
+    }
 }

@@ -120,4 +120,42 @@ struct WatchReportTests {
         #expect(counts.count <= 3, "\(counts.count) reports for 8 change sets: \(counts)")
         #expect(counts.first == 1500 && counts.last == 1540, "\(counts)")
     }
+
+    /// `report --watch --practitioner alice` follows Alice's sessions only: another practitioner's import is seen and
+    /// leaves her report standing (not rendered again); her own import renders it again.
+    @Test(.timeLimit(.minutes(3)))
+    func aPractitionersWatchIsRenderedAgainForTheirOwnImportOnly() throws {
+        let tool = try ToolRunner()
+        defer { tool.cleanUp() }
+        let store = tool.path("practice.sqlite")
+        func importSessions(_ rows: String, for practitioner: String, named name: String) throws {
+            let file = tool.path(name)
+            try ("start,duration\n" + rows).write(toFile: file, atomically: true, encoding: .utf8)
+            let imported = try tool.run(["import", file, "--format", "csv", "--practitioner", practitioner, "--store", store])
+            #expect(imported.status == 0, "\(imported.standardError)")
+        }
+        try importSessions("2025-05-30T06:00:00Z,1200\n2025-05-31T06:00:00Z,900\n", for: "alice", named: "alice-1.csv")
+        try importSessions("2025-05-30T07:00:00Z,600\n", for: "bob", named: "bob-1.csv")
+        // Statistics that read the digest only: an import's runs (which by_import reads) do not re-render it either.
+        let config = tool.path("counts.yaml")
+        try "version: 1\nstatistics:\n  - id: session_count\n".write(toFile: config, atomically: true, encoding: .utf8)
+
+        let watching = try RunningTool(["report", "--watch", "--practitioner", "alice", "--config", config, "--store", store,
+                                        "--as-of", "2030-01-01T00:00:00Z", "--verbose"], in: tool)
+        defer { watching.kill() }
+        try #require(watching.waitForError(within: .seconds(60)) { $0.contains("watching the store") },
+                     "the watch did not start; stderr: \(watching.standardError)")
+        #expect(watching.waitForOutput(within: .seconds(20)) { Self.sessionCounts(in: $0) == [2] }, "\(watching.standardOutput)")
+
+        try importSessions("2025-06-01T07:00:00Z,600\n2025-06-02T07:00:00Z,600\n", for: "bob", named: "bob-2.csv")
+        let stood = watching.waitForError(within: .seconds(60)) { $0.contains("none of the practitioner's sessions changed: the report stands") }
+        #expect(stood, "Bob's import was not seen; stderr: \(watching.standardError)")
+
+        try importSessions("2025-06-01T06:00:00Z,1500\n", for: "alice", named: "alice-2.csv")
+        #expect(watching.waitForOutput(within: .seconds(60)) { Self.sessionCounts(in: $0).last == 3 }, "\(watching.standardOutput)")
+        let (status, _) = watching.interruptAndWaitForExit(within: .seconds(20))
+        #expect(status == 0, "\(watching.standardError)")
+        // The first report and the one after Alice's import; none for Bob's.
+        #expect(Self.sessionCounts(in: watching.standardOutput) == [2, 3], "\(watching.standardOutput)")
+    }
 }

@@ -8,9 +8,9 @@ import StillpointManifest
 /// (practitioner, start), each handed on as soon as it is made. Only one practitioner's digest is in memory at a
 /// time, so memory does not grow with the number of practitioners.
 ///
-/// Every report reads one snapshot of the store. A statistic that reads the store rather than the digest fails
-/// with ``PractitionerReportError/readsTheStore(_:)`` (one query per practitioner would undo the single scan);
-/// ``PractitionerReports`` runs such a statistic in a context scoped to the practitioner instead.
+/// Every report reads one snapshot of the store. Each practitioner's statistics run with the context scoped to that
+/// practitioner (``FetchScope/practitioner(_:)``, as ``ReportRunner`` scopes one practitioner's), so a statistic
+/// that reads the store rather than the digest counts their sessions only.
 ///
 /// ```swift
 /// try await AllPractitionerReports.run(entries, environment: environment, in: container) { id, report in
@@ -29,13 +29,7 @@ public enum AllPractitionerReports {
                 var builder = SessionDigestBuilder()
                 // One empty digest serves every practitioner without a session.
                 let noSessions = builder.build(token: token)
-                // The ids in the order the scan meets them: the store's own order of the same column.
-                var ids = FetchRequest(Practitioner.self)
-                ids.properties = [.attribute(Practitioner.id.name)]
-                ids.sortKeys = [.ascending(Practitioner.id.name)]
-                var pending = try context.fetchDictionaries(ids).compactMap { row -> String? in
-                    if case .string(let id)? = row[Practitioner.id.name] { id } else { nil }
-                }[...]
+                var pending = try practitioners(in: context)[...]
                 var current: String?
                 var sessions = FetchRequest(Session.self)
                 sessions.properties = [.attribute(practitionerID)] + ["start", "duration", "kind", "source", "timeZone"].map(FetchProperty.attribute)
@@ -53,40 +47,53 @@ public enum AllPractitionerReports {
                 if let current {
                     try emit(current, builder.build(token: token), after: &pending, noSessions: noSessions, entries, environment, each, context)
                 }
-                for id in pending {
-                    try each(id, try report(entries, environment, noSessions, context))
+                for practitioner in pending {
+                    try each(practitioner.id, try report(of: practitioner.rowID, entries, environment, noSessions, context))
                 }
             }
         }
     }
 
-    /// Hands on the report of `id` from `digest`, after the (empty) reports of the practitioners without a
-    /// session that come before `id` in `pending`.
-    private static func emit(_ id: String, _ digest: SessionDigest, after pending: inout ArraySlice<String>, noSessions: SessionDigest,
-                             _ entries: [PreparedEntry], _ environment: ReportEnvironment, _ each: (String, Report) throws -> Void,
-                             _ context: isolated ObjectContext) throws {
-        while let next = pending.first, next != id {
-            pending.removeFirst()
-            try each(next, try report(entries, environment, noSessions, context))
+    /// The practitioners' ids and row ids, in the order the scan meets them: the store's own order of the id column.
+    private static func practitioners(in context: isolated ObjectContext) throws -> [(id: String, rowID: Int64)] {
+        var request = FetchRequest(Practitioner.self, sortedBy: [.ascending(Practitioner.id.name)])
+        request.includesPendingChanges = false
+        let rowIDs = try context.fetchObjectIDs(request).compactMap(\.rowID)
+        request.properties = [.attribute(Practitioner.id.name)]
+        let ids = try context.fetchDictionaries(request).compactMap { row -> String? in
+            if case .string(let id)? = row[Practitioner.id.name] { id } else { nil }
         }
-        if pending.first == id { pending.removeFirst() }
-        try each(id, try report(entries, environment, digest, context))
+        // Two reads of one pinned snapshot in the order of a unique column: they agree, row for row.
+        return Array(zip(ids, rowIDs)).map { (id: $0, rowID: $1) }
     }
 
-    /// One practitioner's report from their digest: each statistic computed in turn, a failure in its entry.
-    private static func report(_ entries: [PreparedEntry], _ environment: ReportEnvironment, _ digest: SessionDigest,
-                               _ context: isolated ObjectContext) throws -> Report {
-        Report(asOf: environment.asOf, timeZone: environment.timeZone, entries: entries.map { entry in
+    /// Hands on the report of `id` from `digest`, after the (empty) reports of the practitioners without a
+    /// session that come before `id` in `pending`.
+    private static func emit(_ id: String, _ digest: SessionDigest, after pending: inout ArraySlice<(id: String, rowID: Int64)>,
+                             noSessions: SessionDigest, _ entries: [PreparedEntry], _ environment: ReportEnvironment,
+                             _ each: (String, Report) throws -> Void, _ context: isolated ObjectContext) throws {
+        while let next = pending.first, next.id != id {
+            pending.removeFirst()
+            try each(next.id, try report(of: next.rowID, entries, environment, noSessions, context))
+        }
+        // Every session's practitioner is in the list read in the same snapshot.
+        guard let practitioner = pending.popFirst() else { return }
+        try each(id, try report(of: practitioner.rowID, entries, environment, digest, context))
+    }
+
+    /// One practitioner's report from their digest, with the context scoped to them: each statistic computed in
+    /// turn, a failure in its entry.
+    private static func report(of practitioner: Int64, _ entries: [PreparedEntry], _ environment: ReportEnvironment,
+                               _ digest: SessionDigest, _ context: isolated ObjectContext) throws -> Report {
+        context.setScope(try .practitioner(practitioner))
+        defer { context.setScope(nil) }
+        return Report(asOf: environment.asOf, timeZone: environment.timeZone, entries: entries.map { entry in
             let description = entry.statistic.description
             let outcome: ReportOutcome
-            if !entry.prepared.readsDigest {
-                outcome = .failed(message: ReportRunner.message(for: PractitionerReportError.readsTheStore(entry.id)))
-            } else {
-                do {
-                    outcome = .finished(try entry.prepared.compute(digest: digest, context: context))
-                } catch {
-                    outcome = .failed(message: ReportRunner.message(for: error))
-                }
+            do {
+                outcome = .finished(try entry.prepared.compute(digest: entry.prepared.readsDigest ? digest : nil, context: context))
+            } catch {
+                outcome = .failed(message: ReportRunner.message(for: error))
             }
             return ReportEntry(id: entry.id, name: entry.name, title: description.name, presentation: description.presentation, outcome: outcome)
         })

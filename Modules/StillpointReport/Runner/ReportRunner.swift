@@ -183,7 +183,7 @@ public final class ReportRunner: Sendable {
     /// statement the statistic makes (built-in, custom or from an outside module), so it reads their sessions only.
     private func scopeToPractitioner(_ context: isolated ObjectContext) throws {
         guard let practitioner else { return }
-        context.setScope(try FetchScope(Practitioner.self, try FetchPredicate("_id == %@", practitioner)))
+        context.setScope(try .practitioner(practitioner))
     }
 
     static func message(for error: any Error) -> String {

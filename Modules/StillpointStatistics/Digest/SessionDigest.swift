@@ -98,13 +98,14 @@ public final class SessionDigest: Sendable {
     public let practitioner: Int64?
 
     /// The row ids, in order, of the sessions of `practitioner` (among `candidates` when given). The one place a
-    /// digest picks one practitioner's sessions: a scope set on the context will do it for every statement.
+    /// digest picks one practitioner's sessions, by the store's own practitioner scope, as every statement of a
+    /// scoped context is.
     private static func sessionRowIDs(of practitioner: Int64, among candidates: [Int64]?,
                                       in context: isolated ObjectContext) throws -> [Int64] {
         if candidates?.isEmpty == true { return [] }
-        let predicate = try candidates.map { try FetchPredicate("_id IN %@ AND practitioner._id == %@", $0, practitioner) }
-            ?? FetchPredicate("practitioner._id == %@", practitioner)
-        return try context.fetchObjectIDs(FetchRequest(Session.self, predicate: predicate)).compactMap(\.rowID).sorted()
+        var request = FetchRequest(Session.self, predicate: try candidates.map { try FetchPredicate("_id IN %@", $0) })
+        request.scope = try .practitioner(practitioner)
+        return try context.fetchObjectIDs(request).compactMap(\.rowID).sorted()
     }
 
     /// The position in the change log the digest is current with.

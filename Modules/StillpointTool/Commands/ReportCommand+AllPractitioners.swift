@@ -11,13 +11,9 @@ extension ReportCommand {
     /// `report --all-practitioners --format jsonl`: every practitioner's report, one JSON line each with its
     /// `practitioner`, in id order, written as each is made (a file through a temporary file renamed at the end).
     func writeAllPractitioners(_ entries: [PreparedEntry], environment: ReportEnvironment, from container: PersistentContainer) async throws {
-        // Statistics that read the store would count everyone's sessions: left out, and said so.
-        for entry in entries where !entry.prepared.readsDigest {
-            Output.printError("left out '\(entry.name)': it reads the store rather than the session digest, so it cannot yet be made per practitioner")
-        }
         let file = try ExportFile(destination: OutputDestination(path: output ?? "-"))
         let lines = ReportLines(file)
-        try await AllPractitionerReports.run(entries.filter(\.prepared.readsDigest), environment: environment, in: container) { id, report in
+        try await AllPractitionerReports.run(entries, environment: environment, in: container) { id, report in
             try lines.append(JSONReportRenderer().line(report, practitioner: id))
         }
         try lines.commit()
