@@ -2,8 +2,8 @@ import Foundation
 import PropertyBased
 import StillpointTestSupport
 import Testing
-@_spi(Fuzzing) @testable import StillpointCore
-import StillpointSQL
+@testable import StillpointCore
+@_spi(Fuzzing) import StillpointSQL
 
 /// The predicate parser on formats made to break it: the fuzzing corpus mutated at random, and formats put
 /// together from the language's words. Every format either parses (and then evaluates and compiles to SQL)
@@ -65,13 +65,13 @@ struct PredicateFuzzTests {
     /// numbered as it binds them, and a construct PostgreSQL cannot mean alike refused with the reason.
     @Test func postgreSQLStatementsCompileWithoutAServer() throws {
         let request = FetchRequest(Item.self, predicate: try FetchPredicate("title MATCHES[c] %@ AND uid / 60 > %@", "med.*", 20))
-        let (sql, argumentCount) = try request.statement(in: .postgreSQL)
+        let (sql, argumentCount) = try request.postgreSQLStatement()
         #expect(sql.hasPrefix("SELECT \"_id\", \"_version\""), "\(sql)")
         #expect(sql.contains("$1") && sql.contains("$\(argumentCount)") && !sql.contains("$\(argumentCount + 1)"), "\(sql)")
         #expect(sql.contains(" ~ ") || sql.contains("~*"), "MATCHES becomes PostgreSQL's regular expression match: \(sql)")
         let refused = FetchRequest(Item.self, predicate: try FetchPredicate("title MATCHES %@", "\\w+"))
-        #expect(throws: FetchPredicateError.self) { try refused.statement(in: .postgreSQL) }
+        #expect(throws: FetchPredicateError.self) { try refused.postgreSQLStatement() }
         let unknown = FetchRequest(Item.self, predicate: try FetchPredicate("mood == 1"))
-        #expect(throws: SchemaError.self) { try unknown.statement(in: .postgreSQL) }
+        #expect(throws: SchemaError.self) { try unknown.postgreSQLStatement() }
     }
 }

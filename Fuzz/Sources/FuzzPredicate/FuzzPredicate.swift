@@ -1,7 +1,7 @@
 import Foundation
 import FuzzSupport
-@_spi(Fuzzing) import StillpointCore
-import StillpointSQL
+import StillpointCore
+@_spi(Fuzzing) import StillpointSQL
 
 /// Parses one input as a predicate format (the `where:` of a custom statistic), then does with it what a fetch
 /// does: evaluates it in memory, fetches with it from a SQLite store (which compiles it to SQL), and compiles
@@ -65,7 +65,7 @@ func fuzzPredicate(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 /// Compiles PostgreSQL's statement for `predicate` and checks it as the target's comment says.
 private func checkPostgreSQL(_ predicate: FetchPredicate, format: String, sqliteCompiled: Bool) {
     do {
-        let (sql, argumentCount) = try FetchRequest(PredicateFixture.entity, predicate: predicate).statement(in: .postgreSQL)
+        let (sql, argumentCount) = try FetchRequest(PredicateFixture.entity, predicate: predicate).postgreSQLStatement()
         if let highest = highestPlaceholder(in: sql), highest > argumentCount {
             fatalError("\(format.debugDescription) compiles for PostgreSQL to \(sql.debugDescription), which names $\(highest) "
                        + "but binds \(argumentCount) arguments")
