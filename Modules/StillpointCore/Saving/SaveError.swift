@@ -98,7 +98,7 @@ public enum ContextError: Error, Sendable, Equatable, LocalizedError {
             return "a scoped context cannot batch-update \(entity).\(relationship), which places rows in its scope; update it in an unscoped context"
         case .queryGenerationUnavailable(let store):
             return "the store \(store) cannot pin a query generation (its one connection would hold every save back); "
-                + "use a store file or PostgreSQL, or read in withPinnedSnapshot"
+                + "open a store that is not in memory, or read in withPinnedSnapshot"
         }
     }
 }
