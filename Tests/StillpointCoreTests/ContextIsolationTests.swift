@@ -49,28 +49,7 @@ struct ContextIsolationTests {
         #expect(!diagnostics.contains("error:"), "\(diagnostics)")
     }
 
-    /// Type-checks `source` against the built StillpointCore module and returns the compiler's diagnostics.
     private func typecheck(_ source: String) throws -> String {
-        // The test binary sits in <scratch>/<triple>/debug; the modules and checkouts are beside it.
-        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let scratch = products.deletingLastPathComponent().deletingLastPathComponent()
-        let moduleMap = scratch.appendingPathComponent("checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap")
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("isolation-\(UUID().uuidString).swift")
-        try (Self.prelude + source).write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6",
-                             "-I", products.appendingPathComponent("Modules").path,
-                             "-Xcc", "-fmodule-map-file=\(moduleMap.path)", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let diagnostics = String(decoding: data, as: UTF8.self)
-        #expect(!diagnostics.contains("no such module"), "\(diagnostics)")
-        return diagnostics
+        try CompilerCheck.typecheck(Self.prelude + source)
     }
 }

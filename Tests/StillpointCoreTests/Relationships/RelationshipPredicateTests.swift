@@ -8,7 +8,7 @@ import StillpointSQL
 struct RelationshipPredicateTests {
     /// Batches "morning" (entries a 10, b 20, c 30), "evening" (d 5) and "empty"; entry e (40) has no batch.
     /// Ana owns a and d.
-    private static func fixture(_ store: TestStore) async throws -> PersistentContainer {
+    static func fixture(_ store: TestStore) async throws -> PersistentContainer {
         let container = try await makeContainer(store, entities: relationshipEntities)
         try await container.performBackgroundTask { context in
             let ana = context.insert(Person.self)
