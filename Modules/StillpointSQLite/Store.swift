@@ -121,7 +121,7 @@ final class Store: Sendable {
 
     /// Tells other processes' watchers that a commit is there to read (``StoreDoorbell``); a store in memory has none.
     private func ringDoorbell() {
-        if case .file(let url) = location { StoreDoorbell.ring(for: url) }
+        if let url = location.fileURL { StoreDoorbell.ring(for: url) }
     }
 
     /// Runs `body` in a read transaction without blocking the caller's thread.
