@@ -145,7 +145,7 @@ public enum ImportRuns {
         }
         guard !earlier.isEmpty else { return ([], 0) }
         var removed = 0
-        for listing in earlier { removed += try await remove(listing.id, from: container, practitioner: practitioner) ?? 0 }
+        for listing in earlier { removed += try await remove(listing.id, from: container, practitioner: listing.practitioner) ?? 0 }
         return (earlier, removed)
     }
 
