@@ -84,6 +84,37 @@ struct ReportRoutesTests {
     }
 
     @Test(arguments: ServerTestStore.kinds)
+    func theHeldReportsETagIsItsGenerationAndFollowsTheStore(_ kind: ServerTestStore.Kind) async throws {
+        try await ServerTestStore.withServer(kind) { client, state in
+            let token = try await client.addPractitioner("alice")
+            try await Self.fill(state)
+            let uri = "/v1/practitioners/alice/report?format=text"
+            let first = try await client.send(.get, uri, token: token)
+            let generation = try #require(try await state.live.report(for: "alice")).generation
+            #expect(first.headers[.eTag] == "\"\(generation)-text\"")
+            #expect(first.headers[ReportRoutes.staleHeader] == nil)
+            #expect(try await client.send(.get, uri, token: token, headers: [.ifNoneMatch: "\"\(generation)-text\""]).status == .notModified)
+            #expect(try await client.send(.get, "/v1/practitioners/alice/report", token: token,
+                                          headers: [.ifNoneMatch: "\"\(generation)-text\""]).status == .ok, "another format, another tag")
+            try await state.container.performBackgroundTask { context in
+                let session = context.insert(Session.self)
+                session[Session.start] = Date().addingTimeInterval(-3_600)
+                session[Session.duration] = 1_200
+                session[Session.key] = "alice-today"
+                try session.set(Session.practitioner, to: try Practitioners.object("alice", in: context))
+                try await context.save()
+            }
+            // The server follows the change log: without another request's help, the held report moves on.
+            try await ReportEventRoutesTests.waitUntil("the report of the new session") {
+                try await client.send(.get, uri, token: token, headers: [.ifNoneMatch: "\"\(generation)-text\""]).status == .ok
+            }
+            let changed = try await client.send(.get, uri, token: token)
+            #expect(changed.headers[.eTag] != first.headers[.eTag])
+            #expect(changed.text != first.text)
+        }
+    }
+
+    @Test(arguments: ServerTestStore.kinds)
     func badParametersAndPathTricksAreProblems(_ kind: ServerTestStore.Kind) async throws {
         let configDirectory = try ToolProcess.scratchDirectory()
         // A manifest beside the config folder, which no name may reach.

@@ -57,8 +57,14 @@ enum ServerTestStore {
         let container = try await ServerStore.open(configuration.store, logger: logger)
         let state = ServerState(configuration: configuration, container: container, logger: logger)
         defer { try? container.close() }
-        try await ServerApplication.application(state).test(.router) { client in
-            try await body(client, state)
+        do {
+            try await ServerApplication.application(state).test(.router) { client in
+                try await body(client, state)
+            }
+        } catch {
+            await state.live.shutdown()
+            throw error
         }
+        await state.live.shutdown()
     }
 }

@@ -300,8 +300,13 @@ public final class LiveReports: Sendable {
         return (report, runner)
     }
 
-    /// Drops everything held of a practitioner the store no longer has, and ends their subscriptions.
-    func forget(_ practitioner: String) {
+    /// Drops everything held of a practitioner the store no longer has, and ends their subscriptions: the caller
+    /// that removed them need not wait for the change log.
+    ///
+    /// ```swift
+    /// if try await Practitioners.remove("alice", from: container) != nil { reports.forget("alice") }
+    /// ```
+    public func forget(_ practitioner: String) {
         reports.drop(practitioner)
         let ended = state.withLock { state in
             let keys = state.held.keys.filter { $0.practitioner == practitioner }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import StillpointCore
 
 /// The HTTP service: opens the store, builds the router and runs until SIGTERM or SIGINT, then finishes the
@@ -25,9 +26,14 @@ public struct ServerApplication: Sendable {
         let app = Self.application(state, onServerRunning: { [logger, configuration] port in
             logger.notice("serving", metadata: ["host": "\(configuration.host)", "port": "\(port ?? configuration.port)"])
         })
+        // Services are told to shut down last first: the event streams end, then the server drains its requests.
+        let services = ServiceGroup(services: [app, LiveReportsService(live: state.live)],
+                                    gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         do {
-            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            try await services.run()
+            await state.live.shutdown()
         } catch {
+            await state.live.shutdown()
             try? container.close()
             throw error
         }

@@ -19,6 +19,8 @@ public struct ServerLimits: Sendable, Equatable {
     public var idleTimeout: Duration = .seconds(30)
     /// How long the server works on one request before it answers 503 instead.
     public var requestTimeout: Duration = .seconds(30)
+    /// The most report event streams open at once: 1,000. Another one answers 503 with `Retry-After`.
+    public var maximumEventStreams = 1_000
 
     public init() {}
 }

@@ -12,12 +12,15 @@ import Hummingbird
 public enum ServerRouter {
     public static func make(_ state: ServerState) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: RequestMetricsMiddleware<BasicRequestContext>(metrics: state.requestMetrics, routes: state.routes))
         router.add(middleware: ProblemMiddleware<BasicRequestContext>(routes: state.routes))
         router.add(middleware: RequestTimeoutMiddleware<BasicRequestContext>(timeout: state.configuration.limits.requestTimeout))
         HealthRoutes.add(to: router, state)
         AdministrationRoutes.add(to: router, state)
         ReportRoutes.add(to: router, state)
+        ReportEventRoutes.add(to: router, state)
         OpenAPIRoutes.add(to: router, state)
+        MetricsRoutes.add(to: router, state)
         return router
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StillpointCore
+import StillpointManifest
 import StillpointReport
 
 /// What every route shares: the configuration, the store, the reports kept per practitioner and who may see what.
@@ -13,10 +14,13 @@ public final class ServerState: Sendable {
     public let configuration: ServerConfiguration
     public let container: PersistentContainer
     public let logger: Logger
-    /// Each practitioner's report runner and digest, caught up with the change log on each request.
-    public let reports: PractitionerReports
+    /// Every practitioner's report, held in memory for the server's lifetime and kept current from the change log
+    /// (docs/live-reports.md); ``ServerApplication`` shuts it down before the store closes.
+    public let live: LiveReports
     /// The routes registered, for 405s and the OpenAPI document.
     public let routes = RouteTable()
+    /// The requests answered, by route, for `GET /metrics`.
+    let requestMetrics = RequestMetrics()
     /// Who may see what, by bearer token.
     public let access: AccessControl
 
@@ -25,6 +29,7 @@ public final class ServerState: Sendable {
         self.container = container
         self.logger = logger
         access = AccessControl(adminToken: configuration.adminToken, container: container)
-        reports = PractitionerReports(container: container, log: { [logger] line in logger.debug("\(line)") })
+        live = LiveReports(container: container, manifests: [LiveReports.defaultManifest: ManifestLibrary.defaultManifest],
+                           modules: ManifestLibrary.modules, log: { [logger] line in logger.info("\(line)") })
     }
 }

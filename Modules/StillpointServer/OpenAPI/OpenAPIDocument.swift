@@ -42,8 +42,8 @@ enum OpenAPIDocument {
                             "304": .empty("The report has not changed since the ETag of If-None-Match")]),
         // The routes the issue asks for that later changes add: drop `planned` with the route.
         Operation("get", "/v1/practitioners/{id}/report/events", "The report now, then again after each change that alters it",
-                  security: .practitioner, answers: ["200": .media(["text/event-stream"], "Server-sent events, one report each, with ids for Last-Event-ID")],
-                  planned: true),
+                  security: .practitioner, answers: ["200": .media(["text/event-stream"], "Server-sent events, one report each, with ids for Last-Event-ID"),
+                                                     "503": .json("Problem", "The server holds its most event streams; retry after Retry-After")]),
         Operation("get", "/v1/practitioners/{id}", "The HTML report as a page that updates itself from the event stream",
                   security: .practitioner, answers: ["200": .media(["text/html"], "The page")], planned: true),
         Operation("post", "/v1/practitioners/{id}/sessions", "Add sessions, idempotent by key, in one transaction",
@@ -64,7 +64,7 @@ enum OpenAPIDocument {
         Operation("delete", "/v1/practitioners/{id}/imports/{run}", "Take an import out", security: .practitioner,
                   answers: ["200": .json("ImportRun", "The run removed")], planned: true),
         Operation("get", "/metrics", "Prometheus metrics", security: .none,
-                  answers: ["200": .media(["text/plain"], "Prometheus text exposition")], planned: true),
+                  answers: ["200": .media(["text/plain"], "Prometheus text exposition")]),
     ] }
 
     /// The schemas the operations name.

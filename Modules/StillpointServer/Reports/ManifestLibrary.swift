@@ -20,8 +20,18 @@ struct ManifestLibrary: Sendable {
     /// The longest name `config` may have.
     static let maximumNameLength = 100
 
+    /// The manifest without `?config=`, the one the server's ``LiveReports`` holds reports of.
+    static let defaultManifest: Manifest = {
+        do {
+            return try Manifest(yaml: DefaultManifest.yaml, file: "the default manifest")
+        } catch {
+            // Built into the program and tested: not reachable from outside input.
+            preconditionFailure("the built-in default manifest does not parse: \(error)")
+        }
+    }()
+
     func manifest(named name: String?) throws -> Manifest {
-        guard let name else { return try Manifest(yaml: DefaultManifest.yaml, file: "the default manifest") }
+        guard let name else { return Self.defaultManifest }
         // Letters, digits, - and _: no /, no .., nothing that leaves the folder.
         guard (1...Self.maximumNameLength).contains(name.count),
               name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") })

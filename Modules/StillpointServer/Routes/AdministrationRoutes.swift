@@ -105,6 +105,8 @@ enum AdministrationRoutes {
             try await state.access.administrator(request)
             let id = try PathParameter.practitionerID(request, context)
             guard let removal = try await Practitioners.remove(id, from: state.container) else { throw Problem.noPractitioner(id) }
+            // At once, not when the change log comes round: the next request of this id is a 404.
+            state.live.forget(id)
             state.logger.notice("removed a practitioner", metadata: ["practitioner": "\(id)", "sessions": "\(removal.sessions)"])
             return try JSONAnswer.response(Removed(id: id, sessions: removal.sessions, importRuns: removal.importRuns))
         }

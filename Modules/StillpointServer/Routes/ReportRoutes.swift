@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import Hummingbird
 import PracticeLog
 import StillpointCore
@@ -8,49 +9,40 @@ import StillpointReport
 import StillpointStatistics
 
 /// `GET /v1/practitioners/{id}/report`: the bytes `stillpoint report --practitioner ID --format F` prints, made
-/// by the same runner and renderers, with an `ETag` so that an unchanged report costs a 304.
+/// by the same runner and renderers from the server's ``LiveReports``, with an `ETag` from the report's generation
+/// so that an unchanged report costs a 304, and `Stillpoint-Stale: true` while it is served stale.
 enum ReportRoutes {
     /// The format without `?format=`: the API speaks JSON.
     static let defaultFormat = ReportFormat.json
+    /// The header that marks a report served from memory while the store cannot be reached.
+    static let staleHeader = HTTPField.Name("Stillpoint-Stale")!
 
     static func add(to router: Router<BasicRequestContext>, _ state: ServerState) {
-        let serialization = KeyedSerialization()
         let manifests = ManifestLibrary(directory: state.configuration.configDirectory)
         state.routes.add(.get, "/v1/practitioners/:id/report", on: router) { request, context in
             let id = try PathParameter.practitionerID(request, context)
             try await state.access.practitioner(id, request)
             let query = request.uri.queryParameters
             let format = try format(query["format"].map(String.init))
-            var manifest = try manifests.manifest(named: query["config"].map(String.init))
-            if let text = query["as_of"] {
+            let configName = query["config"].map(String.init)
+            let asOf: Date? = try query["as_of"].map { text -> Date in
                 guard let instant = ISOInstant.parse(String(text)) else {
                     throw Problem(.badRequest, "the query parameter as_of '\(text.prefix(100))' is not an instant that exists; write \(ISOInstant.expectedForm)")
                 }
-                manifest.environment.asOf = instant
+                return instant
             }
-            let entries = try manifest.prepare(modules: ManifestLibrary.modules)
-            let environment = manifest.environment
-            let report = try await serialization.run(id) {
-                try await makeReport(of: id, entries, environment: environment, state)
+            let live: LiveReport?
+            if configName == nil, asOf == nil {
+                // The report held: its generation and format name its bytes, so the ETag needs no hashing.
+                live = try await state.live.report(for: id, format: format)
+            } else {
+                var manifest = try manifests.manifest(named: configName)
+                if let asOf { manifest.environment.asOf = asOf }
+                live = try await state.live.report(for: id, using: manifest, format: format)
             }
-            guard let renderer = ReportRenderers.builtIn.renderer(for: format) else {
-                throw Problem(.badRequest, "no renderer writes the format '\(format)'")
-            }
-            let bytes = Data(WatchScreen.terminated(renderer.render(report)).utf8)
-            return answer(bytes, format: format, request)
+            guard let live else { throw Problem.noPractitioner(id) }
+            return answer(live, hashed: configName != nil || asOf != nil, request)
         }
-    }
-
-    /// The report of `id` as the tool makes it: the practitioner's statistics, then the demo notice of their sessions.
-    private static func makeReport(of id: String, _ entries: [PreparedEntry], environment: ReportEnvironment,
-                                   _ state: ServerState) async throws -> Report {
-        guard let rowID = try await Practitioners.existingRowID(of: id, in: state.container),
-              var report = try await state.reports.report(for: id, entries, environment: environment) else {
-            throw Problem.noPractitioner(id)
-        }
-        let scope = try FetchScope(Practitioner.self, try FetchPredicate("_id == %@", rowID))
-        report.notice = try await Report.demoNotice(for: state.container, asOf: report.asOf, scope: scope)
-        return report
     }
 
     /// `?format=`, or a 400 naming the formats.
@@ -63,15 +55,21 @@ enum ReportRoutes {
         return format
     }
 
-    /// The report, or a 304 when the client's `If-None-Match` names its ETag.
-    static func answer(_ bytes: Data, format: ReportFormat, _ request: Request) -> Response {
-        let tag = "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+    /// The report as served, or a 304 when the client's `If-None-Match` names its ETag: the generation, the format
+    /// and whether it is stale; with `hashed` (a named manifest, whose file may change, or a pinned instant) also a
+    /// digest of the bytes.
+    static func answer(_ live: LiveReport, hashed: Bool, _ request: Request) -> Response {
+        let bytes = Data(WatchScreen.terminated(live.servedBody).utf8)
+        var tag = "\(live.generation)-\(live.format.name)" + (live.isStale ? "-stale" : "")
+        if hashed { tag += "-" + SHA256.hash(data: bytes).prefix(8).map { String(format: "%02x", $0) }.joined() }
+        tag = "\"" + tag + "\""
         // Every request asks again: the report changes whenever a session is saved.
         var headers: HTTPFields = [.eTag: tag, .cacheControl: "no-cache"]
+        if live.isStale { headers[staleHeader] = "true" }
         if let wanted = request.headers[.ifNoneMatch], matches(wanted, tag) {
             return Response(status: .notModified, headers: headers)
         }
-        headers[.contentType] = ReportMediaType.of(format)
+        headers[.contentType] = ReportMediaType.of(live.format)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 

@@ -51,6 +51,12 @@ public final class RouteTable: Sendable {
         return methods
     }
 
+    /// The template of the route `method` on `path` is answered by, for a metric's label; `nil` when none is.
+    func template(matching path: String, method: HTTPRequest.Method) -> String? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        return routes.first { $0.method == method && Self.matches($0.path, segments) }?.path
+    }
+
     private static func matches(_ template: String, _ segments: [Substring]) -> Bool {
         let parts = template.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == segments.count else { return false }
