@@ -24,7 +24,7 @@ extension Store: StoreDriver {
     /// (its ``StoreDoorbell``, by inotify): the doorbell brings a commit in milliseconds, and the polling stays
     /// for where it cannot ring (no inotify, a folder the writer cannot write).
     func otherProcessCommits(every interval: Duration) -> AsyncStream<Void> {
-        let doorbell = location.fileURL.map { StoreDoorbell.rings(for: $0) }
+        let doorbell = location.fileURL.flatMap { StoreDoorbell.rings(for: $0) }
         return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let ticker = Task {
                 while !Task.isCancelled {
