@@ -26,6 +26,13 @@ let report: Set<String> = ["Report"]
 let propertyBased = Target.Dependency.product(name: "PropertyBased", package: "swift-property-based", condition: .when(traits: report))
 let yams = Target.Dependency.product(name: "Yams", package: "Yams", condition: .when(traits: report))
 let zipFoundation = Target.Dependency.product(name: "ZIPFoundation", package: "ZIPFoundation", condition: .when(traits: report))
+/// The HTTP service's packages (`stillpoint-server`), with the `Report` trait too: the tool never links them.
+let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: report))
+let hummingbirdTesting = Target.Dependency.product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: report))
+let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: report))
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto", condition: .when(traits: report))
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log", condition: .when(traits: report))
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: report))
 
 let package = Package(
     name: "Stillpoint",
@@ -45,6 +52,9 @@ let package = Package(
         // A throwaway PostgreSQL server for tests and benchmarks (initdb and pg_ctl in a temporary folder).
         .library(name: "StillpointPostgresTestSupport", targets: ["StillpointPostgresTestSupport"]),
         .executable(name: "stillpoint", targets: ["stillpoint"]),
+        // The HTTP service, a product of its own so that building `stillpoint` never builds Hummingbird.
+        .library(name: "StillpointServer", targets: ["StillpointServer"]),
+        .executable(name: "stillpoint-server", targets: ["stillpoint-server"]),
     ],
     traits: [
         .trait(name: "Report", description: "The practice log, statistics, manifest, report and the stillpoint tool, with "
@@ -59,6 +69,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
     ],
     targets: [
         // The engine-neutral core: contexts, the object graph, predicates, change sets, operations, the store seam.
@@ -121,13 +134,18 @@ let package = Package(
             dependencies: ["StillpointSQLite", "StillpointCore", "PracticeLog", "StillpointStatistics", "StillpointManifest"],
             path: "Modules/StillpointTestSupport",
             swiftSettings: strictSettings),
+        // The default store (made on first use from a demo history), shared by the tool and the server.
+        .target(
+            name: "StillpointDefaultStore",
+            dependencies: ["StillpointCore", "StillpointSQLite", "PracticeLog"],
+            path: "Modules/StillpointDefaultStore",
+            swiftSettings: strictSettings),
         // The command-line tool as a library, so that a package of its own can build it with more modules...
         .target(
             name: "StillpointTool",
             dependencies: [
                 "StillpointCore", "StillpointSQLite", "StillpointPostgres", "PracticeLog", "StillpointStatistics", "StillpointManifest", "StillpointReport", "StillpointCatalog",
-                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: report)),
-                .product(name: "Logging", package: "swift-log", condition: .when(traits: report)),
+                "StillpointDefaultStore", argumentParser, logging,
             ],
             path: "Modules/StillpointTool",
             swiftSettings: strictSettings),
@@ -136,6 +154,21 @@ let package = Package(
             name: "stillpoint",
             dependencies: ["StillpointTool", "StillpointCatalog"],
             path: "Modules/stillpoint",
+            swiftSettings: strictSettings),
+        // The HTTP service: every practitioner's report over HTTP, and their administration.
+        .target(
+            name: "StillpointServer",
+            dependencies: [
+                "StillpointCore", "StillpointSQLite", "StillpointPostgres", "PracticeLog", "StillpointStatistics", "StillpointManifest",
+                "StillpointReport", "StillpointCatalog", "StillpointDefaultStore", hummingbird, serviceLifecycle, crypto, logging,
+            ],
+            path: "Modules/StillpointServer",
+            swiftSettings: strictSettings),
+        // `stillpoint-server`: parses its options and hands off to StillpointServer.
+        .executableTarget(
+            name: "stillpoint-server",
+            dependencies: ["StillpointServer", argumentParser, logging],
+            path: "Modules/stillpoint-server",
             swiftSettings: strictSettings),
 
         .testTarget(
@@ -169,9 +202,17 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointToolTests",
-            dependencies: ["StillpointSQLite", "StillpointPostgres", "stillpoint", "StillpointTool", "StillpointCore", "PracticeLog", "StillpointPostgresTestSupport"],
+            dependencies: ["StillpointSQLite", "StillpointPostgres", "stillpoint", "StillpointTool", "StillpointDefaultStore", "StillpointCore", "PracticeLog", "StillpointPostgresTestSupport"],
             path: "Tests/StillpointToolTests",
             exclude: ["Golden"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "StillpointServerTests",
+            dependencies: [
+                "StillpointServer", "stillpoint-server", "stillpoint", "StillpointSQLite", "StillpointPostgres", "StillpointCore", "PracticeLog", "StillpointReport",
+                "StillpointCatalog", "StillpointManifest", "StillpointPostgresTestSupport", hummingbird, hummingbirdTesting, crypto,
+            ],
+            path: "Tests/StillpointServerTests",
             swiftSettings: strictSettings),
         .testTarget(
             name: "SourceAuditTests",

@@ -102,4 +102,62 @@ struct SessionSchemaMigrationTests {
         let count = try await container.newBackgroundContext().perform { try $0.count(for: FetchRequest(Practitioner.self)) }
         #expect(count == 0)
     }
+
+    /// Version 3's practitioners: no token hash.
+    enum PractitionerOfVersion3: Entity {
+        static let entityName = "Practitioner"
+        static let entity = EntityDescription(
+            "Practitioner",
+            attributes: [Practitioner.id, Practitioner.name, Practitioner.timeZone],
+            relationships: [Practitioner.sessions, Practitioner.importRuns],
+            indexes: [IndexDescription([Practitioner.id], isUnique: true)])
+    }
+
+    static func versionThreeSchema() throws -> Schema {
+        try Schema([PractitionerOfVersion3.self, Session.self, ImportRun.self], versions: [SchemaVersion(1), SchemaVersion(2), SchemaVersion(3)])
+    }
+
+    /// Version 4: a store of version 3 keeps its practitioners, with no token, and then keeps one hash per token.
+    @Test(arguments: PracticeStore.all)
+    func practitionersOfAVersionThreeStoreGetNoToken(_ store: PracticeStore) async throws {
+        let place = try store.makePlace()
+        let older = try store.open(place, schema: try Self.versionThreeSchema())
+        try await older.performBackgroundTask { context in
+            for (id, name) in [("alice", "Alice"), ("bob", "")] {
+                let practitioner = context.insert(PractitionerOfVersion3.self)
+                practitioner[Practitioner.id] = id
+                practitioner[Practitioner.name] = name
+                practitioner[Practitioner.timeZone] = id == "alice" ? "Europe/Berlin" : nil
+            }
+            try await context.save()
+        }
+        try older.close()
+
+        let container = try store.open(place, schema: Session.schema)
+        defer { try? container.close() }
+        let hashes = try await container.newBackgroundContext().perform { context in
+            try context.fetch(FetchRequest(Practitioner.self, sortedBy: [.ascending(Practitioner.id)]))
+                .map { "\($0[Practitioner.id]) \($0[Practitioner.name]) \($0[Practitioner.tokenHash] ?? "none")" }
+        }
+        #expect(hashes == ["alice Alice none", "bob  none"])
+
+        let hash = String(repeating: "ab", count: 32)
+        try await container.performBackgroundTask { context in
+            let alice = try Practitioners.object("alice", in: context)
+            alice[Practitioner.tokenHash] = hash
+            try await context.save()
+        }
+        // Two practitioners never share a token's hash.
+        await #expect(throws: (any Error).self) {
+            try await container.performBackgroundTask { context in
+                let bob = try Practitioners.object("bob", in: context)
+                bob[Practitioner.tokenHash] = hash
+                try await context.save()
+            }
+        }
+        let found = try await container.newBackgroundContext().perform { context in
+            try context.fetch(FetchRequest(Practitioner.self, predicate: Practitioner.tokenHash == hash)).map { $0[Practitioner.id] }
+        }
+        #expect(found == ["alice"])
+    }
 }

@@ -60,4 +60,29 @@ struct PackageGraphTests {
         #expect(reached.contains(.target("StillpointStatistics")), "the example's statistics are read through StillpointStatistics")
         #expect(reached.filter(Self.isSQLite).isEmpty, "CareStatistics depends on \(reached.filter(Self.isSQLite))")
     }
+
+    /// What only the HTTP service may reach: Hummingbird, the service lifecycle and swift-crypto.
+    static func isHTTPStack(_ dependency: PackageManifest.Dependency) -> Bool {
+        switch dependency {
+        case .target(let name): name == "StillpointServer" || name == "Hummingbird"
+        case .product(_, let package): ["hummingbird", "swift-service-lifecycle", "swift-crypto"].contains(package.lowercased())
+        }
+    }
+
+    /// Building `stillpoint` (the README's first command) builds no HTTP stack, and neither does the core, its
+    /// stores or the report: the server is a product of its own.
+    @Test func onlyTheServerLinksTheHTTPStack() throws {
+        let manifest = try PackageManifest(packageAt: Self.repository)
+        #expect(manifest.products["stillpoint-server"] == ["stillpoint-server"])
+        #expect(manifest.closure(of: "stillpoint-server").contains(.target("StillpointServer")))
+        #expect(manifest.closure(of: "StillpointServer").contains(.product("Hummingbird", package: "hummingbird")))
+        for module in ["stillpoint", "StillpointTool", "StillpointCore", "StillpointSQLite", "StillpointPostgres", "PracticeLog",
+                       "StillpointReport", "StillpointDefaultStore"] {
+            #expect(manifest.targets[module] != nil, "\(module) is no target of Package.swift")
+            let reached = manifest.closure(of: module).filter(Self.isHTTPStack)
+            #expect(reached.isEmpty, "\(module) depends on \(reached); only stillpoint-server may link the HTTP stack")
+        }
+        // The server links no command-line code.
+        #expect(!manifest.closure(of: "StillpointServer").contains(.target("StillpointTool")))
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointDefaultStore
 import Testing
 @testable import StillpointTool
 

@@ -17,6 +17,9 @@ public enum Practitioner: Entity {
     public static let name = Attribute<String>("name", default: "")
     /// The IANA zone an import of wall-clock times uses when none is given; `nil`: the zone of the machine.
     public static let timeZone = Attribute<String?>("timeZone")
+    /// The SHA-256 of the practitioner's bearer token for `stillpoint-server`, as 64 lowercase hexadecimal digits;
+    /// `nil`: no token, the server admits no one as them. The token itself is never stored (docs/serving.md).
+    public static let tokenHash = Attribute<String?>("tokenHash")
     /// The practitioner's sessions: deleted with the practitioner.
     public static let sessions = ToMany<Session>("sessions", inverse: "practitioner", deleteRule: .cascade)
     /// The practitioner's import runs: deleted with the practitioner.
@@ -27,7 +30,8 @@ public enum Practitioner: Entity {
 
     public static let entity = EntityDescription(
         "Practitioner",
-        attributes: [id, name, timeZone],
+        attributes: [id, name, timeZone, tokenHash],
         relationships: [sessions, importRuns],
-        indexes: [IndexDescription([id], isUnique: true)])
+        // A token is found by its hash, and two practitioners never share one.
+        indexes: [IndexDescription([id], isUnique: true), IndexDescription([tokenHash], isUnique: true)])
 }

@@ -45,11 +45,13 @@ public enum Session: Entity {
     ///
     /// Version 1 kept one run per session (the last that wrote it) in a `Session.importRun` column; version 2
     /// keeps every run that read it in the link table `_ImportRun_sessions`; version 3 gives every session and run
-    /// to a ``Practitioner``, those of older stores to ``Practitioner/defaultID``.
+    /// to a ``Practitioner``, those of older stores to ``Practitioner/defaultID``; version 4 gives practitioners a
+    /// ``Practitioner/tokenHash`` for `stillpoint-server`, empty in older stores (no one has a token yet).
     public static let schema: Schema = {
         do {
             return try Schema([Practitioner.self, Session.self, ImportRun.self], versions: [
                 SchemaVersion(1), SchemaVersion(2, step: linkImportRuns), SchemaVersion(3, step: assignDefaultPractitioner),
+                SchemaVersion(4),
             ])
         } catch {
             preconditionFailure("the session schema is invalid: \(error)") // swiftlint:disable:this runtime_trap: a constant of this module, opened by every test

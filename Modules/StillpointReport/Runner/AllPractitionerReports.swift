@@ -9,7 +9,8 @@ import StillpointManifest
 /// time, so memory does not grow with the number of practitioners.
 ///
 /// Every report reads one snapshot of the store. A statistic that reads the store rather than the digest fails
-/// with ``PractitionerReportError/readsTheStore(_:)``, as in ``PractitionerReports``.
+/// with ``PractitionerReportError/readsTheStore(_:)`` (one query per practitioner would undo the single scan);
+/// ``PractitionerReports`` runs such a statistic in a context scoped to the practitioner instead.
 ///
 /// ```swift
 /// try await AllPractitionerReports.run(entries, environment: environment, in: container) { id, report in

@@ -11,8 +11,8 @@ import StillpointManifest
 /// catches that digest up with the change log: only the changed sessions that are (or were) theirs are read and
 /// applied, so a change to someone else's sessions reruns none of their statistics, and a session moved from one
 /// practitioner to another leaves the first digest and joins the second. A practitioner removed (or renamed) from
-/// the store is dropped. Every statistic reads the practitioner's digest; one that reads the store directly
-/// fails with ``PractitionerReportError/readsTheStore(_:)`` rather than count everyone's sessions.
+/// the store is dropped. A statistic reads the practitioner's digest; one that reads the store directly runs in
+/// a context scoped to the practitioner (``FetchScope``), so it counts their sessions only.
 ///
 /// Ask for one practitioner's report at a time (a service serialises the requests of one practitioner).
 ///

@@ -135,13 +135,13 @@ public final class ReportRunner: Sendable {
                                     digest digestOperation: ContextOperation<DigestPass>?) -> ContextOperation<StatisticResult> {
         guard let digestOperation, entry.prepared.readsDigest else {
             let prepared = entry.prepared
-            if practitioner != nil {
-                // Until the store applies a practitioner scope, such a statistic would read everyone's sessions.
-                return ContextOperation(identifier: entry.name) { _, _ in throw PractitionerReportError.readsTheStore(entry.id) }
-            }
-            // One read transaction for the whole computation: it never sees half of a concurrent write.
+            let practitioner = practitioner
+            // One read transaction for the whole computation: it never sees half of a concurrent write. For one
+            // practitioner's report, the operation's own context is scoped to them, as `--practitioner` scopes the
+            // tool's container, so the statistic counts their sessions only.
             return ContextOperation(identifier: entry.name) { context, _ in
-                try context.withPinnedSnapshot { try prepared.compute(digest: nil, context: context) }
+                if let practitioner { context.setScope(try FetchScope(Practitioner.self, try FetchPredicate("_id == %@", practitioner))) }
+                return try context.withPinnedSnapshot { try prepared.compute(digest: nil, context: context) }
             }
         }
         let operation = ContextOperation<StatisticResult>(identifier: entry.name) { [self] context, operation in

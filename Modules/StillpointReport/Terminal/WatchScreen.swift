@@ -22,7 +22,17 @@ public struct WatchScreen: Sendable {
     /// Shows `text` (a newline is added when it lacks one), in place of what is on screen when `replacing`
     /// and the output is a terminal.
     public func show(_ text: String, replacing: Bool = false) {
-        let line = text.hasSuffix("\n") ? text : text + "\n"
+        let line = Self.terminated(text)
         output.write(replacing && output.isTerminal ? Self.clearScreen + line : line)
+    }
+
+    /// `text` as `stillpoint report` writes it to standard output: with a line break after it unless it ends with
+    /// `\n` (a CSV report's final `\r\n` is one character in Swift, so it gets one too). The server sends the same bytes.
+    ///
+    /// ```swift
+    /// WatchScreen.terminated("a,b\r\n")   // "a,b\r\n\n"
+    /// ```
+    public static func terminated(_ text: String) -> String {
+        text.hasSuffix("\n") ? text : text + "\n"
     }
 }

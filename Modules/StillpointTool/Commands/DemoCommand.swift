@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointDefaultStore
 
 /// `stillpoint demo`: writes a realistic synthetic practice history.
 struct DemoCommand: AsyncParsableCommand {

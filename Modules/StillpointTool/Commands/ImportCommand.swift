@@ -4,6 +4,7 @@ import Logging
 import PracticeLog
 import StillpointCore
 import StillpointReport
+import StillpointDefaultStore
 
 /// `stillpoint import`: reads an export into the store, skipping bad rows with their line and reason.
 struct ImportCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import StillpointCore
 import StillpointReport
+import StillpointDefaultStore
 
 /// The files that make up a SQLite store (the database and its `-wal`, `-shm` and `-journal` companions), so
 /// that no output is ever written over one of them.

@@ -1,5 +1,6 @@
 import Foundation
 import StillpointReport
+import StillpointDefaultStore
 
 extension StoreOption {
     /// The file of the store the command uses: `--store`, else `fallback` (a manifest's `store`), else the

@@ -6,6 +6,7 @@ import StillpointCore
 import StillpointSQLite
 import StillpointPostgres
 import StillpointReport
+import StillpointDefaultStore
 
 /// `--store FILE` or `--store postgresql://...`: the practice log to use, or the default store.
 struct StoreOption: ParsableArguments {

@@ -80,8 +80,13 @@ public enum DefaultStore {
         try await DemoHistory(sessions: demoSessions, years: 4, endingAt: now).writeNewStore(at: url, partial: partial)
     }
 
-    /// The names of the partial files (and their `-wal`, `-shm`) in `directory`.
-    static func partials(in directory: URL) -> [String] {
+    /// The names of the partial files (and their `-wal`, `-shm`) in `directory`: a first run's work in progress,
+    /// or the remains of one that was killed.
+    ///
+    /// ```swift
+    /// let leftovers = DefaultStore.partials(in: DefaultStore.directory())
+    /// ```
+    public static func partials(in directory: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasPrefix(partialPrefix) }
     }
 

@@ -1,0 +1,23 @@
+import Foundation
+import Hummingbird
+
+/// The server's router: the problem middleware, the request timeout, then every route.
+///
+/// A route group of another concern adds itself here, through ``ServerState/routes``, so that it gets problem
+/// answers and is held to the OpenAPI document.
+///
+/// ```swift
+/// let app = Application(router: ServerRouter.make(state))
+/// ```
+public enum ServerRouter {
+    public static func make(_ state: ServerState) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: ProblemMiddleware<BasicRequestContext>(routes: state.routes))
+        router.add(middleware: RequestTimeoutMiddleware<BasicRequestContext>(timeout: state.configuration.limits.requestTimeout))
+        HealthRoutes.add(to: router, state)
+        AdministrationRoutes.add(to: router, state)
+        ReportRoutes.add(to: router, state)
+        OpenAPIRoutes.add(to: router, state)
+        return router
+    }
+}
