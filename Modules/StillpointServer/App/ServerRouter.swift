@@ -17,6 +17,8 @@ public enum ServerRouter {
         HealthRoutes.add(to: router, state)
         AdministrationRoutes.add(to: router, state)
         ReportRoutes.add(to: router, state)
+        SessionRoutes.add(to: router, state)
+        ImportRoutes.add(to: router, state)
         OpenAPIRoutes.add(to: router, state)
         return router
     }
