@@ -133,7 +133,7 @@ struct ImportRoutesTests {
                 ("?format=pdf", Self.export(1), .badRequest, "'pdf' is not an import format"),
                 ("?format=../../etc/passwd", Self.export(1), .badRequest, "is not an import format"),
                 ("?format=insight-timer", "name,age\nx,1\n", .unprocessableContent, "the body is not an Insight Timer export"),
-                ("?format=apple-health", "not a zip", .unprocessableContent, "apple-health"),
+                ("?format=apple-health", "not a zip", .unprocessableContent, "the body is not an Apple Health export"),
                 ("?format=insight-timer&name=a%0Ab", Self.export(1), .badRequest, "control character"),
             ]
             for (query, body, status, detail) in cases {
