@@ -12,13 +12,15 @@ import Foundation
 /// var bytes: [UInt8] = []
 /// writer.append(secondsSince1970: 1_709_623_800.25, to: &bytes)   // 2024-03-05T07:30:00.250Z
 /// ```
-struct ExportDateWriter {
+package struct ExportDateWriter {
     /// The day number (days since 1970-01-01) whose `YYYY-MM-DDT` is in ``prefix``.
     private var day = Int64.min
     private var prefix: [UInt8] = []
 
+    package init() {}
+
     /// Appends the date `secondsSince1970` seconds after 1970-01-01T00:00:00Z, rounded to the millisecond.
-    mutating func append(secondsSince1970 seconds: Double, to buffer: inout [UInt8]) {
+    package mutating func append(secondsSince1970 seconds: Double, to buffer: inout [UInt8]) {
         let milliseconds = (seconds * 1_000).rounded()
         // Beyond about three million years (and for NaN) the arithmetic would overflow.
         guard milliseconds.magnitude < 1e17 else {

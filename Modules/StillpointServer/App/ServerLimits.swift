@@ -10,6 +10,9 @@ import Foundation
 public struct ServerLimits: Sendable, Equatable {
     /// The largest request body a JSON route reads, in bytes: 1 MiB. A larger one is a 413.
     public var maximumBodyBytes = 1 << 20
+    /// The largest export file `POST /v1/practitioners/{id}/imports` takes, in bytes: 64 MiB, read as it arrives
+    /// into a temporary file. A larger one is a 413, and nothing is imported.
+    public var maximumImportBytes = 64 << 20
     /// The largest header field and the largest header block, in bytes: 16 KiB. A larger one closes the connection.
     public var maximumHeaderBytes = 16 << 10
     /// The most header fields a request may have.

@@ -19,6 +19,8 @@ public enum ServerRouter {
         AdministrationRoutes.add(to: router, state)
         ReportRoutes.add(to: router, state)
         ReportEventRoutes.add(to: router, state)
+        SessionRoutes.add(to: router, state)
+        ImportRoutes.add(to: router, state)
         OpenAPIRoutes.add(to: router, state)
         MetricsRoutes.add(to: router, state)
         return router

@@ -1,4 +1,5 @@
 import Foundation
+import PracticeLog
 
 /// The OpenAPI 3.1 document of the service, served at `/openapi.json`.
 ///
@@ -46,23 +47,28 @@ enum OpenAPIDocument {
                                                      "503": .json("Problem", "The server holds its most event streams; retry after Retry-After")]),
         Operation("get", "/v1/practitioners/{id}", "The HTML report as a page that updates itself from the event stream",
                   security: .practitioner, answers: ["200": .media(["text/html"], "The page")], planned: true),
-        Operation("post", "/v1/practitioners/{id}/sessions", "Add sessions, idempotent by key, in one transaction",
+        Operation("post", "/v1/practitioners/{id}/sessions", "Add sessions, checked with the import limits, idempotent by key, in one transaction",
                   security: .practitioner, requestBody: Operation.jsonBody("NewSessions"),
-                  answers: ["200": .json("SessionsSaved", "The sessions were saved")], planned: true),
+                  answers: ["201": .json("SessionsSaved", "At least one session was new"),
+                            "200": .json("SessionsSaved", "Every session was there already (changed or unchanged)"),
+                            "422": .json("Problem", "Sessions are wrong, each named by index and field; nothing was saved")]),
         Operation("get", "/v1/practitioners/{id}/sessions", "A page of the practitioner's sessions, newest first",
                   security: .practitioner,
-                  parameters: [Operation.query("where", "A predicate in Stillpoint's predicate format"),
-                               Operation.query("limit", "How many on the page", ["type": "integer", "minimum": 1]),
-                               Operation.query("before", "The cursor of the page before")],
-                  answers: ["200": .json("SessionPage", "A page of sessions")], planned: true),
-        Operation("post", "/v1/practitioners/{id}/imports", "Import an export file, streamed as the body",
-                  security: .practitioner, parameters: [Operation.query("format", "The export's format: insight-timer, apple-health, garmin, ...")],
+                  parameters: [Operation.query("where", "A predicate as `stillpoint sessions --where` takes it"),
+                               Operation.query("limit", "How many on the page, 1 to 500 (50 without it)", ["type": "integer", "minimum": 1, "maximum": 500]),
+                               Operation.query("before", "The `next` of the page before")],
+                  answers: ["200": .json("SessionPage", "A page of sessions")]),
+        Operation("post", "/v1/practitioners/{id}/imports", "Import an export file, streamed as the body, as `stillpoint import` does",
+                  security: .practitioner,
+                  parameters: [Operation.query("format", "The export's format (required)", ["type": "string", "enum": SessionImporters.builtIn.map { $0.id }]),
+                               Operation.query("name", "The file's name, for the run's record (`upload` without it)", ["type": "string", "maxLength": 200])],
                   requestBody: ["required": true, "content": ["application/octet-stream": ["schema": ["type": "string", "contentMediaType": "application/octet-stream"]]]],
-                  answers: ["201": .json("ImportRun", "The import run")], planned: true),
+                  answers: ["201": .json("Imported", "What the import did"),
+                            "422": .json("Problem", "The body is not an export of that format; nothing was imported")]),
         Operation("get", "/v1/practitioners/{id}/imports", "The practitioner's import runs", security: .practitioner,
-                  answers: ["200": .json("ImportRuns", "The import runs")], planned: true),
-        Operation("delete", "/v1/practitioners/{id}/imports/{run}", "Take an import out", security: .practitioner,
-                  answers: ["200": .json("ImportRun", "The run removed")], planned: true),
+                  answers: ["200": .json("ImportRuns", "The import runs")]),
+        Operation("delete", "/v1/practitioners/{id}/imports/{run}", "Take an import out, with the sessions no other run read", security: .practitioner,
+                  answers: ["200": .json("ImportRemoved", "The run removed")]),
         Operation("get", "/metrics", "Prometheus metrics", security: .none,
                   answers: ["200": .media(["text/plain"], "Prometheus text exposition")]),
     ] }
@@ -85,13 +91,30 @@ enum OpenAPIDocument {
         "NewSessions": ["type": "array", "items": object(["start": ["type": "string", "format": "date-time"], "duration": ["type": "number"],
                                                           "kind": string, "source": string, "time_zone": string, "key": string],
                                                          required: ["start", "duration", "kind"])],
-        "SessionsSaved": ["type": "object"],
-        "SessionPage": ["type": "object"],
-        "ImportRun": ["type": "object"],
-        "ImportRuns": ["type": "array", "items": ["$ref": "#/components/schemas/ImportRun"]],
+        "SessionsSaved": object(["inserted": integer, "updated": integer, "unchanged": integer, "keys": ["type": "array", "items": string]],
+                               required: ["inserted", "updated", "unchanged", "keys"]),
+        "SessionPage": object([
+            "sessions": ["type": "array", "items": object(["id": integer, "start": ["type": "string", "format": "date-time"], "duration": ["type": "number"],
+                                                          "kind": string, "source": string, "time_zone": nullableString, "note": nullableString, "key": string],
+                                                         required: ["id", "start", "duration", "kind", "source", "time_zone", "note", "key"])],
+            "next": nullableString,
+        ], required: ["sessions", "next"]),
+        "Imported": object(["run": integer, "inserted": integer, "updated": integer, "unchanged": integer, "skipped": integer,
+                            "complete": ["type": "boolean"], "issues": ["type": "array", "items": string], "stopped_at": nullableString,
+                            "replaced_runs": ["type": "array", "items": integer]],
+                           required: ["run", "inserted", "updated", "unchanged", "skipped", "complete", "issues", "stopped_at", "replaced_runs"]),
+        "ImportRun": object(["id": integer, "file": string, "format": string, "started_at": ["type": "string", "format": "date-time"],
+                             "finished_at": ["type": ["string", "null"], "format": "date-time"],
+                             "state": ["type": "string", "enum": ["complete", "stopped_part_way", "killed", "running"]],
+                             "inserted": integer, "updated": integer, "unchanged": integer, "skipped": integer, "sessions": integer],
+                            required: ["id", "file", "format", "started_at", "finished_at", "state", "inserted", "updated", "unchanged", "skipped", "sessions"]),
+        "ImportRuns": object(["imports": ["type": "array", "items": ["$ref": "#/components/schemas/ImportRun"]]], required: ["imports"]),
+        "ImportRemoved": object(["run": integer, "sessions_removed": integer], required: ["run", "sessions_removed"]),
     ] }
 
     private static var string: [String: Any] { ["type": "string"] }
+    private static var nullableString: [String: Any] { ["type": ["string", "null"]] }
+    private static var integer: [String: Any] { ["type": "integer"] }
 
     private static func object(_ properties: [String: Any], required: [String]) -> [String: Any] {
         ["type": "object", "properties": properties, "required": required]

@@ -10,22 +10,32 @@ import Hummingbird
 public enum JSONRequestBody {
     public static func decode<Value: Decodable>(_ type: Value.Type, from request: Request, limit: Int) async throws -> Value {
         let route = "\(request.method) \(request.uri.path)"
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
-            throw Problem(.contentTooLarge, "the body of \(route) is \(length) bytes, more than the \(limit) this server accepts; send a smaller one")
-        }
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: limit)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw Problem(.contentTooLarge, "the body of \(route) is more than the \(limit) bytes this server accepts; send a smaller one")
-        }
-        guard buffer.readableBytes > 0 else {
+        let data = try await bytes(of: request, limit: limit)
+        guard !data.isEmpty else {
             throw Problem(.badRequest, "\(route) needs a JSON body; send one with `Content-Type: application/json`")
         }
         do {
-            return try JSONDecoder().decode(Value.self, from: Data(buffer: buffer))
+            return try JSONDecoder().decode(Value.self, from: data)
         } catch let error as DecodingError {
             throw Problem(.badRequest, "the JSON body of \(route) \(Self.describe(error))")
+        }
+    }
+
+    /// The body of `request`, read up to `limit` bytes, or a 413 when it is longer (by its `Content-Length`, before
+    /// a byte is read, or as it arrives).
+    ///
+    /// ```swift
+    /// let body = try await JSONRequestBody.bytes(of: request, limit: ImportLimits.maxPostedBytes)
+    /// ```
+    public static func bytes(of request: Request, limit: Int) async throws -> Data {
+        let route = "\(request.method) \(request.uri.path)"
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw Problem(.contentTooLarge, "the body of \(route) is \(length) bytes, more than the \(limit) this server accepts; send a smaller one")
+        }
+        do {
+            return Data(buffer: try await request.body.collect(upTo: limit))
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw Problem(.contentTooLarge, "the body of \(route) is more than the \(limit) bytes this server accepts; send a smaller one")
         }
     }
 
