@@ -51,9 +51,9 @@ struct AllPractitionerReportsTests {
 
     /// A statistic that reads the store (not the digest) runs scoped to each practitioner in turn, while the one scan
     /// of every session goes on: it counts their own sessions only, none for a practitioner without one.
-    @Test(arguments: StoreKind.all)
-    func aStatisticThatReadsTheStoreCountsEachPractitionersSessionsOnly(_ store: StoreKind) async throws {
-        let container = try store.open()
+    @Test(arguments: PracticeStore.all)
+    func aStatisticThatReadsTheStoreCountsEachPractitionersSessionsOnly(_ store: PracticeStore) async throws {
+        let container = try store.open(schema: Session.schema)
         defer { try? container.close() }
         try await Practitioners.add("alice", in: container)
         let steps: [Property.Step] = [

@@ -8,6 +8,7 @@ import StillpointPostgresTestSupport
 import StillpointReport
 import StillpointSQLite
 import StillpointStatistics
+import StillpointTestSupport
 import Testing
 
 /// The report service's engine (LiveReports), on SQLite and PostgreSQL: reports made once and answered from
@@ -16,7 +17,7 @@ import Testing
 /// and followed by two engines ("instances") over one PostgreSQL database.
 @Suite("live reports", .serialized)
 struct LiveReportsTests {
-    typealias StoreKind = PractitionerReportsTests.StoreKind
+    typealias StoreKind = PracticeStore
     typealias Property = PractitionerReportsPropertyTests
 
     static let modules = ModuleCatalog(BuiltInStatistics.modules)
@@ -35,17 +36,15 @@ struct LiveReportsTests {
 
     /// A new store of `kind` holding the sessions `steps` make.
     static func open(_ kind: StoreKind, holding steps: [Property.Step]) async throws -> PersistentContainer {
-        let container = try kind.open()
+        let container = try kind.open(schema: Session.schema)
         for step in steps { try await Property.apply(step, to: container) }
         return container
     }
 
     /// Another container on the same store: another process, or another instance's.
     static func another(like container: PersistentContainer) throws -> PersistentContainer {
-        switch container.location {
-        case .postgres(let uri): try PersistentContainer(schema: Session.schema, postgres: uri)
-        case let location: try PersistentContainer(schema: Session.schema, location: location)
-        }
+        if let uri = container.location.postgresURI { return try PersistentContainer(schema: Session.schema, postgres: uri) }
+        return try PersistentContainer(schema: Session.schema, location: container.location)
     }
 
     /// The `session_count` of a JSON report.
@@ -326,7 +325,7 @@ struct LiveReportsTests {
 
     @Test(arguments: StoreKind.all)
     func theDemoNoticeIsOfThePractitionersOwnSessions(_ store: StoreKind) async throws {
-        let container = try store.open()
+        let container = try store.open(schema: Session.schema)
         defer { try? container.close() }
         try await container.performBackgroundTask { context in
             let session = context.insert(Session.self)
