@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointTestSupport
 import Testing
 
 /// Sessions posted as JSON: checked with the import limits (every wrong one named by index and field), saved for one

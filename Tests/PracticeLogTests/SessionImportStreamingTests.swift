@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointTestSupport
 import Testing
 
 /// An import from a streamed body (what an HTTP request's body is): kept in a temporary file of bounded size, the run

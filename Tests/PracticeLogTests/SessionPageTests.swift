@@ -1,6 +1,7 @@
 import Foundation
 import PracticeLog
 import StillpointCore
+import StillpointTestSupport
 import Testing
 
 /// A page of one practitioner's sessions: newest first, through their scope, filtered by a checked predicate, and

@@ -72,7 +72,7 @@ import Testing
     /// A commit rings the doorbell beside the store, which is how the watchers learn of it.
     @Test func aCommitRingsTheDoorbellBesideTheStore() async throws {
         let location = try await TestStore.sqliteFile.makeLocation()
-        guard case .file(let url) = location else { return }
+        let url = try #require(location.fileURL)
         let container = try makeContainer(at: location)
         let rings = try #require(StoreDoorbell.rings(for: url))
         let signals = Signals(rings)

@@ -36,7 +36,7 @@ extension PersistentContainer {
     /// How many frames of a SQLite store file's WAL a passive checkpoint, run as another connection, leaves
     /// uncopied: more than 0 while a read transaction older than them is held open.
     func walFramesACheckpointCannotCopy() throws -> Int {
-        guard case .file(let url) = store.location else { return 0 }
+        guard let url = store.location.fileURL else { return 0 }
         let checkpoint = try DatabaseQueue(path: url.path).writeWithoutTransaction { db in try db.checkpoint(.passive) }
         return checkpoint.walFrameCount - checkpoint.checkpointedFrameCount
     }
