@@ -21,14 +21,21 @@ struct StartFailure: CustomStringConvertible {
     /// The status of a store that could not be opened: 66 not there, 65 not a store, 69 server away, 77 refused.
     static func status(of error: StoreError) -> Int32 {
         switch error {
-        case .noStore, .noDatabase, .notAFile, .specialFile: 66
-        case .notADatabase, .corrupt, .incompatibleSchema, .newerVersion, .newerSchemaVersion, .foreignDatabase,
-             .foreignDatabaseVersioned: 65
-        case .serverUnreachable: 69
+        case .noStore, .specialFile: 66
+        case .corrupt, .incompatibleSchema, .historyPurged, .newerVersion, .newerSchemaVersion, .needsUpgrade: 65
         case .permissionDenied: 77
         case .missingDirectory, .readOnlyDirectory, .readOnly: 73
-        case .invalidLocation: 64
-        default: 74
+        case .diskFull: 74
+        case .storeModuleMissing: 70
+        case .driver(_, let error):
+            switch error.kind {
+            case .badData: 65
+            case .ioError: 74
+            case .unavailable: 69
+            case .temporaryFailure: 75
+            case .usage: 64
+            case .noInput: 66
+            }
         }
     }
 }
