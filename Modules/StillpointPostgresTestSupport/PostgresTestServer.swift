@@ -98,7 +98,7 @@ public final class PostgresTestServer: Sendable {
         try Self.run(Self.binary("pg_ctl"), [
             "-D", directory.appendingPathComponent("data").path, "-l", directory.appendingPathComponent("server.log").path,
             "-w", "-t", "30",
-            "-o", "-k \(directory.path) -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500",
+            "-o", "-k \(directory.path) -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1500",
             "start",
         ])
     }

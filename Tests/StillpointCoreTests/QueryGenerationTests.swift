@@ -194,7 +194,7 @@ import Testing
         await #expect(throws: ContextError.queryGenerationUnavailable(store: ":memory:")) {
             try await container.newBackgroundContext().perform { try $0.pinQueryGeneration() }
         }
-        #expect(ContextError.queryGenerationUnavailable(store: ":memory:").localizedDescription.contains("store file or PostgreSQL"))
+        #expect(ContextError.queryGenerationUnavailable(store: ":memory:").localizedDescription.contains("a store that is not in memory"))
     }
 
     /// Transactions held for a query generation: PostgreSQL's backend `backendPID` idle in one (0 or 1); for SQLite,

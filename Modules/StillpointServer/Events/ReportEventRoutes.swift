@@ -10,7 +10,7 @@ import StillpointReport
 /// The stream ends when the practitioner is removed or the server shuts down. At most
 /// ``ServerLimits/maximumEventStreams`` are open at once; beyond that a request answers 503 with `Retry-After`.
 enum ReportEventRoutes {
-    static let lastEventID = HTTPField.Name("Last-Event-ID")!
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!  // swiftlint:disable:this force_unwrapping: a constant, valid header name
 
     static func add(to router: Router<BasicRequestContext>, _ state: ServerState) {
         let slots = EventStreamSlots(limit: state.configuration.limits.maximumEventStreams)

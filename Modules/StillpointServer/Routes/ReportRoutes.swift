@@ -15,7 +15,7 @@ enum ReportRoutes {
     /// The format without `?format=`: the API speaks JSON.
     static let defaultFormat = ReportFormat.json
     /// The header that marks a report served from memory while the store cannot be reached.
-    static let staleHeader = HTTPField.Name("Stillpoint-Stale")!
+    static let staleHeader = HTTPField.Name("Stillpoint-Stale")!  // swiftlint:disable:this force_unwrapping: a constant, valid header name
 
     static func add(to router: Router<BasicRequestContext>, _ state: ServerState) {
         let manifests = ManifestLibrary(directory: state.configuration.configDirectory)
