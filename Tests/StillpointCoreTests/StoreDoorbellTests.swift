@@ -60,7 +60,7 @@ import Testing
             try context.existingObject(with: id)[Item.title] = "from the other process"
             try await context.save()
         }
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(120)
         var title: String?
         while title != "from the other process", ContinuousClock.now < deadline {
             title = await reader.perform { context in context.registeredObject(for: id)?[Item.title] }

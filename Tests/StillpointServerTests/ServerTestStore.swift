@@ -51,6 +51,8 @@ enum ServerTestStore {
         var configuration = ServerConfiguration()
         configuration.store = try makeStore(kind)
         configuration.adminToken = try AdminToken(adminToken, from: "the tests")
+        // The whole suite runs at once on two cores: a report may take far longer than a real server's timeout.
+        configuration.limits.requestTimeout = .seconds(300)
         try configure(&configuration)
         var logger = Logger(label: "stillpoint-server-tests")
         logger.logLevel = .warning
