@@ -23,7 +23,7 @@ struct ServerLimitsTests {
         configuration.limits.maximumHeaderBytes = 1_024
         let container = try await ServerStore.open(configuration.store, logger: .init(label: "limits"))
         defer { try? container.close() }
-        let state = ServerState(configuration: configuration, container: container, logger: .init(label: "limits"))
+        let state = try ServerState(configuration: configuration, container: container, logger: .init(label: "limits"))
         try await ServerApplication.application(state).test(.live) { (client: any TestClientProtocol) async throws in
             let healthy = try await client.send(.get, "/healthz")
             #expect(healthy.status == .ok)

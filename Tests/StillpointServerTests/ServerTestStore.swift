@@ -57,7 +57,7 @@ enum ServerTestStore {
         var logger = Logger(label: "stillpoint-server-tests")
         logger.logLevel = .warning
         let container = try await ServerStore.open(configuration.store, logger: logger)
-        let state = ServerState(configuration: configuration, container: container, logger: logger)
+        let state = try ServerState(configuration: configuration, container: container, logger: logger)
         defer { try? container.close() }
         do {
             try await ServerApplication.application(state).test(.router) { client in

@@ -22,7 +22,7 @@ public struct ServerApplication: Sendable {
     /// Serves until a signal asks it to stop.
     public func run() async throws {
         let container = try await ServerStore.open(configuration.store, logger: logger)
-        let state = ServerState(configuration: configuration, container: container, logger: logger)
+        let state = try ServerState(configuration: configuration, container: container, logger: logger)
         let app = Self.application(state, onServerRunning: { [logger, configuration] port in
             logger.notice("serving", metadata: ["host": "\(configuration.host)", "port": "\(port ?? configuration.port)"])
         })

@@ -7,7 +7,7 @@ import StillpointReport
 /// What every route shares: the configuration, the store, the reports kept per practitioner and who may see what.
 ///
 /// ```swift
-/// let state = ServerState(configuration: configuration, container: container, logger: logger)
+/// let state = try ServerState(configuration: configuration, container: container, logger: logger)
 /// let router = ServerRouter.make(state)
 /// ```
 public final class ServerState: Sendable {
@@ -23,13 +23,17 @@ public final class ServerState: Sendable {
     let requestMetrics = RequestMetrics()
     /// Who may see what, by bearer token.
     public let access: AccessControl
+    /// The manifests a report may name, the default one read once at start.
+    let manifests: ManifestLibrary
 
-    public init(configuration: ServerConfiguration, container: PersistentContainer, logger: Logger) {
+    /// - Throws: the built-in default manifest's error, should it ever fail to parse.
+    public init(configuration: ServerConfiguration, container: PersistentContainer, logger: Logger) throws {
         self.configuration = configuration
         self.container = container
         self.logger = logger
         access = AccessControl(adminToken: configuration.adminToken, container: container)
-        live = LiveReports(container: container, manifests: [LiveReports.defaultManifest: ManifestLibrary.defaultManifest],
+        manifests = try ManifestLibrary(directory: configuration.configDirectory)
+        live = LiveReports(container: container, manifests: [LiveReports.defaultManifest: manifests.defaultManifest],
                            modules: ManifestLibrary.modules, log: { [logger] line in logger.info("\(line)") })
     }
 }

@@ -13,6 +13,8 @@ import StillpointStatistics
 /// ```
 struct ManifestLibrary: Sendable {
     let directory: URL?
+    /// The manifest without `?config=`, the one the server's ``LiveReports`` holds reports of.
+    let defaultManifest: Manifest
 
     /// The statistic modules every manifest may use: Stillpoint's own.
     static let modules = ModuleCatalog(BuiltInStatistics.modules)
@@ -20,18 +22,16 @@ struct ManifestLibrary: Sendable {
     /// The longest name `config` may have.
     static let maximumNameLength = 100
 
-    /// The manifest without `?config=`, the one the server's ``LiveReports`` holds reports of.
-    static let defaultManifest: Manifest = {
-        do {
-            return try Manifest(yaml: DefaultManifest.yaml, file: "the default manifest")
-        } catch {
-            // Built into the program and tested: not reachable from outside input.
-            preconditionFailure("the built-in default manifest does not parse: \(error)")  // swiftlint:disable:this runtime_trap: built in and tested
-        }
-    }()
+    /// The library of `directory`, with the built-in default manifest read once.
+    ///
+    /// - Throws: the manifest's error, should the built-in one ever fail to parse.
+    init(directory: URL?) throws {
+        self.directory = directory
+        defaultManifest = try Manifest(yaml: DefaultManifest.yaml, file: "the default manifest")
+    }
 
     func manifest(named name: String?) throws -> Manifest {
-        guard let name else { return Self.defaultManifest }
+        guard let name else { return defaultManifest }
         // Letters, digits, - and _: no /, no .., nothing that leaves the folder.
         guard (1...Self.maximumNameLength).contains(name.count),
               name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") })

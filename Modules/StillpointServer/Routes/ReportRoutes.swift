@@ -18,7 +18,7 @@ enum ReportRoutes {
     static let staleHeader = HTTPField.Name("Stillpoint-Stale")!  // swiftlint:disable:this force_unwrapping: a constant, valid header name
 
     static func add(to router: Router<BasicRequestContext>, _ state: ServerState) {
-        let manifests = ManifestLibrary(directory: state.configuration.configDirectory)
+        let manifests = state.manifests
         state.routes.add(.get, "/v1/practitioners/:id/report", on: router) { request, context in
             let id = try PathParameter.practitionerID(request, context)
             try await state.access.practitioner(id, request)
