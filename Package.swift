@@ -34,6 +34,11 @@ let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto", 
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log", condition: .when(traits: report))
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: report))
 
+/// `STILLPOINT_WITHOUT_SERVER=1` leaves the HTTP service (its targets, tests and packages) out of the graph. CI's
+/// thread-sanitizer pass sets it: building the HTTP stack a second time under the sanitizer costs more of CI's
+/// time than the libraries' tests it adds; the service's own tests run in the ordinary pass.
+let withServer = Context.environment["STILLPOINT_WITHOUT_SERVER"] == nil
+
 let package = Package(
     name: "Stillpoint",
     platforms: [.macOS(.v15)],
@@ -53,10 +58,7 @@ let package = Package(
         // A throwaway PostgreSQL server for tests and benchmarks (initdb and pg_ctl in a temporary folder).
         .library(name: "StillpointPostgresTestSupport", targets: ["StillpointPostgresTestSupport"]),
         .executable(name: "stillpoint", targets: ["stillpoint"]),
-        // The HTTP service, a product of its own so that building `stillpoint` never builds Hummingbird.
-        .library(name: "StillpointServer", targets: ["StillpointServer"]),
-        .executable(name: "stillpoint-server", targets: ["stillpoint-server"]),
-    ],
+    ] + serverProducts,
     traits: [
         .trait(name: "Report", description: "The practice log, statistics, manifest, report and the stillpoint tool, with "
                + "the packages they need (Yams, ZIPFoundation, swift-argument-parser, swift-log) and the tests' property "
@@ -70,10 +72,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
-    ],
+    ] + serverPackages,
     targets: [
         // The engine-neutral core: contexts, the object graph, predicates, change sets, operations, the store seam.
         .target(
@@ -164,22 +163,6 @@ let package = Package(
             dependencies: ["StillpointTool", "StillpointCatalog"],
             path: "Modules/stillpoint",
             swiftSettings: strictSettings),
-        // The HTTP service: every practitioner's report over HTTP, and their administration.
-        .target(
-            name: "StillpointServer",
-            dependencies: [
-                "StillpointCore", "StillpointSQLite", "StillpointPostgres", "PracticeLog", "StillpointStatistics", "StillpointManifest",
-                "StillpointReport", "StillpointCatalog", "StillpointDefaultStore", hummingbird, serviceLifecycle, crypto, logging,
-            ],
-            path: "Modules/StillpointServer",
-            swiftSettings: strictSettings),
-        // `stillpoint-server`: parses its options and hands off to StillpointServer.
-        .executableTarget(
-            name: "stillpoint-server",
-            dependencies: ["StillpointServer", argumentParser, logging],
-            path: "Modules/stillpoint-server",
-            swiftSettings: strictSettings),
-
         .testTarget(
             name: "StillpointCoreTests",
             dependencies: [
@@ -227,14 +210,6 @@ let package = Package(
             exclude: ["Golden"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "StillpointServerTests",
-            dependencies: [
-                "StillpointServer", "stillpoint-server", "stillpoint", "StillpointSQLite", "StillpointPostgres", "StillpointCore", "PracticeLog", "StillpointReport",
-                "StillpointCatalog", "StillpointManifest", "StillpointPostgresTestSupport", hummingbird, hummingbirdTesting, crypto,
-            ],
-            path: "Tests/StillpointServerTests",
-            swiftSettings: strictSettings),
-        .testTarget(
             name: "SourceAuditTests",
             path: "Tests/SourceAuditTests",
             swiftSettings: strictSettings),
@@ -244,6 +219,7 @@ let package = Package(
             path: "Tests/StillpointStatisticsTests",
             swiftSettings: strictSettings),
     ]
+        + serverTargets
         + statisticModules.map { name in
             .target(
                 name: name,
@@ -259,3 +235,50 @@ let package = Package(
                 swiftSettings: strictSettings)
         }
 )
+
+/// The HTTP service, a product of its own so that building `stillpoint` never builds Hummingbird.
+var serverProducts: [Product] {
+    guard withServer else { return [] }
+    return [
+        .library(name: "StillpointServer", targets: ["StillpointServer"]),
+        .executable(name: "stillpoint-server", targets: ["stillpoint-server"]),
+    ]
+}
+
+var serverPackages: [Package.Dependency] {
+    guard withServer else { return [] }
+    return [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+    ]
+}
+
+var serverTargets: [Target] {
+    guard withServer else { return [] }
+    return [
+        // The HTTP service: every practitioner's report over HTTP, and their administration.
+        .target(
+            name: "StillpointServer",
+            dependencies: [
+                "StillpointCore", "StillpointSQLite", "StillpointPostgres", "PracticeLog", "StillpointStatistics", "StillpointManifest",
+                "StillpointReport", "StillpointCatalog", "StillpointDefaultStore", hummingbird, serviceLifecycle, crypto, logging,
+            ],
+            path: "Modules/StillpointServer",
+            swiftSettings: strictSettings),
+        // `stillpoint-server`: parses its options and hands off to StillpointServer.
+        .executableTarget(
+            name: "stillpoint-server",
+            dependencies: ["StillpointServer", argumentParser, logging],
+            path: "Modules/stillpoint-server",
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "StillpointServerTests",
+            dependencies: [
+                "StillpointServer", "stillpoint-server", "stillpoint", "StillpointSQLite", "StillpointPostgres", "StillpointCore", "PracticeLog", "StillpointReport",
+                "StillpointCatalog", "StillpointManifest", "StillpointPostgresTestSupport", hummingbird, hummingbirdTesting, crypto,
+            ],
+            path: "Tests/StillpointServerTests",
+            swiftSettings: strictSettings),
+    ]
+}

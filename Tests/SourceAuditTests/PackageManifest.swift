@@ -63,6 +63,8 @@ struct PackageManifest {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swift"] + arguments
         if let directory { process.currentDirectoryURL = directory }
+        // The whole graph, also when the tests run in CI's pass that leaves the HTTP service out (Package.swift).
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "STILLPOINT_WITHOUT_SERVER" }
         // The error output goes to a file, so that only one pipe is read and neither can fill up and stall.
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("stillpoint-swift-\(UUID().uuidString).err")
         guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
