@@ -13,7 +13,7 @@ extension Practitioners {
     ///
     /// ```swift
     /// guard let alice = try await Practitioners.find("alice", in: container) else { return }
-    /// await context.setScope(try Practitioners.scope(of: alice.rowID))
+    /// await context.setScope(try .practitioner(alice.rowID))
     /// ```
     public static func find(_ id: String, in container: PersistentContainer) async throws -> Found? {
         try await container.newBackgroundContext(name: "practitioners").perform { context in
@@ -24,16 +24,10 @@ extension Practitioners {
         }
     }
 
-    /// The scope of the practitioner with row id `rowID`: a context with it sees their sessions, runs and
-    /// practitioner only, whatever its requests say (``FetchScope``).
-    public static func scope(of rowID: Int64) throws -> FetchScope {
-        try FetchScope(Practitioner.self, try FetchPredicate("_id == %@", rowID))
-    }
-
     /// A background context of `container` scoped to the practitioner with row id `rowID`.
     static func context(of rowID: Int64, in container: PersistentContainer, name: String) async throws -> ObjectContext {
         let context = container.newBackgroundContext(name: name)
-        await context.setScope(try scope(of: rowID))
+        await context.setScope(try .practitioner(rowID))
         return context
     }
 }

@@ -295,7 +295,7 @@ public final class LiveReports: Sendable {
         guard var report = try await reports.report(for: id, entries, environment: environment),
               let runner = reports.runner(of: id), let rowID = runner.practitioner else { return nil }
         if let failure = runner.lastStoreFailure { throw failure }
-        let scope = try FetchScope(Practitioner.self, try FetchPredicate("_id == %@", rowID))
+        let scope = try FetchScope.practitioner(rowID)
         report.notice = try await Report.demoNotice(for: container, asOf: report.asOf, scope: scope)
         return (report, runner)
     }

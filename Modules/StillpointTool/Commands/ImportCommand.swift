@@ -132,7 +132,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = global.bootstrapLogging()
-        let sessionImport = SessionImport(file: file, importer: try makeImporter(), options: recordedOptions, strict: strict)
+        let sessionImport = SessionImport(file: file, importer: makeImporter(), options: recordedOptions, strict: strict)
         // Standard input is kept in a file first: the run is known by its content's hash, and --strict reads
         // the input twice (a check, then the import).
         let input: SessionImportInput
@@ -296,33 +296,24 @@ struct ImportCommand: AsyncParsableCommand {
         return "left out \(total) \(total == 1 ? "activity that is" : "activities that are") not yoga or meditation: \(shown)\(rest)"
     }
 
-    private func makeImporter() throws -> any SessionImporter {
+    private func makeImporter() -> any SessionImporter {
         let zone = timeZone.flatMap(TimeZone.init(identifier:))
-        switch format {
-        case InsightTimerImporter.id:
-            return InsightTimerImporter(timeZone: zone)
-        case AppleHealthImporter.id:
-            return AppleHealthImporter()
-        case MeditationHelperImporter.id:
-            return MeditationHelperImporter(timeZone: zone)
-        case GarminImporter.id:
-            return GarminImporter(timeZone: zone)
-        case StravaImporter.id:
-            return StravaImporter(timeZone: zone)
-        default:
-            let duration: GenericCSVImporter.DurationColumn
-            if let endColumn {
-                duration = .end(endColumn)
-            } else {
-                switch durationUnit {
-                case "minutes": duration = .minutes(durationColumn)
-                case "hms": duration = .hoursMinutesSeconds(durationColumn)
-                default: duration = .seconds(durationColumn)
-                }
-            }
-            return GenericCSVImporter(startColumn: startColumn, duration: duration, kindColumn: kindColumn,
-                                      noteColumn: noteColumn, dateFormat: dateFormat, timeZone: zone, defaultKind: defaultKind,
-                                      practitionerColumn: practitionerColumn)
+        if format != GenericCSVImporter.id, let importer = SessionImporters.importer(withID: format, timeZone: zone) {
+            return importer
         }
+        // The generic CSV reader, with the columns and units the options name.
+        let duration: GenericCSVImporter.DurationColumn
+        if let endColumn {
+            duration = .end(endColumn)
+        } else {
+            switch durationUnit {
+            case "minutes": duration = .minutes(durationColumn)
+            case "hms": duration = .hoursMinutesSeconds(durationColumn)
+            default: duration = .seconds(durationColumn)
+            }
+        }
+        return GenericCSVImporter(startColumn: startColumn, duration: duration, kindColumn: kindColumn,
+                                  noteColumn: noteColumn, dateFormat: dateFormat, timeZone: zone, defaultKind: defaultKind,
+                                  practitionerColumn: practitionerColumn)
     }
 }

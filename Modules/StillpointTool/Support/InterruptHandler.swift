@@ -63,7 +63,7 @@ final class InterruptHandler: Sendable {
     /// Hands signal `number` to the newest handler of it, or ends the process when there is none.
     private static func deliver(_ number: Int32) {
         guard let handler = registry.withLock({ $0.handlers.last { $0.signals.contains(number) } }) else {
-            exitNow("stopped")
+            exitNow(number == SIGINT ? "stopped by Ctrl-C" : "stopped by signal \(number)")
         }
         handler.handle()
     }

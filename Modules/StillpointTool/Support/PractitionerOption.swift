@@ -37,7 +37,7 @@ struct PractitionerOption: ParsableArguments {
                               + (ids.isEmpty ? "" : " (it holds \(Self.listed(count, ids)))")
                               + "; name one of its practitioners with --practitioner", status: .usage)
         }
-        await container.setScope(try FetchScope(Practitioner.self, try FetchPredicate("_id == %@", rowID)))
+        await container.setScope(try .practitioner(rowID))
         return rowID
     }
 
@@ -50,7 +50,7 @@ struct PractitionerOption: ParsableArguments {
         if practitioner == nil, count > 1 { throw Self.manyPractitioners(count, ids) }
         let id = practitioner ?? ids.first ?? Practitioner.defaultID
         let rowID = try await Practitioners.rowID(of: id, in: container)
-        await container.setScope(try FetchScope(Practitioner.self, try FetchPredicate("_id == %@", rowID)))
+        await container.setScope(try .practitioner(rowID))
         return (id, rowID)
     }
 
