@@ -40,12 +40,16 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-body-bytes"), help: "The largest request body a JSON route reads, in bytes.")
     var maximumBodyBytes = ServerLimits().maximumBodyBytes
 
+    @Option(name: .customLong("max-import-bytes"), help: "The largest export file an import (POST .../imports) takes, in bytes.")
+    var maximumImportBytes = ServerLimits().maximumImportBytes
+
     @Option(name: .customLong("log-level"), help: "The least important log level written: trace, debug, info, notice, warning, error.")
     var logLevel = "info"
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a port; use 0 to 65535") }
         guard maximumBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be a positive number of bytes") }
+        guard maximumImportBytes > 0 else { throw ValidationError("--max-import-bytes must be a positive number of bytes") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level '\(logLevel)' is not a level; use trace, debug, info, notice, warning or error")
         }
@@ -71,6 +75,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.configDirectory = configDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
         configuration.limits.maximumBodyBytes = maximumBodyBytes
+        configuration.limits.maximumImportBytes = maximumImportBytes
         do {
             configuration.adminToken = try AdminToken(file: adminTokenFile, environment: ProcessInfo.processInfo.environment)
         } catch {

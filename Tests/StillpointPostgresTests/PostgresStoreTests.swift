@@ -130,4 +130,57 @@ struct PostgresStoreTests {
             }
         }
     }
+
+    /// A server stopped under a store with a kept writing and reading connection: the writes and reads meanwhile fail
+    /// as unavailable (a lost connection, then one refused), never as the server's error, and once it is started
+    /// again the same store writes and reads again without being reopened.
+    @Test func theWriterAndReadersConnectAgainAfterTheServerRestarts() throws {
+        let server = try PostgresTestServer.ownServer()
+        defer { try? server.stop() }
+        let store = try PostgresStore(uri: try server.makeDatabase("restart"), schema: try Schema([Practice.self]))
+        let container = PersistentContainer(store: store)
+        defer { try? container.close() }
+        func insert(_ uid: Int64) throws {
+            try store.writing(interruptedBy: nil) { writer in
+                let connection = try #require(writer as? PostgresStoreConnection).connection
+                try connection.execute("INSERT INTO \"Practice\" (uid) VALUES ($1)", [String(uid)])
+            }
+        }
+        func count() throws -> Int {
+            try store.reading(interruptedBy: nil) { try $0.count(FetchRequest(Practice.self)) }
+        }
+        try insert(1)
+        #expect(try count() == 1)
+
+        try server.stop()
+        for _ in 1...2 {
+            let write = #expect(throws: StoreError.self) { try insert(100) }
+            #expect(write?.driverError?.kind == .unavailable, "\(String(describing: write))")
+            let read = #expect(throws: StoreError.self) { _ = try count() }
+            #expect(read?.driverError?.kind == .unavailable, "\(String(describing: read))")
+        }
+
+        try server.start()
+        try insert(2)
+        #expect(try count() == 2)
+    }
+
+    /// The server ending the writer's connection in the middle of a write (as `pg_terminate_backend` or a restart
+    /// does): the store's error is a lost connection, unavailable, and the next write connects again.
+    @Test func aConnectionLostInAWriteIsUnavailableAndTheNextWriteConnectsAgain() throws {
+        let (store, _) = try makeStore()
+        let lost = #expect(throws: StoreError.self) {
+            try store.writing(interruptedBy: nil) { writer in
+                let connection = try #require(writer as? PostgresStoreConnection).connection
+                try connection.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+            }
+        }
+        #expect(lost?.driverError?.kind == .unavailable)
+        #expect(lost?.description.contains("lost the connection to the PostgreSQL server") == true, "\(String(describing: lost))")
+        let written = try store.writing(interruptedBy: nil) { writer in
+            let connection = try #require(writer as? PostgresStoreConnection).connection
+            return try connection.execute("INSERT INTO \"Practice\" (uid) VALUES (1) RETURNING uid").integer(row: 0, column: 0)
+        }
+        #expect(written == 1)
+    }
 }

@@ -6,8 +6,8 @@ import StillpointPostgres
 import Testing
 @testable import StillpointServer
 
-/// The problems of the write routes: each library error of a post as its status, and a store out of reach as a 503
-/// that says to try again.
+/// The problems of the write routes: each library error of a post as its status, and a store out of reach (or a
+/// connection to it lost) as a 503 that says to try again.
 @Suite("write problems")
 struct ProblemWritesTests {
     static let request = Request(head: HTTPRequest(method: .post, scheme: "http", authority: "localhost", path: "/v1/practitioners/alice/sessions"),
@@ -19,6 +19,11 @@ struct ProblemWritesTests {
         #expect(problem.status == .serviceUnavailable)
         #expect(problem.headers[.retryAfter] == "5")
         #expect(problem.detail == "the store cannot be reached, so POST /v1/practitioners/alice/sessions saved nothing; try again shortly")
+        let read = Request(head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/v1/practitioners/alice/sessions"),
+                           body: RequestBody(buffer: ByteBuffer()))
+        let lost = StoreError.connectionLost(path: "postgresql://db.example/practice", detail: "server closed the connection unexpectedly")
+        #expect(Problem.storeUnavailable(lost, read)?.detail
+                == "the store cannot be reached, so GET /v1/practitioners/alice/sessions could not be answered; try again shortly")
         #expect(Problem.storeUnavailable(StoreError.readOnly(path: "x"), Self.request) == nil)
         #expect(Problem.storeUnavailable(CancellationError(), Self.request) == nil)
     }

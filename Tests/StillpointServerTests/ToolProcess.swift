@@ -41,9 +41,9 @@ enum ToolProcess {
         return process
     }
 
-    /// Runs the `stillpoint` tool to its end.
-    static func run(_ arguments: [String]) throws -> Result {
-        let process = try process("stillpoint", arguments)
+    /// Runs the `stillpoint` tool (or the executable `name`) to its end.
+    static func run(_ arguments: [String], tool name: String = "stillpoint", environment: [String: String] = [:]) throws -> Result {
+        let process = try process(name, arguments, environment: environment)
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("tool-out-\(UUID().uuidString)")
         let error = FileManager.default.temporaryDirectory.appendingPathComponent("tool-err-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)

@@ -201,6 +201,14 @@ package final class PostgresConnection {
     /// went away does not).
     package var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
 
+    /// Whether the connection still stands, having read what the server sent meanwhile: a server that stopped
+    /// while the connection lay idle said so (or closed the socket), which ``isHealthy`` learns only on the next
+    /// statement. Reads without blocking; a notification read stays queued for ``notifications(waitingUpTo:)``.
+    package var isStillConnected: Bool {
+        _ = PQconsumeInput(handle)
+        return isHealthy
+    }
+
     /// The descriptor of the connection's socket, to wait on with `poll` for notifications.
     package var socket: Int32 { PQsocket(handle) }
 
@@ -224,13 +232,17 @@ package final class PostgresConnection {
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let message = Self.message(PQresultErrorMessage(result))
             PQclear(result)
-            throw PostgresError(sqlState: state, message: message, target: target.description)
+            var error = PostgresError(sqlState: state, message: message, target: target.description)
+            error.isConnectionLost = !isHealthy || PostgresError.endsConnection(state)
+            throw error
         }
         return PostgresResult(result)
     }
 
     private func error(_ message: UnsafePointer<CChar>?) -> PostgresError {
-        PostgresError(message: Self.message(message), target: target.description)
+        var error = PostgresError(message: Self.message(message), target: target.description)
+        error.isConnectionLost = !isHealthy
+        return error
     }
 
     private static func message(_ text: UnsafePointer<CChar>?) -> String {

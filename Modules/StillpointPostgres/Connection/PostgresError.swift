@@ -20,6 +20,9 @@ package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertibl
     package var isConnectionFailure: Bool
     /// The database libpq asked for, for a connection that could not be made (the URI's, or a default such as the user's name).
     package var database: String?
+    /// Whether a connection that stood was lost with the statement: the server stopped, restarted or ended it.
+    /// Nothing of the statement's transaction was kept, and a new connection may work once the server is back.
+    package var isConnectionLost = false
 
     package init(sqlState: String? = nil, message: String, target: String, connecting: Bool = false, database: String? = nil) {
         self.sqlState = sqlState
@@ -46,6 +49,13 @@ package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// The server refused the connection because the database it names does not exist.
     package var isMissingDatabase: Bool { isConnectionFailure && sqlState == Self.noSuchDatabase }
+
+    /// Whether SQLSTATE says the connection ended: class `08` (connection_exception), or `57P01` to `57P03`
+    /// (admin_shutdown, crash_shutdown, cannot_connect_now: the server stops or starts).
+    package static func endsConnection(_ sqlState: String?) -> Bool {
+        guard let sqlState else { return false }
+        return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
+    }
 
     /// The statement was cancelled (`PQcancel`, a statement timeout).
     package var isCancellation: Bool { sqlState == "57014" }

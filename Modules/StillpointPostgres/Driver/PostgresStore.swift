@@ -101,16 +101,25 @@ package final class PostgresStore: StoreDriver {
     package func writing<T>(interruptedBy flag: InterruptFlag?, _ body: (any StoreWriter) throws -> T) throws -> T {
         guard access == .readWrite else { throw StoreError.readOnly(path: path) }
         return try writer.withLock { writer in
-            guard let connection = writer else {
+            guard !isClosed.withLock({ $0 }) else {
                 throw StoreError.server(path: path, code: nil, message: "the store was closed")
+            }
+            // A connection the server dropped (stopped or restarted while it lay idle) is replaced before the write,
+            // and one lost during a write is replaced by the next: the writer follows the server as it comes back.
+            if let connection = writer, !connection.isStillConnected { writer = nil }
+            let connection: PostgresConnection
+            if let kept = writer {
+                connection = kept
+            } else {
+                connection = try Self.connect(uri, path: path)
+                writer = connection
             }
             do {
                 return try watching(connection, flag) {
                     try PostgresStoreConnection.writing(on: connection) { store in try body(store) }
                 }
             } catch {
-                // A connection the server dropped is replaced by the next write.
-                if !connection.isHealthy { writer = try? Self.connect(uri, path: path) }
+                if !connection.isHealthy { writer = nil }
                 throw error
             }
         }
@@ -140,7 +149,10 @@ package final class PostgresStore: StoreDriver {
     // MARK: Connections
 
     private func checkOutReader() throws -> PostgresConnection {
-        if let idle = idleReaders.withLock({ $0.popLast() }) { return idle }
+        // An idle connection the server dropped meanwhile is let go rather than failing the read.
+        while let idle = idleReaders.withLock({ $0.popLast() }) {
+            if idle.isStillConnected { return idle }
+        }
         return try Self.connect(uri, path: path)
     }
 
@@ -174,6 +186,8 @@ package final class PostgresStore: StoreDriver {
         } catch let error as PostgresError where error.isCancellation {
             if flag?.isSet == true { throw CancellationError() }
             throw StoreError.serverCancelled(path: path, message: error.message.replacing(#/^ERROR:\s+/#, with: ""))
+        } catch let error as PostgresError where error.isConnectionLost {
+            throw StoreError.connectionLost(path: path, detail: error.message)
         } catch let error as PostgresError where error.isMissingRight {
             // A right revoked after the open's check, or one it does not know of: no I/O error, and the way out.
             throw StoreError.permissionDenied(path: path, detail: "\(error.message) (SQLSTATE \(error.sqlState ?? "")); "

@@ -10,6 +10,9 @@ import StillpointCore
 public enum PostgresStoreError: StoreDriverError {
     /// The server could not be reached or refused the connection.
     case serverUnreachable(detail: String)
+    /// A connection that stood was lost with its statement (the server stopped, restarted or ended it): nothing of
+    /// the transaction was kept, and the next one connects again.
+    case connectionLost(detail: String)
     /// The server has no database of the name the URI gives: the server's counterpart of a store file that does
     /// not exist.
     case noDatabase(database: String)
@@ -27,6 +30,9 @@ public enum PostgresStoreError: StoreDriverError {
         case .serverUnreachable(let detail):
             return "cannot connect to the PostgreSQL server at \(path): \(detail); check that the server runs and accepts "
                 + "connections there, and the URI's host, port, database, user and password (or PGPASSWORD)"
+        case .connectionLost(let detail):
+            return "lost the connection to the PostgreSQL server at \(path) (\(detail)), so nothing of that transaction was "
+                + "kept; the server stopped or restarted: try again once it is back"
         case .noDatabase(let database):
             return "the database \(database) of \(path) does not exist on the PostgreSQL server; create it first "
                 + "(createdb \(database)), or name an existing database"
@@ -44,7 +50,7 @@ public enum PostgresStoreError: StoreDriverError {
 
     public var kind: StoreFailureKind {
         switch self {
-        case .serverUnreachable: .unavailable
+        case .serverUnreachable, .connectionLost: .unavailable
         case .noDatabase: .noInput
         case .server: .ioError
         case .serverCancelled: .temporaryFailure
@@ -58,6 +64,11 @@ extension StoreError {
     /// ``PostgresStoreError/serverUnreachable(detail:)`` at `path`.
     public static func serverUnreachable(path: String, detail: String) -> StoreError {
         .driver(path: path, error: PostgresStoreError.serverUnreachable(detail: detail))
+    }
+
+    /// ``PostgresStoreError/connectionLost(detail:)`` at `path`.
+    public static func connectionLost(path: String, detail: String) -> StoreError {
+        .driver(path: path, error: PostgresStoreError.connectionLost(detail: detail))
     }
 
     /// ``PostgresStoreError/noDatabase(database:)`` at `path`.

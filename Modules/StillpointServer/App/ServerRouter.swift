@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
+import Logging
 
-/// The server's router: the problem middleware, the request timeout, then every route.
+/// The server's router: a debug log line per request, the metrics, the problem middleware, the request timeout, then
+/// every route.
 ///
 /// A route group of another concern adds itself here, through ``ServerState/routes``, so that it gets problem
 /// answers and is held to the OpenAPI document.
@@ -12,6 +14,8 @@ import Hummingbird
 public enum ServerRouter {
     public static func make(_ state: ServerState) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        // Each request's method and path as it starts (`--log-level debug`), never its headers: they carry tokens.
+        router.add(middleware: LogRequestsMiddleware<BasicRequestContext>(.debug))
         router.add(middleware: RequestMetricsMiddleware<BasicRequestContext>(metrics: state.requestMetrics, routes: state.routes))
         router.add(middleware: ProblemMiddleware<BasicRequestContext>(routes: state.routes))
         router.add(middleware: RequestTimeoutMiddleware<BasicRequestContext>(timeout: state.configuration.limits.requestTimeout))

@@ -19,11 +19,12 @@ extension Problem {
         }
     }
 
-    /// A 503 with `Retry-After` when a write found the store's server out of reach (or told to try again later), so
-    /// that the client tries again later; `nil` for any other error.
+    /// A 503 with `Retry-After` when a request found the store's server out of reach (or told to try again later), so
+    /// that the client tries again later; `nil` for any other error. A write says it saved nothing.
     static func storeUnavailable(_ error: any Error, _ request: Request) -> Problem? {
         guard let kind = (error as? StoreError)?.driverError?.kind, kind == .unavailable || kind == .temporaryFailure else { return nil }
-        return Problem(.serviceUnavailable, "the store cannot be reached, so \(request.method) \(request.uri.path) saved nothing; try again shortly",
+        let outcome = request.method == .get || request.method == .head ? "could not be answered" : "saved nothing"
+        return Problem(.serviceUnavailable, "the store cannot be reached, so \(request.method) \(request.uri.path) \(outcome); try again shortly",
                        headers: [.retryAfter: "5"])
     }
 }

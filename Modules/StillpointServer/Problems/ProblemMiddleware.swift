@@ -4,8 +4,8 @@ import Logging
 
 /// Turns every error a route throws into a ``Problem`` answer: the route's own problems as they are, Hummingbird's
 /// (an unknown route, a body over the limit) with a detail that says what to do, a path the router knows under
-/// another method into a 405 with `Allow`, and anything else into a 500 that says nothing of its cause (which is
-/// logged instead).
+/// another method into a 405 with `Allow`, the store out of reach into a 503 with `Retry-After`, and anything else
+/// into a 500 that says nothing of its cause (which is logged instead).
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     let routes: RouteTable
 
@@ -17,6 +17,12 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError {
             return try problem(for: error, request).response(from: request, context: context)
         } catch {
+            // The store out of reach (a PostgreSQL server stopped or restarting) is a 503 to try again, whichever route
+            // met it: a write saved nothing, and a read of something not held in memory cannot be answered yet.
+            if let unavailable = Problem.storeUnavailable(error, request) {
+                context.logger.warning("the store cannot be reached", metadata: ["path": "\(request.uri.path)"])
+                return try unavailable.response(from: request, context: context)
+            }
             context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: type(of: error)))"])
             return try Problem(.internalServerError, "the server failed to answer \(request.method) \(request.uri.path); "
                                + "its log says why; try again, and report it if it persists").response(from: request, context: context)

@@ -1,0 +1,127 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import StillpointCore
+@testable import StillpointServer
+
+/// A built `stillpoint-server` running on a free loopback port over `store`, as an operator runs it: started, asked
+/// over HTTP, signalled, and always stopped (``stop()`` kills what is left).
+///
+/// ```swift
+/// let server = try await RunningServer.start(store: uri)
+/// defer { server.stop() }
+/// let answer = try await server.send("GET", "/healthz")
+/// ```
+// Process and Pipe are not marked Sendable; a server is driven by the one test that started it.
+final class RunningServer: @unchecked Sendable {
+    let process: Process
+    let port: Int
+    private let log: LockedState<Data>
+    private let errorPipe: Pipe
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    /// What the server wrote on standard error so far.
+    var logText: String { log.withLock { String(decoding: $0, as: UTF8.self) } }
+
+    /// An answer: its status, headers (names in lower case) and body.
+    struct Answer: Sendable {
+        let status: Int
+        let headers: [String: String]
+        let body: Data
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+        /// The problem body of an error answer, or `nil` when it is none.
+        var problem: ProblemBody? {
+            guard headers["content-type"] == Problem.mediaType else { return nil }
+            return try? JSONDecoder().decode(ProblemBody.self, from: body)
+        }
+    }
+
+    private init(process: Process, port: Int, log: LockedState<Data>, errorPipe: Pipe) {
+        self.process = process
+        self.port = port
+        self.log = log
+        self.errorPipe = errorPipe
+    }
+
+    /// Starts `stillpoint-server --store store --port 0` with `arguments`, the tests' administrator token, and waits
+    /// (up to two minutes on a loaded machine) for the log line that names its port.
+    static func start(store: String, _ arguments: [String] = []) async throws -> RunningServer {
+        let process = try ToolProcess.process("stillpoint-server", ["--store", store, "--port", "0"] + arguments,
+                                              environment: [AdminToken.environmentVariable: ServerTestStore.adminToken])
+        let log = LockedState(Data())
+        let errorPipe = Pipe()
+        process.standardError = errorPipe
+        process.standardOutput = FileHandle.nullDevice
+        errorPipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            log.withLock { $0.append(data) }
+        }
+        try process.run()
+        var port: Int?
+        let deadline = Date().addingTimeInterval(120)
+        while port == nil, Date() < deadline, process.isRunning {
+            port = log.withLock { String(decoding: $0, as: UTF8.self) }.firstMatch(of: /port=(\d+)/).flatMap { Int($0.1) }
+            if port == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        guard let port else {
+            let server = RunningServer(process: process, port: 0, log: log, errorPipe: errorPipe)
+            server.stop()
+            throw ServerTestFailure("stillpoint-server never said its port: \(server.logText)")
+        }
+        return RunningServer(process: process, port: port, log: log, errorPipe: errorPipe)
+    }
+
+    /// Sends a request and returns the answer, whatever its status.
+    func send(_ method: String, _ path: String, token: String? = nil, body: Data? = nil,
+              headers: [String: String] = [:]) async throws -> Answer {
+        guard let url = URL(string: base + path) else { throw ServerTestFailure("\(path) is not a path") }
+        var request = URLRequest(url: url, timeoutInterval: 120)
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        guard let http = response as? HTTPURLResponse else { throw ServerTestFailure("\(method) \(path) got no HTTP answer") }
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
+        }
+        return Answer(status: http.statusCode, headers: fields, body: data)
+    }
+
+    /// Adds the practitioner `id` as the administrator, and returns their token.
+    func addPractitioner(_ id: String) async throws -> String {
+        let answer = try await send("POST", "/v1/practitioners", token: ServerTestStore.adminToken, body: Data(#"{"id": "\#(id)", "name": ""}"#.utf8))
+        guard answer.status == 201 else { throw ServerTestFailure("adding \(id) answered \(answer.status): \(answer.text)") }
+        return try JSONDecoder().decode(IssuedTokenBody.self, from: answer.body).token
+    }
+
+    /// Sends `signal` to the server.
+    func signal(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits up to `seconds` for the server to exit, and returns whether it did.
+    func waitForExit(seconds: Double = 120) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return !process.isRunning
+    }
+
+    /// Kills the server if it still runs, waits for it, and reads the rest of its log.
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        errorPipe.fileHandleForReading.readabilityHandler = nil
+        let rest = errorPipe.fileHandleForReading.readDataToEndOfFile()
+        log.withLock { $0.append(rest) }
+    }
+}

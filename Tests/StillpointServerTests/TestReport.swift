@@ -1,0 +1,44 @@
+import Foundation
+
+/// What the tests read of a JSON report and of an event stream of them.
+///
+/// ```swift
+/// #expect(TestReport.sessionCount(answer.body) == 2)
+/// #expect(TestReport.events(stream.chunkedBody.body).last.flatMap(TestReport.sessionCount) == 1)
+/// ```
+enum TestReport {
+    private struct Document: Decodable {
+        struct Statistic: Decodable {
+            let id: String
+            let value: Double?
+        }
+
+        let stale: Bool?
+        let statistics: [Statistic]
+    }
+
+    /// The `session_count` statistic of a JSON report, or `nil` when the bytes are no report.
+    static func sessionCount(_ json: Data) -> Int? {
+        guard let document = try? JSONDecoder().decode(Document.self, from: json),
+              let value = document.statistics.first(where: { $0.id == "session_count" })?.value else { return nil }
+        return Int(exactly: value)
+    }
+
+    static func sessionCount(_ json: String) -> Int? {
+        sessionCount(Data(json.utf8))
+    }
+
+    /// Whether a JSON report says it is stale (its `"stale": true`).
+    static func isStale(_ json: Data) -> Bool {
+        (try? JSONDecoder().decode(Document.self, from: json))?.stale == true
+    }
+
+    /// The data of each event of an event stream's text, its `data:` lines joined.
+    static func events(_ text: String) -> [String] {
+        text.components(separatedBy: "\n\n").compactMap { event in
+            let lines = event.split(separator: "\n").filter { $0.hasPrefix("data:") }
+                .map { line in line.dropFirst(5).hasPrefix(" ") ? line.dropFirst(6) : line.dropFirst(5) }
+            return lines.isEmpty ? nil : lines.joined(separator: "\n")
+        }
+    }
+}
