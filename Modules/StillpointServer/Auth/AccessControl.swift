@@ -14,7 +14,8 @@ import StillpointCore
 /// ```
 public struct AccessControl: Sendable {
     let adminToken: AdminToken?
-    let container: PersistentContainer
+    /// The practitioners' tokens already looked up in the store.
+    let tokens: PractitionerTokenCache
 
     /// The `WWW-Authenticate` challenge of a 401.
     static let challenge = #"Bearer realm="stillpoint""#
@@ -27,7 +28,7 @@ public struct AccessControl: Sendable {
         }
         let hash = TokenHash(of: token)
         if let adminToken, adminToken.matches(hash) { return .administrator }
-        if let owner = try await PractitionerTokens.owner(of: hash, in: container) { return .practitioner(owner) }
+        if let owner = try await tokens.owner(of: hash) { return .practitioner(owner) }
         throw Problem(.unauthorized, "the bearer token of \(request.method) \(request.uri.path) is not valid (it may have been replaced); "
                       + "ask the administrator for a new one", headers: [.wwwAuthenticate: Self.challenge + #", error="invalid_token""#])
     }

@@ -98,6 +98,8 @@ enum AdministrationRoutes {
             try await state.access.administrator(request)
             let id = try PathParameter.practitionerID(request, context)
             guard let token = try await PractitionerTokens.replace(for: id, in: state.container) else { throw Problem.noPractitioner(id) }
+            // The old token stops working at once here; other instances drop it when the change log comes round.
+            state.access.tokens.forget(id)
             state.logger.notice("replaced a practitioner's token", metadata: ["practitioner": "\(id)"])
             return try JSONAnswer.response(IssuedToken(id: id, token: token), status: .created, headers: [.cacheControl: "no-store"])
         }
@@ -107,6 +109,7 @@ enum AdministrationRoutes {
             guard let removal = try await Practitioners.remove(id, from: state.container) else { throw Problem.noPractitioner(id) }
             // At once, not when the change log comes round: the next request of this id is a 404.
             state.live.forget(id)
+            state.access.tokens.forget(id)
             state.logger.notice("removed a practitioner", metadata: ["practitioner": "\(id)", "sessions": "\(removal.sessions)"])
             return try JSONAnswer.response(Removed(id: id, sessions: removal.sessions, importRuns: removal.importRuns))
         }
