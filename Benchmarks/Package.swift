@@ -12,6 +12,8 @@ let package = Package(
         .package(name: "Stillpoint", path: ".."),
         // The same GRDB as the main package: its GRDBSQLite product is the raw SQLite C API the baselines use.
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // The same Hummingbird as `stillpoint-server`: the `serve` suite's hello-world server is its floor.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
     ],
     targets: [
         // libpq for the PostgreSQL baselines, declared here so that they call the C client directly, as an app
@@ -44,6 +46,13 @@ let package = Package(
                 .swiftLanguageMode(.v6),
                 .enableUpcomingFeature("ExistentialAny"),
             ]
+        ),
+        // `serve`'s baseline: Hummingbird's hello-world route, measured by the same wrk in the same run.
+        .executableTarget(
+            name: "bench-hello-server",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "Sources/bench-hello-server",
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]
 )

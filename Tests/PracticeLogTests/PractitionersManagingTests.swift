@@ -25,6 +25,20 @@ struct PractitionersManagingTests {
     }
 
     @Test(arguments: PracticeStore.all)
+    func aPageOfPractitionersStartsAfterAnIDAndCountsItsOwnSessions(_ store: PracticeStore) async throws {
+        let container = try store.open(try store.makePlace(), schema: Session.schema)
+        defer { try? container.close() }
+        try await history.write(to: container, practitioner: "zoe")
+        try await DemoHistory(sessions: 15, years: 1, endingAt: Date(timeIntervalSince1970: 1_750_000_000)).write(to: container, practitioner: "bob")
+        for id in ["alice", "carol", "dan"] { try await Practitioners.add(id, in: container) }
+        #expect(try await Practitioners.list(limit: 2, in: container).map { "\($0.id) \($0.sessions)" } == ["alice 0", "bob 15"])
+        #expect(try await Practitioners.list(after: "bob", limit: 2, in: container).map(\.id) == ["carol", "dan"])
+        // An id that is not there (removed since the page before) still marks where the next page starts.
+        #expect(try await Practitioners.list(after: "d", limit: 5, in: container).map { "\($0.id) \($0.sessions)" } == ["dan 0", "zoe 40"])
+        #expect(try await Practitioners.list(after: "zoe", limit: 5, in: container).isEmpty)
+    }
+
+    @Test(arguments: PracticeStore.all)
     func renamingKeepsTheSessionsAndRefusesATakenID(_ store: PracticeStore) async throws {
         let container = try store.open(try store.makePlace(), schema: Session.schema)
         defer { try? container.close() }

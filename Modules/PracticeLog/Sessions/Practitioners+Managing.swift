@@ -64,18 +64,26 @@ extension Practitioners {
     /// What ``problem(withID:)`` says of an id with a control character.
     static let controlCharacterProblem = "holds a control character"
 
-    /// Every practitioner, in id order, with their session count (one grouped query for the counts).
+    /// The practitioners in id order (the store's order of ids), with their session counts: every one, or with
+    /// `after` only those whose id comes after it, and with `limit` at most that many (one query for the page and
+    /// one grouped query for its counts, so that a page of a store of thousands reads only its own).
     ///
     /// ```swift
     /// for practitioner in try await Practitioners.list(in: container) { print(practitioner.id, practitioner.sessions) }
+    /// let next = try await Practitioners.list(after: "p00099", limit: 100, in: container)
     /// ```
-    public static func list(in container: PersistentContainer) async throws -> [Listing] {
+    public static func list(after: String? = nil, limit: Int? = nil, in container: PersistentContainer) async throws -> [Listing] {
         try await container.newBackgroundContext(name: "practitioners").perform { context in
             var request = FetchRequest(Practitioner.self)
+            if let after { request.predicate = try FetchPredicate("\(Practitioner.id.name) > %@", after) }
             request.sortKeys = [.ascending(Practitioner.id.name)]
+            request.limit = limit
             let practitioners = try context.fetch(request)
             let idPath = "\(Session.practitioner.name).\(Practitioner.id.name)"
             var counting = FetchRequest(Session.self)
+            if after != nil || limit != nil {
+                counting.predicate = try FetchPredicate("\(idPath) IN %@", practitioners.map { $0[Practitioner.id] })
+            }
             counting.properties = [.attribute(idPath), .count(as: "sessions")]
             counting.groupBy = [idPath]
             var counts: [String: Int] = [:]

@@ -31,9 +31,11 @@ public final class ServerState: Sendable {
         self.configuration = configuration
         self.container = container
         self.logger = logger
-        access = AccessControl(adminToken: configuration.adminToken, container: container)
         manifests = try ManifestLibrary(directory: configuration.configDirectory)
-        live = LiveReports(container: container, manifests: [LiveReports.defaultManifest: manifests.defaultManifest],
-                           modules: ManifestLibrary.modules, log: { [logger] line in logger.info("\(line)") })
+        let live = LiveReports(container: container, manifests: [LiveReports.defaultManifest: manifests.defaultManifest],
+                               modules: ManifestLibrary.modules, log: { [logger] line in logger.info("\(line)") })
+        self.live = live
+        access = AccessControl(adminToken: configuration.adminToken,
+                               tokens: PractitionerTokenCache(container: container, isStoreStale: { live.isStale }))
     }
 }

@@ -14,9 +14,8 @@ import StillpointCore
 /// ```
 public struct AccessControl: Sendable {
     let adminToken: AdminToken?
-    let container: PersistentContainer
-    /// The tokens accepted so far, for reads while the store cannot be reached.
-    let accepted = AcceptedTokens()
+    /// The practitioners' tokens already looked up in the store.
+    let tokens: PractitionerTokenCache
 
     /// The `WWW-Authenticate` challenge of a 401.
     static let challenge = #"Bearer realm="stillpoint""#
@@ -29,17 +28,7 @@ public struct AccessControl: Sendable {
         }
         let hash = TokenHash(of: token)
         if let adminToken, adminToken.matches(hash) { return .administrator }
-        let owner: String?
-        do {
-            owner = try await PractitionerTokens.owner(of: hash, in: container)
-            accepted.remember(hash, owner: owner)
-        } catch where Problem.storeUnavailable(error, request) != nil {
-            // The store is away: a token accepted before still reaches the reports held in memory (served stale);
-            // writes find the store away themselves.
-            guard let known = accepted.owner(of: hash) else { throw error }
-            return .practitioner(known)
-        }
-        if let owner { return .practitioner(owner) }
+        if let owner = try await tokens.owner(of: hash) { return .practitioner(owner) }
         throw Problem(.unauthorized, "the bearer token of \(request.method) \(request.uri.path) is not valid (it may have been replaced); "
                       + "ask the administrator for a new one", headers: [.wwwAuthenticate: Self.challenge + #", error="invalid_token""#])
     }

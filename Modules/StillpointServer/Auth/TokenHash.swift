@@ -7,7 +7,7 @@ import Foundation
 /// ```swift
 /// let stored = TokenHash(of: token).hex   // 64 hexadecimal digits, in Practitioner.tokenHash
 /// ```
-public struct TokenHash: Sendable, Equatable {
+public struct TokenHash: Sendable, Hashable {
     /// The 32 bytes of the digest.
     let bytes: [UInt8]
 

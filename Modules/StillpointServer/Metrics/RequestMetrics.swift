@@ -25,6 +25,12 @@ final class RequestMetrics: Sendable {
         var buckets: [Int] = Array(repeating: 0, count: RequestMetrics.buckets.count)
         var count = 0
         var sum = 0.0
+
+        mutating func record(_ seconds: Double) {
+            for (index, bound) in RequestMetrics.buckets.enumerated() where seconds <= bound { buckets[index] += 1 }
+            count += 1
+            sum += seconds
+        }
     }
 
     private struct State {
@@ -38,11 +44,8 @@ final class RequestMetrics: Sendable {
         let key = RouteKey(method: method, route: route)
         state.withLock { state in
             state.requests[key, default: [:]][status, default: 0] += 1
-            var latency = state.latencies[key] ?? Latency()
-            for (index, bound) in Self.buckets.enumerated() where seconds <= bound { latency.buckets[index] += 1 }
-            latency.count += 1
-            latency.sum += seconds
-            state.latencies[key] = latency
+            // In place: a copy taken out of the dictionary would copy its buckets on every request.
+            state.latencies[key, default: Latency()].record(seconds)
         }
     }
 

@@ -98,6 +98,8 @@ enum AdministrationRoutes {
             try await state.access.administrator(request)
             let id = try PathParameter.practitionerID(request, context)
             guard let token = try await PractitionerTokens.replace(for: id, in: state.container) else { throw Problem.noPractitioner(id) }
+            // The old token stops working at once here; other instances drop it when the change log comes round.
+            state.access.tokens.forget(id)
             state.logger.notice("replaced a practitioner's token", metadata: ["practitioner": "\(id)"])
             return try JSONAnswer.response(IssuedToken(id: id, token: token), status: .created, headers: [.cacheControl: "no-store"])
         }
@@ -107,6 +109,7 @@ enum AdministrationRoutes {
             guard let removal = try await Practitioners.remove(id, from: state.container) else { throw Problem.noPractitioner(id) }
             // At once, not when the change log comes round: the next request of this id is a 404.
             state.live.forget(id)
+            state.access.tokens.forget(id)
             state.logger.notice("removed a practitioner", metadata: ["practitioner": "\(id)", "sessions": "\(removal.sessions)"])
             return try JSONAnswer.response(Removed(id: id, sessions: removal.sessions, importRuns: removal.importRuns))
         }
@@ -121,12 +124,9 @@ enum AdministrationRoutes {
                 limit = value
             }
             let after = query["after"].map(String.init)
-            let all = try await Practitioners.list(in: state.container)
-            // In the store's order of ids, which `list` returns: the page starts after the last id of the one before
-            // (or, when that one was removed meanwhile, after where it was).
-            let rest = after.map { after in
-                all.firstIndex { $0.id == after }.map { all[($0 + 1)...] } ?? all.drop(while: { $0.id <= after })
-            } ?? all[...]
+            // One more than the page, to know whether there is a next one; in the store's order of ids, so that a
+            // page starts after the last id of the one before even when that one was removed meanwhile.
+            let rest = try await Practitioners.list(after: after, limit: limit + 1, in: state.container)
             let page = rest.prefix(limit)
             let next = rest.count > limit ? page.last?.id : nil
             return try JSONAnswer.response(Page(practitioners: page.map { Listed(id: $0.id, name: $0.name, timeZone: $0.timeZone, sessions: $0.sessions) },

@@ -59,9 +59,9 @@ enum ReportRoutes {
     /// and whether it is stale; with `hashed` (a named manifest, whose file may change, or a pinned instant) also a
     /// digest of the bytes.
     static func answer(_ live: LiveReport, hashed: Bool, _ request: Request) -> Response {
-        let bytes = Data(WatchScreen.terminated(live.servedBody).utf8)
+        let bytes = body(of: live)
         var tag = "\(live.generation)-\(live.format.name)" + (live.isStale ? "-stale" : "")
-        if hashed { tag += "-" + SHA256.hash(data: bytes).prefix(8).map { String(format: "%02x", $0) }.joined() }
+        if hashed { tag += "-" + bytes.withUnsafeReadableBytes { SHA256.hash(bufferPointer: $0) }.prefix(8).map { String(format: "%02x", $0) }.joined() }
         tag = "\"" + tag + "\""
         // Every request asks again: the report changes whenever a session is saved.
         var headers: HTTPFields = [.eTag: tag, .cacheControl: "no-cache"]
@@ -70,7 +70,18 @@ enum ReportRoutes {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = ReportMediaType.of(live.format)
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: bytes))
+    }
+
+    /// The served text ending in a line feed (as the tool prints it), copied once into the buffer sent: the hot
+    /// path's only copy of a report held in memory.
+    static func body(of live: LiveReport) -> ByteBuffer {
+        let text = live.servedBody
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(text.utf8.count + 1)
+        buffer.writeString(text)
+        if !text.hasSuffix("\n") { buffer.writeInteger(UInt8(ascii: "\n")) }
+        return buffer
     }
 
     /// Whether an `If-None-Match` list holds `tag` (compared weakly, as RFC 9110 says for this header) or `*`.

@@ -27,17 +27,18 @@ public final class RouteTable: Sendable {
         }
     }
 
-    private let registered = LockedState<[Route]>([])
+    /// Each route with its template's segments, split once: every request's metrics look its route up.
+    private let registered = LockedState<[(route: Route, segments: [Substring])]>([])
 
     public init() {}
 
     /// The routes registered, in the order they were.
-    public var routes: [Route] { registered.withLock { $0 } }
+    public var routes: [Route] { registered.withLock { $0.map(\.route) } }
 
     /// Registers `handler` for `method` on `path` with `router`, and records it.
     public func add<Context: RequestContext>(_ method: HTTPRequest.Method, _ path: String, on router: Router<Context>,
                                              handler: @escaping @Sendable (Request, Context) async throws -> Response) {
-        registered.withLock { $0.append(Route(method: method, path: path)) }
+        registered.withLock { $0.append((Route(method: method, path: path), path.split(separator: "/", omittingEmptySubsequences: false))) }
         router.on(RouterPath(path), method: method, use: handler)
     }
 
@@ -45,7 +46,7 @@ public final class RouteTable: Sendable {
     func methods(matching path: String) -> [HTTPRequest.Method] {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         var methods: [HTTPRequest.Method] = []
-        for route in routes where Self.matches(route.path, segments) && !methods.contains(route.method) {
+        for (route, template) in registered.withLock({ $0 }) where Self.matches(template, segments) && !methods.contains(route.method) {
             methods.append(route.method)
         }
         return methods
@@ -54,11 +55,12 @@ public final class RouteTable: Sendable {
     /// The template of the route `method` on `path` is answered by, for a metric's label; `nil` when none is.
     func template(matching path: String, method: HTTPRequest.Method) -> String? {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        return routes.first { $0.method == method && Self.matches($0.path, segments) }?.path
+        return registered.withLock { registered in
+            registered.first { $0.route.method == method && Self.matches($0.segments, segments) }?.route.path
+        }
     }
 
-    private static func matches(_ template: String, _ segments: [Substring]) -> Bool {
-        let parts = template.split(separator: "/", omittingEmptySubsequences: false)
+    private static func matches(_ parts: [Substring], _ segments: [Substring]) -> Bool {
         guard parts.count == segments.count else { return false }
         return zip(parts, segments).allSatisfy { part, segment in
             part.hasPrefix(":") ? !segment.isEmpty : part == segment

@@ -12,6 +12,7 @@ enum SuiteRegistry {
         ReportSuite(),
         OpenSuite(),
         PractitionersSuite(),
+        ServeSuite(),
     ]
 
     static func suite(named name: String) -> (any BenchmarkSuite)? {
