@@ -61,7 +61,7 @@ enum ReportRoutes {
     static func answer(_ live: LiveReport, hashed: Bool, _ request: Request) -> Response {
         let bytes = body(of: live)
         var tag = "\(live.generation)-\(live.format.name)" + (live.isStale ? "-stale" : "")
-        if hashed { tag += "-" + bytes.withUnsafeReadableBytes { SHA256.hash(bufferPointer: $0) }.prefix(8).map { String(format: "%02x", $0) }.joined() }
+        if hashed { tag += "-" + SHA256.hash(data: Array(bytes.readableBytesView)).prefix(8).map { String(format: "%02x", $0) }.joined() }
         tag = "\"" + tag + "\""
         // Every request asks again: the report changes whenever a session is saved.
         var headers: HTTPFields = [.eTag: tag, .cacheControl: "no-cache"]

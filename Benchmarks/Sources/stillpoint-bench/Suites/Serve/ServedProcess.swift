@@ -48,7 +48,7 @@ final class ServedProcess: @unchecked Sendable {
         let clock = ContinuousClock()
         let launched = clock.now
         try process.run()
-        running.withLock { $0.insert(process.processIdentifier) }
+        running.withLock { _ = $0.insert(process.processIdentifier) }
         stopAtExit()
         let served = ServedProcess(name: name, port: port, secondsToReady: 0, log: log, process: process)
         while true {

@@ -25,7 +25,7 @@ final class SessionPoster: Sendable {
     init(port: Int, store: ServeSuite.Fixture.Store, perSecond: Double) {
         let interval = 1 / perSecond
         let started = Date()
-        Thread { [state, stopped, finished] in
+        Thread { [self] in
             defer { finished.withLock { $0 = true } }
             let connection: LoopbackConnection
             do {
