@@ -124,9 +124,9 @@ final class Store: Sendable {
     }
 
     /// Tells other processes' watchers that a commit is there to read (``StoreDoorbell``) the moment the
-    /// transaction of `db` commits, on the writer: not once the writing task resumes, which a busy machine may
-    /// delay by many milliseconds (a background context's thread runs at a lowered priority). A store in memory
-    /// has no doorbell (`url` is `nil`); a transaction rolled back does not ring.
+    /// transaction of `db` commits, on the writer: not after the writing task's hop back to the thread pool, which
+    /// a busy machine may delay by milliseconds. A store in memory has no doorbell (`url` is `nil`); a transaction
+    /// rolled back does not ring.
     private static func ringOnCommit(_ url: URL?, of db: Database) {
         guard let url else { return }
         db.afterNextTransaction(onCommit: { _ in StoreDoorbell.ring(for: url) })
