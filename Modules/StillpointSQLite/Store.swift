@@ -98,10 +98,12 @@ final class Store: Sendable {
     /// Runs `body` in one write transaction: all of it is saved, or none of it.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         guard access == .readWrite else { throw StoreError.readOnly(path: location.displayPath) }
+        let doorbell = location.fileURL
         do {
-            let result = try writer.write(body)
-            ringDoorbell()
-            return result
+            return try writer.write { db in
+                Self.ringOnCommit(doorbell, of: db)
+                return try body(db)
+            }
         } catch {
             throw StoreError.translating(error, path: location.displayPath)
         }
@@ -110,18 +112,24 @@ final class Store: Sendable {
     /// Runs `body` in one write transaction on the store's writer, without blocking the caller's thread.
     func writeAsync<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         guard access == .readWrite else { throw StoreError.readOnly(path: location.displayPath) }
+        let doorbell = location.fileURL
         do {
-            let result = try await writer.write(body)
-            ringDoorbell()
-            return result
+            return try await writer.write { db in
+                Self.ringOnCommit(doorbell, of: db)
+                return try body(db)
+            }
         } catch {
             throw StoreError.translating(error, path: location.displayPath)
         }
     }
 
-    /// Tells other processes' watchers that a commit is there to read (``StoreDoorbell``); a store in memory has none.
-    private func ringDoorbell() {
-        if let url = location.fileURL { StoreDoorbell.ring(for: url) }
+    /// Tells other processes' watchers that a commit is there to read (``StoreDoorbell``) the moment the
+    /// transaction of `db` commits, on the writer: not after the writing task's hop back to the thread pool, which
+    /// a busy machine may delay by milliseconds. A store in memory has no doorbell (`url` is `nil`); a transaction
+    /// rolled back does not ring.
+    private static func ringOnCommit(_ url: URL?, of db: Database) {
+        guard let url else { return }
+        db.afterNextTransaction(onCommit: { _ in StoreDoorbell.ring(for: url) })
     }
 
     /// Runs `body` in a read transaction without blocking the caller's thread.

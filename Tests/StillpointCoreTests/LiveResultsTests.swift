@@ -138,6 +138,32 @@ struct LiveResultsTests {
         try await expectFreshFetch(of: results, equals: next)
     }
 
+    /// A save of many rows (an import's batch) enters a window through its first rows only; the rest, before and
+    /// after the window's rows, in any order, end as a fresh fetch says.
+    @Test(arguments: TestStore.all) func aBatchOfManyNewRowsEntersAWindowThroughItsFirstRows(store: TestStore) async throws {
+        let container = try await makeContainer(store)
+        try await insertItems(stride(from: Int32(10), through: 300, by: 10), in: container)
+        let context = container.newBackgroundContext()
+        let results = try await context.liveResults(for: FetchRequest(Item.self, sortedBy: [.descending(Item.uid)], limit: 5))
+        #expect(results.latest.rows.map { $0[Item.uid] } == [300, 290, 280, 270, 260])
+        let previous = results.latest
+
+        // 230 new rows, shuffled: three of them above the window's first, two between its rows, the rest below.
+        try await context.perform { context in
+            try context.delete(try #require(try context.fetch(FetchRequest(Item.self, predicate: try FetchPredicate("uid == 290"))).first))
+            for uid in ([301, 305, 399, 285, 265] + (1...249).filter { $0 % 10 != 0 }).shuffled() {
+                context.insert(Item.self)[Item.uid] = Int32(uid)
+            }
+            try await context.save()
+        }
+        let next = results.latest
+        #expect(next.rows.map { $0[Item.uid] } == [399, 305, 301, 300, 285])
+        #expect(next.difference.inserted == [LivePosition(section: 0, item: 0), LivePosition(section: 0, item: 1),
+                                             LivePosition(section: 0, item: 2), LivePosition(section: 0, item: 4)])
+        #expect(replay(next.difference, on: previous, giving: next) == rowIDsBySection(next))
+        try await expectFreshFetch(of: results, equals: next)
+    }
+
     @Test(arguments: TestStore.all) func aBatchDeleteElsewhereReachesTheResultsWithoutReads(store: TestStore) async throws {
         let container = try await makeContainer(store)
         try await insertItems(1...100, in: container)

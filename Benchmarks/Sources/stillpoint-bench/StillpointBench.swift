@@ -4,6 +4,15 @@ import Foundation
 @main
 struct StillpointBench {
     static func main() async {
+        // A child process of a workload, not a command for people: not in the usage.
+        if CommandLine.arguments.dropFirst().first == LiveSuite.Writer.command {
+            do {
+                try await LiveSuite.Writer.run(arguments: Array(CommandLine.arguments.dropFirst(2)))
+            } catch {
+                fail("\(LiveSuite.Writer.command): \(error)", code: 1)
+            }
+            return
+        }
         let options: BenchmarkOptions
         do {
             options = try BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))

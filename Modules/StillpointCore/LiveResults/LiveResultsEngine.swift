@@ -117,6 +117,11 @@ final class LiveResultsEngine {
             if let new { entering.append(new) }
         }
         guard !leaving.isEmpty || !entering.isEmpty || needsRefill else { return }
+        if let limit = request.limit, entering.count > limit {
+            // A row with `limit` entering rows before it cannot end in the window: only the first `limit` enter,
+            // so that a batch of a thousand new rows costs a pass over them, not sorting them all.
+            entering = first(limit, of: entering)
+        }
 
         // The rows before are the previous snapshot's (shared, not copied); of the members before, only the
         // candidates' are kept, since copying them all would cost as much as the result is large.
@@ -255,13 +260,25 @@ final class LiveResultsEngine {
     }
 
     /// The first index whose row does not precede `row`: its place, or where it goes.
-    func lowerBound(of row: LiveRow, in rows: LiveRows) -> Int {
-        var low = 0, high = rows.count
+    func lowerBound<Rows: RandomAccessCollection<LiveRow>>(of row: LiveRow, in rows: Rows) -> Int where Rows.Index == Int {
+        var low = rows.startIndex, high = rows.endIndex
         while low < high {
             let middle = (low + high) / 2
             if precedes(rows[middle], row) { low = middle + 1 } else { high = middle }
         }
         return low
+    }
+
+    /// The first `count` of `rows` in the results' order, sorted: one comparison for most rows.
+    private func first(_ count: Int, of rows: [LiveRow]) -> [LiveRow] {
+        var kept: [LiveRow] = []
+        kept.reserveCapacity(count + 1)
+        for row in rows {
+            if kept.count == count, let last = kept.last, !precedes(row, last) { continue }
+            kept.insert(row, at: lowerBound(of: row, in: kept))
+            if kept.count > count { kept.removeLast() }
+        }
+        return kept
     }
 
     /// The number of rows at or before `row`'s place.

@@ -133,16 +133,10 @@ enum PostgresCommitListener {
     }
 
     /// The change log's position (the oldest transaction of this database still running) and the next
-    /// transaction id to be handed out, from one snapshot.
+    /// transaction id to be handed out, from one snapshot: one statement, since a ring waits for it.
     private static func snapshot(on connection: PostgresConnection) throws -> (UInt64, UInt64) {
-        try connection.transaction("ISOLATION LEVEL REPEATABLE READ, READ ONLY") {
-            let position = try PostgresChangeLog.currentPosition(on: connection)
-            let result = try connection.execute("SELECT pg_snapshot_xmax(pg_current_snapshot())::text")
-            guard let next = result.text(row: 0, column: 0).flatMap(UInt64.init) else {
-                throw PostgresError(message: "the server gave no snapshot", target: connection.target.description)
-            }
-            return (position.watermark, next)
-        }
+        let (position, next) = try PostgresChangeLog.currentPositionAndNextTransaction(on: connection)
+        return (position.watermark, next)
     }
 
     private static func seconds(_ duration: Duration) -> Double {

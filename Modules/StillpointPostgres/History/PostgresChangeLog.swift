@@ -78,11 +78,19 @@ package enum PostgresChangeLog {
     /// transaction the snapshot saw running counts unless `pg_stat_activity` shows it running in another
     /// database (one that ended meanwhile, or whose database cannot be seen, counts, which only delays).
     package static func currentPosition(on connection: PostgresConnection) throws(PostgresError) -> Position {
+        try currentPositionAndNextTransaction(on: connection).position
+    }
+
+    /// ``currentPosition(on:)`` and the first transaction id not yet handed out, from one snapshot, in one
+    /// statement (one round trip: the commit listener asks before each ring).
+    package static func currentPositionAndNextTransaction(on connection: PostgresConnection) throws(PostgresError)
+        -> (position: Position, nextTransaction: UInt64) {
         let result = try connection.execute(currentPositionQuery)
-        guard let text = result.text(row: 0, column: 0), let watermark = UInt64(text) else {
+        guard let text = result.text(row: 0, column: 0), let watermark = UInt64(text),
+              let next = result.text(row: 0, column: 1).flatMap(UInt64.init) else {
             throw PostgresError(message: "the server gave no snapshot horizon", target: connection.target.description)
         }
-        return Position(watermark: watermark)
+        return (Position(watermark: watermark), next)
     }
 
     private static let currentPositionQuery = """
@@ -93,7 +101,7 @@ package enum PostgresChangeLog {
                 SELECT 1 FROM pg_stat_activity AS activity
                 WHERE activity.backend_xid = xid(running)
                   AND activity.datid IS DISTINCT FROM (SELECT oid FROM pg_database WHERE datname = current_database()))
-        ))::text FROM snapshot
+        ))::text, pg_snapshot_xmax(taken)::text FROM snapshot
         """
 
     /// The rows of every transaction that ended since `position`, in sequence order, and the position after them.

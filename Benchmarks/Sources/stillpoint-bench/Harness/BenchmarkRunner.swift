@@ -13,6 +13,11 @@ struct BenchmarkRunner {
         for store in stores {
             for n in sizes {
                 for workload in suite.workloads where options.workloads?.contains(workload.name) ?? true {
+                    if let only = workload.stores, !only.contains(store) {
+                        log("\(suite.name) \(workload.name) n=\(n) store=\(store.rawValue): skipped, it measures "
+                            + only.map(\.rawValue).joined(separator: " and ") + " only")
+                        continue
+                    }
                     let measurement = try await measure(workload, of: suite, n: n, store: store)
                     log("\(suite.name) \(workload.name) n=\(n) store=\(store.rawValue): "
                         + "\(Self.format(measurement.seconds))"

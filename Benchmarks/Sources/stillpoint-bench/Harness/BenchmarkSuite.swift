@@ -46,12 +46,17 @@ struct Workload: Sendable {
     let name: String
     /// The ratio to the baseline the workload should stay within, and at which size; `nil` for none.
     let target: Target?
+    /// The only stores the workload means something on (another process cannot see a store in memory); `nil`
+    /// for every store. The runner skips the others, and says so.
+    let stores: [StoreKind]?
     /// Measures the workload once; the harness calls it `--runs` times per case and keeps the medians.
     let measure: @Sendable (BenchmarkCase) async throws -> Sample
 
-    init(name: String, target: Target? = nil, measure: @escaping @Sendable (BenchmarkCase) async throws -> Sample) {
+    init(name: String, target: Target? = nil, stores: [StoreKind]? = nil,
+         measure: @escaping @Sendable (BenchmarkCase) async throws -> Sample) {
         self.name = name
         self.target = target
+        self.stores = stores
         self.measure = measure
     }
 

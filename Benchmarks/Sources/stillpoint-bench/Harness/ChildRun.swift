@@ -19,34 +19,11 @@ struct ChildRun {
 
     init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil, name: String,
          in directory: TemporaryDirectory) async throws {
-        output = directory.url.appendingPathComponent("\(name).out")
-        let errors = directory.url.appendingPathComponent("\(name).log")
-        for file in [output, errors] where !FileManager.default.createFile(atPath: file.path, contents: nil) {
-            throw SessionBench.Failure("cannot create \(file.path)")
-        }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let outputHandle = try FileHandle(forWritingTo: output)
-        let errorHandle = try FileHandle(forWritingTo: errors)
-        defer {
-            try? outputHandle.close()
-            try? errorHandle.close()
-        }
-        process.standardOutput = outputHandle
-        process.standardError = errorHandle
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-        status = process.terminationStatus
-        succeeded = process.terminationReason == .exit && process.terminationStatus == 0
+        let child = try RunningChild(executable, arguments, environment: environment, name: name, in: directory)
+        let ending = await child.finish()
+        output = child.output
+        log = ending.log
+        status = ending.status
+        succeeded = ending.succeeded
     }
 }

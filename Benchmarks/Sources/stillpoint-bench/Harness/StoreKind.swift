@@ -23,7 +23,11 @@ enum StoreKind: String, Sendable, CaseIterable {
 
     /// A container over a fresh store of this kind for a measurement in `directory`.
     func container(schema: Schema, in directory: TemporaryDirectory) throws -> PersistentContainer {
-        let location = try location(in: directory)
+        try Self.container(schema: schema, at: try location(in: directory))
+    }
+
+    /// A container over the store at `location`, of any kind (a child process opens its parent's store this way).
+    static func container(schema: Schema, at location: StoreLocation) throws -> PersistentContainer {
         if let uri = location.postgresURI { return try PersistentContainer(schema: schema, postgres: uri) }
         return try PersistentContainer(schema: schema, location: location)
     }
