@@ -4,9 +4,15 @@ import StillpointCore
 import StillpointStatistics
 import StillpointManifest
 
-/// The batch job: one report per practitioner of a store, in id order, from one ordered scan of every session by
-/// (practitioner, start), each handed on as soon as it is made. Only one practitioner's digest is in memory at a
-/// time, so memory does not grow with the number of practitioners.
+/// The batch job: one report per practitioner of a store, in id order, from one scan of every session in the
+/// order of the `(practitioner, start)` index, each handed on as soon as its turn comes. Only one practitioner's
+/// digest is in memory at a time. (On PostgreSQL the scan's rows still arrive as one libpq result held whole,
+/// rather than through a cursor: memory there grows with the number of sessions.)
+///
+/// The scan follows the index (practitioners by row id), which needs no sort: ordering by the practitioners' ids
+/// instead made the database look up and sort every session first (on PostgreSQL most of the job's time). When
+/// practitioners were added in the order of their ids (a bulk load), the two orders agree and each report is handed
+/// on as it is made; otherwise a report made before its turn waits for it (reports only, never digests).
 ///
 /// Every report reads one snapshot of the store. Each practitioner's statistics run with the context scoped to that
 /// practitioner (``FetchScope/practitioner(_:)``, as ``ReportRunner`` scopes one practitioner's), so a statistic
@@ -22,39 +28,46 @@ public enum AllPractitionerReports {
     /// (inside the read, on the thread of a background context: keep it short, such as writing a line).
     public static func run(_ entries: [PreparedEntry], environment: ReportEnvironment, in container: PersistentContainer,
                            each: @escaping @Sendable (String, Report) throws -> Void) async throws {
-        let practitionerID = "\(Session.practitioner.name).\(Practitioner.id.name)"
+        // The practitioner's row id: the relationship's own column, which leads the (practitioner, start) index.
+        let practitionerRowID = "\(Session.practitioner.name)._id"
         try await container.newBackgroundContext(name: "all practitioners").perform { context in
             try context.withPinnedSnapshot {
                 let token = try context.historyToken()
                 var builder = SessionDigestBuilder()
                 // One empty digest serves every practitioner without a session.
                 let noSessions = builder.build(token: token)
-                var pending = try practitioners(in: context)[...]
-                var current: String?
+                var turns = Turns(try practitioners(in: context))
+                var current: Int64?
                 var sessions = FetchRequest(Session.self)
-                sessions.properties = [.attribute(practitionerID)] + ["start", "duration", "kind", "source", "timeZone"].map(FetchProperty.attribute)
-                sessions.sortKeys = [.ascending(practitionerID), .ascending(Session.start.name)]
+                sessions.properties = [.attribute(practitionerRowID)] + ["start", "duration", "kind", "source", "timeZone"].map(FetchProperty.attribute)
+                sessions.sortKeys = [.ascending(practitionerRowID), .ascending(Session.start.name)]
+                func made(_ practitioner: Turns.Practitioner, _ digest: SessionDigest, _ context: isolated ObjectContext) throws {
+                    try turns.made(practitioner, try report(of: practitioner.rowID, entries, environment, digest, context), each)
+                }
                 try context.forEachRow(sessions) { values in
                     // A session of nobody (written by another program without a practitioner) is in no report.
-                    guard case .string(let id) = values[0] else { return }
-                    if let current, current != id {
-                        try emit(current, builder.build(token: token), after: &pending, noSessions: noSessions, entries, environment, each, context)
+                    guard case .integer(let rowID) = values[0] else { return }
+                    if let current, current != rowID {
+                        let digest = builder.build(token: token)
+                        if let practitioner = turns.practitioner(rowID: current) { try made(practitioner, digest, context) }
                     }
-                    current = id
+                    if current != rowID {
+                        // The practitioners between the last one read and this one have no session.
+                        for practitioner in turns.withoutSessions(before: rowID) { try made(practitioner, noSessions, context) }
+                    }
+                    current = rowID
                     builder.append(start: values[1].numericValue ?? .nan, duration: values[2].numericValue ?? .nan,
                                    kind: values[3].text, source: values[4].text, timeZone: values[5].text)
                 }
-                if let current {
-                    try emit(current, builder.build(token: token), after: &pending, noSessions: noSessions, entries, environment, each, context)
+                if let current, let practitioner = turns.practitioner(rowID: current) {
+                    try made(practitioner, builder.build(token: token), context)
                 }
-                for practitioner in pending {
-                    try each(practitioner.id, try report(of: practitioner.rowID, entries, environment, noSessions, context))
-                }
+                for practitioner in turns.withoutSessions(before: .max) { try made(practitioner, noSessions, context) }
             }
         }
     }
 
-    /// The practitioners' ids and row ids, in the order the scan meets them: the store's own order of the id column.
+    /// The practitioners' ids and row ids, in the order of their ids (the store's own order of the id column).
     private static func practitioners(in context: isolated ObjectContext) throws -> [(id: String, rowID: Int64)] {
         var request = FetchRequest(Practitioner.self, sortedBy: [.ascending(Practitioner.id.name)])
         request.includesPendingChanges = false
@@ -67,18 +80,57 @@ public enum AllPractitionerReports {
         return Array(zip(ids, rowIDs)).map { (id: $0, rowID: $1) }
     }
 
-    /// Hands on the report of `id` from `digest`, after the (empty) reports of the practitioners without a
-    /// session that come before `id` in `pending`.
-    private static func emit(_ id: String, _ digest: SessionDigest, after pending: inout ArraySlice<(id: String, rowID: Int64)>,
-                             noSessions: SessionDigest, _ entries: [PreparedEntry], _ environment: ReportEnvironment,
-                             _ each: (String, Report) throws -> Void, _ context: isolated ObjectContext) throws {
-        while let next = pending.first, next.id != id {
-            pending.removeFirst()
-            try each(next.id, try report(of: next.rowID, entries, environment, noSessions, context))
+    /// Whose report comes next: reports are made in row-id order (the scan's) and handed on in id order.
+    private struct Turns {
+        struct Practitioner {
+            let id: String
+            let rowID: Int64
+            /// Their place in id order.
+            let turn: Int
         }
-        // Every session's practitioner is in the list read in the same snapshot.
-        guard let practitioner = pending.popFirst() else { return }
-        try each(id, try report(of: practitioner.rowID, entries, environment, digest, context))
+
+        /// By row id, the scan's order.
+        private let byRowID: [Practitioner]
+        private var nextInRowIDOrder = 0
+        private var nextTurn = 0
+        /// Reports made before their turn, by turn.
+        private var waiting: [Int: (String, Report)] = [:]
+
+        init(_ inIDOrder: [(id: String, rowID: Int64)]) {
+            byRowID = inIDOrder.enumerated().map { Practitioner(id: $1.id, rowID: $1.rowID, turn: $0) }.sorted { $0.rowID < $1.rowID }
+        }
+
+        /// The practitioner of `rowID`, once, as the scan meets them; `nil` for a row id that is no practitioner's.
+        mutating func practitioner(rowID: Int64) -> Practitioner? {
+            guard nextInRowIDOrder < byRowID.count, byRowID[nextInRowIDOrder].rowID == rowID else { return nil }
+            defer { nextInRowIDOrder += 1 }
+            return byRowID[nextInRowIDOrder]
+        }
+
+        /// The practitioners the scan passed over before reaching `rowID`: they have no session.
+        mutating func withoutSessions(before rowID: Int64) -> [Practitioner] {
+            var passed: [Practitioner] = []
+            while nextInRowIDOrder < byRowID.count, byRowID[nextInRowIDOrder].rowID < rowID {
+                passed.append(byRowID[nextInRowIDOrder])
+                nextInRowIDOrder += 1
+            }
+            return passed
+        }
+
+        /// Hands on `report` if it is its practitioner's turn (and then every waiting report whose turn follows),
+        /// else keeps it until then.
+        mutating func made(_ practitioner: Practitioner, _ report: Report, _ each: (String, Report) throws -> Void) throws {
+            guard practitioner.turn == nextTurn else {
+                waiting[practitioner.turn] = (practitioner.id, report)
+                return
+            }
+            try each(practitioner.id, report)
+            nextTurn += 1
+            while let (id, next) = waiting.removeValue(forKey: nextTurn) {
+                try each(id, next)
+                nextTurn += 1
+            }
+        }
     }
 
     /// One practitioner's report from their digest, with the context scoped to them: each statistic computed in

@@ -3,6 +3,7 @@ import PracticeLog
 import StillpointCore
 import StillpointSQLite
 import StillpointStatistics
+import StillpointTestSupport
 import Testing
 
 /// The digest against the store's own queries, and a digest that caught up against one read afresh.
@@ -166,5 +167,36 @@ struct SessionDigestTests {
             return
         }
         #expect(reason.contains("purged"))
+    }
+
+    /// A practitioner's digest reads their sessions through the store's scope, as rows: it makes no object of them
+    /// (which read every column twice), and leaves the context's own scope as it was.
+    @Test(arguments: PracticeStore.all)
+    func aPractitionersDigestReadsTheirRowsWithoutMakingObjects(_ store: PracticeStore) async throws {
+        let container = try store.open(schema: Session.schema)
+        defer { try? container.close() }
+        let ids = try await container.performBackgroundTask { context in
+            var sessions: [ManagedObject] = []
+            for (index, id) in ["alice", "bob", "alice"].enumerated() {
+                let session = context.insert(Session.self)
+                try session.set(Session.practitioner, to: try Practitioners.object(id, in: context))
+                session[Session.start] = Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 86_400)
+                session[Session.duration] = 600
+                session[Session.key] = "s\(index)"
+                sessions.append(session)
+            }
+            try await context.save()
+            return sessions.map(\.objectID)  // permanent after the save
+        }
+        let alice = try #require(try await Practitioners.existingRowID(of: "alice", in: container))
+        let bob = try #require(try await Practitioners.existingRowID(of: "bob", in: container))
+        try await container.newBackgroundContext().perform { context in
+            let bobsScope = try FetchScope.practitioner(bob)
+            context.setScope(bobsScope)
+            let digest = try context.withPinnedSnapshot { try SessionDigest(in: context, practitioner: alice) }
+            #expect(digest.count == 2)
+            #expect(context.scope == bobsScope)
+            for id in ids { #expect(context.registeredObject(for: id) == nil) }
+        }
     }
 }

@@ -93,7 +93,7 @@ extension PractitionersSuite {
             guard count == sessions else { throw SessionBench.Failure("the COPY left \(count) sessions, not \(sessions)") }
             if let made = peers[n] { return Peers(data: data, csv: made.csv, copyDatabase: uri, copySeconds: seconds, sessions: sessions) }
             // DuckDB's copy of the same rows (not timed).
-            FileManager.default.createFile(atPath: csv.path, contents: nil)
+            guard FileManager.default.createFile(atPath: csv.path, contents: nil) else { throw SessionBench.Failure("cannot create \(csv.path)") }
             let handle = try FileHandle(forWritingTo: csv)
             defer { try? handle.close() }
             for number in 0..<n {
@@ -128,7 +128,7 @@ extension PractitionersSuite {
             let location = store == .postgres ? try PostgresServer.makeDatabase(kept ? "keep" : "load", kept: kept)
                 : directory.url.appendingPathComponent("practice.sqlite").path
             let file = directory.url.appendingPathComponent("everyone.csv")
-            FileManager.default.createFile(atPath: file.path, contents: nil)
+            guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw SessionBench.Failure("cannot create \(file.path)") }
             let handle = try FileHandle(forWritingTo: file)
             var sessions = 0
             var text = "practitioner,start,duration,kind\n"

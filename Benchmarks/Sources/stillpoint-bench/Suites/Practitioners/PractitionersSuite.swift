@@ -108,6 +108,7 @@ struct PractitionersSuite: BenchmarkSuite {
         let collected = Mutex<[String: [String: [Double]]]>([:])
         let failure = Mutex<(any Error)?>(nil)
         let resetPeak = ResourceUsage.resetPeak()
+        let cpuBefore = ResourceUsage.processCPUSeconds()
         let seconds = try await Stopwatch.seconds {
             try await AllPractitionerReports.run(entries, environment: environment, in: container) { id, report in
                 do {
@@ -118,6 +119,7 @@ struct PractitionersSuite: BenchmarkSuite {
                 }
             }
         }
+        let cpu = ResourceUsage.processCPUSeconds() - cpuBefore
         let peak = resetPeak ? ResourceUsage.peakResidentMegabytes() : nil
         if let error = failure.withLock({ $0 }) { throw error }
         let ours = collected.withLock { $0 }
@@ -136,6 +138,8 @@ struct PractitionersSuite: BenchmarkSuite {
         var metrics: [String: Double] = [
             "practitioners_per_s": Double(n) / seconds, "sql_practitioners_per_s": Double(n) / sqlSeconds,
             "sessions": Double(peers.sessions),
+            // This process's CPU only (on PostgreSQL the server's share is not in it): steady under a loaded machine.
+            "cpu_s": cpu, "cpu_practitioners_per_s": Double(n) / max(cpu, 1e-9),
         ]
         if let peak { metrics["peak_rss_mb"] = peak }
         if let duck = try await DuckDBPeer.run(peers, mode: "all", lines: [], scratch: benchmarkCase.directory) {
@@ -156,6 +160,7 @@ struct PractitionersSuite: BenchmarkSuite {
         let ids = sample(benchmarkCase.n)
         var times: [Double] = []
         var ours: [String: [String: [Double]]] = [:]
+        let cpuBefore = ResourceUsage.processCPUSeconds()
         for id in ids {
             // A runner of its own: the practitioner's digest is read from the store.
             let reports = PractitionerReports(container: container)
@@ -164,6 +169,7 @@ struct PractitionersSuite: BenchmarkSuite {
             guard let report else { throw SessionBench.Failure("the store has no practitioner \(id)") }
             ours[id] = try values(report, of: id)
         }
+        let cpuPerReport = (ResourceUsage.processCPUSeconds() - cpuBefore) / Double(max(ids.count, 1))
         let sql = try SQLPeer(uri: peers.copyDatabase)
         var sqlTimes: [Double] = []
         var theirs: [String: [String: [Double]]] = [:]
@@ -179,6 +185,7 @@ struct PractitionersSuite: BenchmarkSuite {
             metrics.merge(percentiles(duck.times, "duckdb_")) { a, _ in a }
         }
         metrics["sampled"] = Double(ids.count)
+        metrics["cpu_ms_per_report"] = cpuPerReport * 1_000
         return Sample(seconds: percentile(times, 0.5), baselineSeconds: percentile(sqlTimes, 0.5), metrics: metrics)
     }
 
