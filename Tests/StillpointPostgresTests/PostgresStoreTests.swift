@@ -133,7 +133,7 @@ struct PostgresStoreTests {
 
     /// A server stopped under a store with a kept writing and reading connection: the writes and reads meanwhile fail
     /// as unavailable (a lost connection, then one refused), never as the server's error, and once it is started
-    /// again the same store writes and reads again without being reopened.
+    /// again the same store writes and reads again without being reopened, from the first write and read on.
     @Test func theWriterAndReadersConnectAgainAfterTheServerRestarts() throws {
         let server = try PostgresTestServer.ownServer()
         defer { try? server.stop() }
@@ -163,6 +163,12 @@ struct PostgresStoreTests {
         try server.start()
         try insert(2)
         #expect(try count() == 2)
+
+        // Stopped and started again while the connections lay idle: the first write and read afterwards work.
+        try server.stop()
+        try server.start()
+        try insert(3)
+        #expect(try count() == 3)
     }
 
     /// The server ending the writer's connection in the middle of a write (as `pg_terminate_backend` or a restart

@@ -31,7 +31,7 @@ struct StoreOutageRoutesTests {
         configuration.adminToken = try AdminToken(ServerTestStore.adminToken, from: "the tests")
         configuration.limits.requestTimeout = .seconds(300)
         var logger = Logger(label: "stillpoint-server-tests")
-        logger.logLevel = .critical
+        logger.logLevel = .warning
         let container = try await ServerStore.open(configuration.store, logger: logger)
         defer { try? container.close() }
         let state = try ServerState(configuration: configuration, container: container, logger: logger)

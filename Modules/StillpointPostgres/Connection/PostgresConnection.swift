@@ -204,8 +204,16 @@ package final class PostgresConnection {
     /// Whether the connection still stands, having read what the server sent meanwhile: a server that stopped
     /// while the connection lay idle said so (or closed the socket), which ``isHealthy`` learns only on the next
     /// statement. Reads without blocking; a notification read stays queued for ``notifications(waitingUpTo:)``.
+    ///
+    /// It reads a few times at most, and stops as soon as nothing is waiting.
     package var isStillConnected: Bool {
-        _ = PQconsumeInput(handle)
+        // A server that ends a connection sends why, then closes it: the first read takes the message (which libpq
+        // treats as a notice), the next meets the end. An idle connection in good health has nothing to read.
+        for _ in 0..<4 where isHealthy {
+            var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0 else { break }
+            _ = PQconsumeInput(handle)
+        }
         return isHealthy
     }
 

@@ -20,7 +20,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             // The store out of reach (a PostgreSQL server stopped or restarting) is a 503 to try again, whichever route
             // met it: a write saved nothing, and a read of something not held in memory cannot be answered yet.
             if let unavailable = Problem.storeUnavailable(error, request) {
-                context.logger.warning("the store cannot be reached", metadata: ["path": "\(request.uri.path)"])
+                context.logger.warning("the store cannot be reached", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
                 return try unavailable.response(from: request, context: context)
             }
             context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: type(of: error)))"])
