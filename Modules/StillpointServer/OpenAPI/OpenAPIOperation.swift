@@ -13,6 +13,8 @@ struct OpenAPIOperation {
     /// Who may call an operation.
     enum Security {
         case none, administrator, practitioner
+        /// The practitioner or the administrator by bearer token, or the practitioner by ``PageCookie`` (``AccessControl/reader(_:_:)``).
+        case reader
     }
 
     /// An answer: its description and the schema of its JSON, or a media type of its own.
@@ -66,6 +68,7 @@ struct OpenAPIOperation {
         case .none: operation["security"] = [[String: Any]]()
         case .administrator: operation["security"] = [["administrator": [String]()]]
         case .practitioner: operation["security"] = [["practitioner": [String]()], ["administrator": [String]()]]
+        case .reader: operation["security"] = [["practitioner": [String]()], ["administrator": [String]()], ["pageCookie": [String]()]]
         }
         return operation
     }
