@@ -12,29 +12,9 @@ import Testing
 struct ServerExecutableTests {
     @Test func itServesAReportAndStopsCleanlyOnSIGTERM() async throws {
         let store = try ServerTestStore.makeStore(.sqlite)
-        let process = try ToolProcess.process("stillpoint-server", ["--store", store, "--port", "0", "--log-level", "trace"],
-                                              environment: [AdminToken.environmentVariable: ServerTestStore.adminToken])
-        let log = LockedState(Data())
-        let errorPipe = Pipe()
-        process.standardError = errorPipe
-        process.standardOutput = FileHandle.nullDevice
-        errorPipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            log.withLock { $0.append(data) }
-        }
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
-        // The log says which port the system chose.
-        var port: Int?
-        let deadline = Date().addingTimeInterval(120)
-        while port == nil, Date() < deadline, process.isRunning {
-            let text = log.withLock { String(decoding: $0, as: UTF8.self) }
-            port = text.firstMatch(of: /port=(\d+)/).flatMap { Int($0.1) }
-            if port == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        let chosen = try #require(port, "the server never said its port: \(log.withLock { String(decoding: $0, as: UTF8.self) })")
-        let base = "http://127.0.0.1:\(chosen)"
+        let server = try await ServerProcess.start(["--store", store, "--log-level", "trace"])
+        defer { server.stop() }
+        let base = server.base
 
         var add = URLRequest(url: try #require(URL(string: "\(base)/v1/practitioners")))
         add.httpMethod = "POST"
@@ -51,12 +31,10 @@ struct ServerExecutableTests {
         #expect((reportResponse as? HTTPURLResponse)?.statusCode == 200)
         #expect(!body.isEmpty)
 
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        errorPipe.fileHandleForReading.readabilityHandler = nil
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
-        let text = log.withLock { String(decoding: $0, as: UTF8.self) } + String(decoding: errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        server.stop()
+        #expect(server.process.terminationReason == .exit)
+        #expect(server.process.terminationStatus == 0)
+        let text = server.log
         #expect(!text.contains(ServerTestStore.adminToken), "the log shows the administrator's token")
         #expect(!text.contains(token), "the log shows alice's token")
         #expect(text.contains("stopped"))
