@@ -26,6 +26,21 @@ struct OpenAPIDocumentTests {
         }
     }
 
+    /// Problems go out as `application/problem+json`: an answer documented as a Problem in plain JSON would not
+    /// match what the server sends (schemathesis's "undocumented Content-Type", as `.ci/api-fuzz` found).
+    @Test func everyProblemIsDocumentedInTheProblemMediaType() throws {
+        for operation in OpenAPIDocument.operations {
+            for (status, answer) in operation.answers {
+                for (type, content) in answer.content ?? [:] {
+                    let reference = ((content as? [String: Any])?["schema"] as? [String: Any])?["$ref"] as? String
+                    if reference == "#/components/schemas/Problem" {
+                        #expect(type == Problem.mediaType, "\(operation.method) \(operation.path) \(status) documents a problem as \(type)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func everyReferenceResolves() throws {
         let data = OpenAPIDocument.json
         let text = try #require(String(data: data, encoding: .utf8))

@@ -26,6 +26,11 @@ struct OpenAPIOperation {
             Answer(description: description, content: ["application/json": ["schema": ["$ref": "#/components/schemas/\(schema)"]]])
         }
 
+        /// A problem (RFC 9457), in the media type the server sends it as, `application/problem+json`.
+        static func problem(_ description: String) -> Answer {
+            Answer(description: description, content: [Problem.mediaType: ["schema": ["$ref": "#/components/schemas/Problem"]]])
+        }
+
         static func media(_ types: [String], _ description: String) -> Answer {
             Answer(description: description, content: Dictionary(uniqueKeysWithValues: types.map { ($0, ["schema": ["type": "string"]] as [String: Any]) }))
         }
