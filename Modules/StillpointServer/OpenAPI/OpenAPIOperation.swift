@@ -31,8 +31,19 @@ struct OpenAPIOperation {
             Answer(description: description, content: [Problem.mediaType: ["schema": ["$ref": "#/components/schemas/Problem"]]])
         }
 
+        /// Bodies of the media `types`, each with the schema of what it holds (``schema(of:)``).
         static func media(_ types: [String], _ description: String) -> Answer {
-            Answer(description: description, content: Dictionary(uniqueKeysWithValues: types.map { ($0, ["schema": ["type": "string"]] as [String: Any]) }))
+            Answer(description: description, content: Dictionary(uniqueKeysWithValues: types.map { ($0, ["schema": schema(of: $0)] as [String: Any]) }))
+        }
+
+        /// A JSON body is an object; a server-sent event has an `id` and `data` (text); other media are text.
+        static func schema(of type: String) -> [String: Any] {
+            switch type {
+            case "application/json": ["type": "object"]
+            case "text/event-stream": ["type": "object", "properties": ["id": ["type": "string"], "data": ["type": "string"], "event": ["type": "string"]],
+                                       "required": ["id", "data"]]
+            default: ["type": "string"]
+            }
         }
 
         static func empty(_ description: String) -> Answer {
