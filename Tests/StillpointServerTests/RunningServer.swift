@@ -47,9 +47,10 @@ final class RunningServer: @unchecked Sendable {
     }
 
     /// Starts `stillpoint-server --store store --port 0` with `arguments`, the tests' administrator token, and waits
-    /// (up to two minutes on a loaded machine) for the log line that names its port.
-    static func start(store: String, _ arguments: [String] = []) async throws -> RunningServer {
-        let process = try ToolProcess.process("stillpoint-server", ["--store", store, "--port", "0"] + arguments,
+    /// (up to two minutes on a loaded machine) for the log line that names its port. Without `store`, the server
+    /// opens the default store, in the folder of its own that ``ToolProcess`` gives it.
+    static func start(store: String?, _ arguments: [String] = []) async throws -> RunningServer {
+        let process = try ToolProcess.process("stillpoint-server", (store.map { ["--store", $0] } ?? []) + ["--port", "0"] + arguments,
                                               environment: [AdminToken.environmentVariable: ServerTestStore.adminToken])
         let log = LockedState(Data())
         let errorPipe = Pipe()
@@ -74,11 +75,16 @@ final class RunningServer: @unchecked Sendable {
         return RunningServer(process: process, port: port, log: log, errorPipe: errorPipe)
     }
 
+    /// The URL of `path` (with its query) on the server.
+    func url(_ path: String) throws -> URL {
+        guard let url = URL(string: base + path) else { throw ServerTestFailure("\(path) is not a path") }
+        return url
+    }
+
     /// Sends a request and returns the answer, whatever its status.
     func send(_ method: String, _ path: String, token: String? = nil, body: Data? = nil,
               headers: [String: String] = [:]) async throws -> Answer {
-        guard let url = URL(string: base + path) else { throw ServerTestFailure("\(path) is not a path") }
-        var request = URLRequest(url: url, timeoutInterval: 120)
+        var request = URLRequest(url: try url(path), timeoutInterval: 120)
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let body {

@@ -23,6 +23,7 @@ public enum ServerRouter {
         AdministrationRoutes.add(to: router, state)
         ReportRoutes.add(to: router, state)
         ReportEventRoutes.add(to: router, state)
+        PageRoutes.add(to: router, state)
         SessionRoutes.add(to: router, state)
         ImportRoutes.add(to: router, state)
         OpenAPIRoutes.add(to: router, state)

@@ -41,6 +41,43 @@ public struct AccessControl: Sendable {
         return caller
     }
 
+    /// The caller of a `GET` route the practitioner's page needs (the page, the report, its event stream): as
+    /// ``practitioner(_:_:)``, or else the practitioner by the token of their ``PageCookie``. A cookie never stands
+    /// for the administrator, and on any other method it counts for nothing, so no other site can write with it.
+    @discardableResult
+    public func reader(_ id: String, _ request: Request) async throws -> Caller {
+        if Self.bearerToken(of: request) != nil { return try await practitioner(id, request) }
+        guard request.method == .get || request.method == .head, let token = PageCookie.token(of: request) else {
+            throw Problem(.unauthorized, "\(request.method) \(request.uri.path) needs a bearer token, or from a browser the cookie \(PageCookie.name): "
+                          + "send `Authorization: Bearer TOKEN`, or first post {\"token\": TOKEN} as JSON to \(PageCookie.path(of: id))/cookie",
+                          headers: [.wwwAuthenticate: Self.challenge])
+        }
+        guard let owner = try await tokens.owner(of: TokenHash(of: token)) else {
+            throw Problem(.unauthorized, "the cookie \(PageCookie.name) of \(request.method) \(request.uri.path) holds a token that is not valid "
+                          + "(it may have been replaced); ask the administrator for a new one and post it to \(PageCookie.path(of: id))/cookie",
+                          headers: [.wwwAuthenticate: Self.challenge + #", error="invalid_token""#])
+        }
+        guard owner == id else { throw Problem.noPractitioner(id) }
+        return .practitioner(owner)
+    }
+
+    /// The practitioner whose token `token` is, for ``PageCookie``: a 401 for a token that is no one's, a 403 for
+    /// the administrator's (it is never put in a browser), and the 404 of ``Problem/noPractitioner(_:)`` for
+    /// another practitioner's.
+    func pageCookieOwner(_ token: String, for id: String, _ request: Request) async throws -> String {
+        let hash = TokenHash(of: token)
+        if let adminToken, adminToken.matches(hash) {
+            throw Problem(.forbidden, "\(request.method) \(request.uri.path) puts a practitioner's own token in a cookie, never the administrator's; "
+                          + "send the administrator's token as `Authorization: Bearer TOKEN` instead")
+        }
+        guard let owner = try await tokens.owner(of: hash) else {
+            throw Problem(.unauthorized, "the token in the body of \(request.method) \(request.uri.path) is not valid (it may have been replaced); "
+                          + "ask the administrator for a new one", headers: [.wwwAuthenticate: Self.challenge + #", error="invalid_token""#])
+        }
+        guard owner == id else { throw Problem.noPractitioner(id) }
+        return owner
+    }
+
     /// Passes the administrator only: 401 without a valid token, 403 for a practitioner's.
     public func administrator(_ request: Request) async throws {
         guard adminToken != nil else {

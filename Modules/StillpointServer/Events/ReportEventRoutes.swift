@@ -16,7 +16,7 @@ enum ReportEventRoutes {
         let slots = EventStreamSlots(limit: state.configuration.limits.maximumEventStreams)
         state.routes.add(.get, "/v1/practitioners/:id/report/events", on: router) { request, context in
             let id = try PathParameter.practitionerID(request, context)
-            try await state.access.practitioner(id, request)
+            try await state.access.reader(id, request)
             let after = try resumePoint(request)
             guard slots.take() else {
                 throw Problem(.serviceUnavailable, "this server has \(slots.limit) report event streams open already, its most; "

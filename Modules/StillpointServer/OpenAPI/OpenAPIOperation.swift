@@ -13,6 +13,8 @@ struct OpenAPIOperation {
     /// Who may call an operation.
     enum Security {
         case none, administrator, practitioner
+        /// The practitioner or the administrator by bearer token, or the practitioner by ``PageCookie`` (``AccessControl/reader(_:_:)``).
+        case reader
     }
 
     /// An answer: its description and the schema of its JSON, or a media type of its own.
@@ -24,8 +26,24 @@ struct OpenAPIOperation {
             Answer(description: description, content: ["application/json": ["schema": ["$ref": "#/components/schemas/\(schema)"]]])
         }
 
+        /// A problem (RFC 9457), in the media type the server sends it as, `application/problem+json`.
+        static func problem(_ description: String) -> Answer {
+            Answer(description: description, content: [Problem.mediaType: ["schema": ["$ref": "#/components/schemas/Problem"]]])
+        }
+
+        /// Bodies of the media `types`, each with the schema of what it holds (``schema(of:)``).
         static func media(_ types: [String], _ description: String) -> Answer {
-            Answer(description: description, content: Dictionary(uniqueKeysWithValues: types.map { ($0, ["schema": ["type": "string"]] as [String: Any]) }))
+            Answer(description: description, content: Dictionary(uniqueKeysWithValues: types.map { ($0, ["schema": schema(of: $0)] as [String: Any]) }))
+        }
+
+        /// A JSON body is an object; a server-sent event has an `id` and `data` (text); other media are text.
+        static func schema(of type: String) -> [String: Any] {
+            switch type {
+            case "application/json": ["type": "object"]
+            case "text/event-stream": ["type": "object", "properties": ["id": ["type": "string"], "data": ["type": "string"], "event": ["type": "string"]],
+                                       "required": ["id", "data"]]
+            default: ["type": "string"]
+            }
         }
 
         static func empty(_ description: String) -> Answer {
@@ -66,6 +84,7 @@ struct OpenAPIOperation {
         case .none: operation["security"] = [[String: Any]]()
         case .administrator: operation["security"] = [["administrator": [String]()]]
         case .practitioner: operation["security"] = [["practitioner": [String]()], ["administrator": [String]()]]
+        case .reader: operation["security"] = [["practitioner": [String]()], ["administrator": [String]()], ["pageCookie": [String]()]]
         }
         return operation
     }

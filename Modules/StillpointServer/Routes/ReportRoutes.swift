@@ -21,7 +21,7 @@ enum ReportRoutes {
         let manifests = state.manifests
         state.routes.add(.get, "/v1/practitioners/:id/report", on: router) { request, context in
             let id = try PathParameter.practitionerID(request, context)
-            try await state.access.practitioner(id, request)
+            try await state.access.reader(id, request)
             let query = request.uri.queryParameters
             let format = try format(query["format"].map(String.init))
             let configName = query["config"].map(String.init)
