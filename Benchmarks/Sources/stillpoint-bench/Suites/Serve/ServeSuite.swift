@@ -35,8 +35,9 @@ struct ServeSuite: BenchmarkSuite {
 
     /// Connections that warm the reports at once.
     static let warmers = 4
-    /// Sessions posted a second during `get-report-writing`.
+    /// Sessions posted a second during `get-report-writing`, and over how many connections.
     static let postsPerSecond = 100.0
+    static let postingConnections = 10
     /// The environment variable naming the `stillpoint-server` to measure, instead of the one built beside
     /// `stillpoint-bench`.
     static let serverVariable = "STILLPOINT_BENCH_SERVER"
@@ -138,15 +139,20 @@ struct ServeSuite: BenchmarkSuite {
         let n = benchmarkCase.n
         let store = try await Fixture.shared.store(n)
         let warm = try await Fixture.shared.warmServer(n)
-        let poster = SessionPoster(port: warm.server.port, store: store, perSecond: postsPerSecond)
+        // Several connections: a server saturated by wrk's connections answers each one's requests in turn.
+        let posters = (0..<postingConnections).map { _ in
+            SessionPoster(port: warm.server.port, store: store, perSecond: postsPerSecond / Double(postingConnections))
+        }
         let result: Wrk.Result
         do {
-            defer { poster.stop() }
+            defer { for poster in posters { poster.stop() } }
             result = try await Wrk.run(port: warm.server.port, seconds: loadSeconds(n), script: wrkScript(store), in: benchmarkCase.directory)
         }
-        let posted = try poster.result()
+        let each = try posters.map { try $0.result() }
+        let posted = SessionPoster.Posted(sent: each.reduce(0) { $0 + $1.sent }, saved: each.reduce(0) { $0 + $1.saved },
+                                          seconds: each.map(\.seconds).max() ?? 0)
         try check(result, "GET report while sessions are posted")
-        guard posted.saved > 0, posted.saved == posted.sent else {
+        guard posted.saved > 0, posted.saved == posted.sent, posted.seconds > 0 else {
             throw SessionBench.Failure("\(posted.sent) sessions were posted during the load and \(posted.saved) saved")
         }
         return Sample(seconds: 1 / result.requestsPerSecond, metrics: [
