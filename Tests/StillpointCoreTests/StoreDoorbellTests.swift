@@ -83,55 +83,6 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: StoreDoorbell.url(for: url).path))
     }
 
-    /// The doorbell rings at the commit, from the writer, whatever the writing task's own executor is doing (here
-    /// held up until the ring comes). It rang after a hop to the shared pool before, which this test cannot hold
-    /// up without holding up every other test: it passes on that order too, and guards the ring's independence
-    /// from the caller.
-    @Test func theDoorbellRingsAtTheCommitNotWhenTheWritingTaskResumes() async throws {
-        let location = try await TestStore.sqliteFile.makeLocation()
-        let url = try #require(location.fileURL)
-        let container = try makeContainer(at: location)
-        let store = try container.sqliteStore
-        let signals = Signals(try #require(StoreDoorbell.rings(for: url)))
-        try await Task.sleep(for: .milliseconds(100))
-        let before = signals.received
-        let writer = HeldWriter()
-        let release = DispatchSemaphore(value: 0)
-        let writing = Task { try await writer.insertItem(into: store, holdingUntil: release) }
-        let rang = await signals.waitForMore(than: before, within: .seconds(10))
-        release.signal()
-        try await writing.value
-        #expect(rang != nil, "the doorbell waited for the writing task to resume")
-    }
-
-    /// An actor on a dispatch queue that a test can hold up, as a loaded machine holds up a lowered thread.
-    actor HeldWriter {
-        final class Executor: SerialExecutor {
-            let queue = DispatchQueue(label: "held writer")
-
-            func enqueue(_ job: consuming ExecutorJob) {
-                let job = UnownedJob(job)
-                let executor = asUnownedSerialExecutor()
-                queue.async { job.runSynchronously(on: executor) }
-            }
-
-            func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
-        }
-
-        let executor = Executor()
-        nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
-
-        /// Inserts an item; the transaction holds this actor's queue until `release` is signalled, so the write
-        /// cannot resume here before then.
-        func insertItem(into store: Store, holdingUntil release: DispatchSemaphore) async throws {
-            let queue = executor.queue
-            try await store.writeAsync { db in
-                queue.async { release.wait() }
-                try db.execute(sql: #"INSERT INTO "Item" ("uid", "title") VALUES (1, 'held')"#)
-            }
-        }
-    }
-
     @Test func aFolderInotifyCannotWatchHasNoDoorbell() {
         #expect(StoreDoorbell.rings(for: URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/store.sqlite")) == nil)
     }
