@@ -340,10 +340,25 @@ struct LiveReportsTests {
         try await Property.apply(.upsert("alice", key: "a1", day: 1, minutes: 20, kind: "yoga"), to: container)
         let engine = try Self.engine(container)
         let demo = try #require(try await engine.report(for: Practitioner.defaultID))
-        #expect(demo.body.contains(#""notice": "demo data: a generated history of 1 sessions"#))
+        #expect(demo.body.contains(#""notice": "demo data: a generated history of 1 session, not yours"#))
         let alice = try #require(try await engine.report(for: "alice"))
         #expect(!alice.body.contains(#""notice""#))
         await engine.shutdown()
+
+        // One session of the practitioner's own beside the demo's.
+        try await container.performBackgroundTask { context in
+            let session = context.insert(Session.self)
+            try session.set(Session.practitioner, to: try Practitioners.object(Practitioner.defaultID, in: context))
+            session[Session.start] = Property.asOf.addingTimeInterval(-3_600)
+            session[Session.duration] = 300
+            session[Session.kind] = "yoga"
+            session[Session.key] = "own-1"
+            try await context.save()
+        }
+        let again = try Self.engine(container)
+        let mixed = try #require(try await again.report(for: Practitioner.defaultID))
+        #expect(mixed.body.contains(#""notice": "the store holds 1 generated demo session (source \"demo\") beside 1 other""#), "\(mixed.body.prefix(600))")
+        await again.shutdown()
     }
 
     @Test(arguments: StoreKind.all)

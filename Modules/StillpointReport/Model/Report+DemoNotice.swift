@@ -28,9 +28,10 @@ extension Report {
         }
         guard demo > 0 else { return nil }
         guard others == 0 else {
-            return "the store holds \(demo.formatted()) generated demo sessions (source \"\(DemoHistory.source)\") beside "
-                + "\(others.formatted()) others"
+            return "the store holds \(demo.formatted()) generated demo \(demo == 1 ? "session" : "sessions") (source \"\(DemoHistory.source)\") beside "
+                + "\(others.formatted()) \(others == 1 ? "other" : "others")"
         }
-        return "demo data: a generated history of \(demo.formatted()) sessions, not yours; `stillpoint import` brings in your own"
+        return "demo data: a generated history of \(demo.formatted()) \(demo == 1 ? "session" : "sessions"), not yours; "
+            + "`stillpoint import` brings in your own"
     }
 }
