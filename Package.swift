@@ -103,9 +103,15 @@ let package = Package(
             dependencies: ["StillpointCore", "StillpointSQL", "CLibPQ"],
             path: "Modules/StillpointPostgres",
             swiftSettings: strictSettings),
+        // Child processes for the tests and their throwaway servers (posix_spawn; see ChildProcess for why).
+        .target(
+            name: "StillpointChildProcess",
+            dependencies: ["StillpointCore"],
+            path: "Modules/StillpointChildProcess",
+            swiftSettings: strictSettings),
         .target(
             name: "StillpointPostgresTestSupport",
-            dependencies: ["StillpointPostgres"],
+            dependencies: ["StillpointPostgres", "StillpointChildProcess"],
             path: "Modules/StillpointPostgresTestSupport",
             swiftSettings: strictSettings),
         .target(
@@ -167,7 +173,7 @@ let package = Package(
             name: "StillpointCoreTests",
             dependencies: [
                 "StillpointSQLite", "StillpointCore", "StillpointSQL", "StillpointTestSupport", "StillpointPostgres", "StillpointPostgresTestSupport",
-                grdb, propertyBased,
+                "StillpointChildProcess", grdb, propertyBased,
             ],
             path: "Tests/StillpointCoreTests",
             swiftSettings: strictSettings),
@@ -183,6 +189,11 @@ let package = Package(
             path: "Tests/StillpointSQLiteTests",
             swiftSettings: strictSettings),
         .testTarget(
+            name: "StillpointChildProcessTests",
+            dependencies: ["StillpointChildProcess"],
+            path: "Tests/StillpointChildProcessTests",
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "StillpointSQLTests",
             dependencies: ["StillpointSQL", "StillpointCore", propertyBased],
             path: "Tests/StillpointSQLTests",
@@ -191,7 +202,7 @@ let package = Package(
             name: "PracticeLogTests",
             dependencies: [
                 "StillpointSQLite", "StillpointPostgres", "StillpointPostgresTestSupport", "StillpointSQL", "PracticeLog", "StillpointTestSupport",
-                zipFoundation,
+                "StillpointChildProcess", zipFoundation,
             ],
             path: "Tests/PracticeLogTests",
             exclude: ["Fixtures"],
@@ -205,12 +216,16 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointToolTests",
-            dependencies: ["StillpointSQLite", "StillpointPostgres", "stillpoint", "StillpointTool", "StillpointDefaultStore", "StillpointCore", "PracticeLog", "StillpointPostgresTestSupport"],
+            dependencies: [
+                "StillpointSQLite", "StillpointPostgres", "stillpoint", "StillpointTool", "StillpointDefaultStore", "StillpointCore", "PracticeLog",
+                "StillpointPostgresTestSupport", "StillpointChildProcess",
+            ],
             path: "Tests/StillpointToolTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "SourceAuditTests",
+            dependencies: ["StillpointChildProcess"],
             path: "Tests/SourceAuditTests",
             swiftSettings: strictSettings),
         .testTarget(
@@ -276,7 +291,7 @@ var serverTargets: [Target] {
             name: "StillpointServerTests",
             dependencies: [
                 "StillpointServer", "stillpoint-server", "stillpoint", "StillpointSQLite", "StillpointPostgres", "StillpointCore", "PracticeLog", "StillpointReport",
-                "StillpointCatalog", "StillpointManifest", "StillpointPostgresTestSupport", hummingbird, hummingbirdTesting, crypto,
+                "StillpointCatalog", "StillpointManifest", "StillpointPostgresTestSupport", "StillpointChildProcess", hummingbird, hummingbirdTesting, crypto,
             ],
             path: "Tests/StillpointServerTests",
             swiftSettings: strictSettings),

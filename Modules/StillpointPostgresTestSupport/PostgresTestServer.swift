@@ -1,4 +1,5 @@
 import Foundation
+import StillpointChildProcess
 import StillpointPostgres
 
 /// A throwaway PostgreSQL server for the tests: `initdb` in a temporary folder, listening on a Unix socket in
@@ -158,29 +159,19 @@ public final class PostgresTestServer: Sendable {
 
     /// Runs a server program, as the `postgres` user when this process is root, and fails with its output.
     ///
-    /// `posix_spawn` and `waitpid` rather than `Process`: this runs inside a static initializer, and the output
-    /// goes to a file, since the server that `pg_ctl start` leaves running would hold a pipe open for ever.
+    /// Waits on this thread: this runs inside a static initializer. The output goes to a file, since the server
+    /// that `pg_ctl start` leaves running would hold a pipe open for ever.
     static func run(_ program: String, _ arguments: [String]) throws {
         let command = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--", program] + arguments : [program] + arguments
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("stillpoint-pg-\(UUID().uuidString).log").path
         defer { unlink(log) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let arguments = command.map { strdup($0) } + [nil]
-        defer { arguments.forEach { free($0) } }
-        var child: pid_t = 0
-        let spawned = posix_spawnp(&child, command[0], &actions, nil, arguments, environ)
-        guard spawned == 0 else {
-            throw ServerFailure(description: "cannot run \(command[0]): \(String(cString: strerror(spawned)))")
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(command[0], Array(command.dropFirst()), standardOutput: .file(log), standardError: .standardOutput)
+        } catch {
+            throw ServerFailure(description: "cannot run \(command[0]): \(error)")
         }
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-        let exited = status & 0x7f == 0 && (status >> 8) & 0xff == 0
-        guard exited else {
+        guard child.waitUntilExit() == .exited(0) else {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             throw ServerFailure(description: "\((program as NSString).lastPathComponent) failed: "
                                 + text.split(whereSeparator: \.isNewline).suffix(3).joined(separator: " "))

@@ -1,4 +1,5 @@
 import Foundation
+import StillpointChildProcess
 import PracticeLog
 import Testing
 
@@ -8,10 +9,7 @@ import Testing
 struct ImportRunProcessTests {
     /// `host pid start` of a process that has ended.
     static func endedProcess() throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exit 0"]
-        try process.run()
+        let process = try ChildProcess("/bin/sh", ["-c", "exit 0"])
         process.waitUntilExit()
         let parts = ImportRunProcess.current.split(separator: " ", omittingEmptySubsequences: false)
         return "\(parts[0]) \(process.processIdentifier) \(parts[2])"

@@ -1,4 +1,5 @@
 import Foundation
+import StillpointChildProcess
 
 /// A package's manifest as `swift package dump-package` prints it: its targets, what each depends on, and its
 /// products; enough to follow a target's dependencies to the end.
@@ -59,30 +60,13 @@ struct PackageManifest {
 
     /// Runs `swift` with `arguments` and returns what it printed; throws with its error output if it fails.
     static func swift(_ arguments: [String], in directory: URL? = nil) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift"] + arguments
-        if let directory { process.currentDirectoryURL = directory }
         // The whole graph, also when the tests run in CI's pass that leaves the HTTP service out (Package.swift).
-        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "STILLPOINT_WITHOUT_SERVER" }
-        // The error output goes to a file, so that only one pipe is read and neither can fill up and stall.
-        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("stillpoint-swift-\(UUID().uuidString).err")
-        guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
-            throw ManifestReadError(directory: errorFile.path, problem: "cannot create the file for the error output")
+        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "STILLPOINT_WITHOUT_SERVER" }
+        let result = try ChildProcess("/usr/bin/env", ["swift"] + arguments, environment: environment, directory: directory?.path,
+                                      standardOutput: .collected, standardError: .collected).waitForResult()
+        guard result.status == 0 else {
+            throw ManifestReadError(directory: directory?.path ?? arguments.joined(separator: " "), problem: result.standardError)
         }
-        defer { try? FileManager.default.removeItem(at: errorFile) }
-        let errors = try FileHandle(forWritingTo: errorFile)
-        defer { try? errors.close() }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let problem = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-            throw ManifestReadError(directory: directory?.path ?? arguments.joined(separator: " "), problem: problem)
-        }
-        return printed
+        return Data(result.standardOutput.utf8)
     }
 }

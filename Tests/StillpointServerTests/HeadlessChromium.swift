@@ -1,4 +1,5 @@
 import Foundation
+import StillpointChildProcess
 import Testing
 
 /// Headless Chromium (Debian's `chromium`) driven over the DevTools protocol on a pipe: `--remote-debugging-pipe`
@@ -19,7 +20,7 @@ final class HeadlessChromium: @unchecked Sendable {
     /// How long one command may take before the browser is killed, so that a hung browser fails the test.
     static let commandSeconds = 120
 
-    private let process: Process
+    private let process: ChildProcess
     private let commands: FileHandle
     private let answers: FileHandle
     private let profile: URL
@@ -29,7 +30,7 @@ final class HeadlessChromium: @unchecked Sendable {
     /// The DevTools session of the page the commands go to.
     private var session: String?
 
-    private init(process: Process, commands: FileHandle, answers: FileHandle, profile: URL) {
+    private init(process: ChildProcess, commands: FileHandle, answers: FileHandle, profile: URL) {
         self.process = process
         self.commands = commands
         self.answers = answers
@@ -50,18 +51,14 @@ final class HeadlessChromium: @unchecked Sendable {
                        "--disable-dev-shm-usage", "--hide-scrollbars", "--force-device-scale-factor=1", "--force-color-profile=srgb",
                        "--window-size=\(width),\(height)", "about:blank"]
         if getuid() == 0 { options.insert("--no-sandbox", at: 0) }
-        let process = Process()
         // The shell hands the two pipes over as descriptors 3 and 4, then becomes Chromium (exec): one process id.
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"exec "$0" "$@" 3<&0 4>&1 </dev/null >/dev/null"#, executable] + options
-        let toBrowser = Pipe()
-        let fromBrowser = Pipe()
-        process.standardInput = toBrowser
-        process.standardOutput = fromBrowser
-        process.standardError = try FileHandle(forWritingTo: Self.makeFile(profile.appendingPathComponent("chromium.log")))
-        try process.run()
-        let browser = HeadlessChromium(process: process, commands: toBrowser.fileHandleForWriting, answers: fromBrowser.fileHandleForReading,
-                                       profile: profile)
+        let process = try ChildProcess("/bin/sh", ["-c", #"exec "$0" "$@" 3<&0 4>&1 </dev/null >/dev/null"#, executable] + options,
+                                       standardInput: .pipe, standardOutput: .pipe,
+                                       standardError: .file(profile.appendingPathComponent("chromium.log").path))
+        guard let commands = process.standardInput, let answers = process.standardOutput else {
+            throw ServerTestFailure("Chromium started without its DevTools pipes")
+        }
+        let browser = HeadlessChromium(process: process, commands: commands, answers: answers, profile: profile)
         do {
             let target = try await browser.call("Target.createTarget", ["url": "about:blank"], onPage: false)
             let targetID = try #require(target["targetId"] as? String, "Target.createTarget answered \(target)")
@@ -119,10 +116,8 @@ final class HeadlessChromium: @unchecked Sendable {
             // Browser.close lets Chromium end its own helper processes; its answer is not awaited. Written without the
             // queue, which a command that hung may still hold (until the watchdog kills the browser).
             try? commands.write(contentsOf: Data(#"{"id":999999,"method":"Browser.close","params":{}}"#.utf8) + [0])
-            Self.wait(for: process, seconds: 10)
-            if process.isRunning { process.terminate() }
-            Self.wait(for: process, seconds: 5)
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            if process.waitUntilExit(within: .seconds(10)) == nil { process.signal(SIGTERM) }
+            if process.waitUntilExit(within: .seconds(5)) == nil { process.signal(SIGKILL) }
             process.waitUntilExit()
         }
         try? commands.close()
@@ -140,7 +135,7 @@ final class HeadlessChromium: @unchecked Sendable {
         let encoded = try JSONSerialization.data(withJSONObject: parameters)
         let watchdog = DispatchWorkItem { [process] in
             // A browser that stops answering is killed, which closes the pipe, which ends the read below.
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.signal(SIGKILL)
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Self.commandSeconds), execute: watchdog)
         defer { watchdog.cancel() }
@@ -179,15 +174,5 @@ final class HeadlessChromium: @unchecked Sendable {
                 return Data(message)
             }
         }
-    }
-
-    private static func wait(for process: Process, seconds: Double) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < deadline { usleep(50_000) }
-    }
-
-    private static func makeFile(_ url: URL) throws -> URL {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw ServerTestFailure("cannot create \(url.path)") }
-        return url
     }
 }

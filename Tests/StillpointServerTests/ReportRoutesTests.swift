@@ -32,13 +32,13 @@ struct ReportRoutesTests {
             for format in ["json", "html", "markdown", "csv", "text"] {
                 let response = try await client.send(.get, "/v1/practitioners/alice/report?format=\(format)&as_of=\(Self.asOf)", token: token)
                 #expect(response.status == .ok, "\(format): \(response.text)")
-                let tool = try ToolProcess.run(["report", "--store", store, "--practitioner", "alice", "--format", format, "--as-of", Self.asOf])
+                let tool = try await ToolProcess.run(["report", "--store", store, "--practitioner", "alice", "--format", format, "--as-of", Self.asOf])
                 #expect(tool.status == 0, "\(tool.standardError)")
                 #expect(Array(buffer: response.body) == Array(tool.standardOutput.utf8), "\(format)")
                 #expect(response.headers[.cacheControl] == "no-cache")
             }
             let named = try await client.send(.get, "/v1/practitioners/alice/report?format=text&config=yoga-only&as_of=\(Self.asOf)", token: token)
-            let tool = try ToolProcess.run(["report", "--store", store, "--practitioner", "alice", "--format", "text", "--as-of", Self.asOf,
+            let tool = try await ToolProcess.run(["report", "--store", store, "--practitioner", "alice", "--format", "text", "--as-of", Self.asOf,
                                             "--config", configDirectory.appendingPathComponent("yoga-only.yaml").path])
             #expect(named.status == .ok)
             #expect(named.text == tool.standardOutput)

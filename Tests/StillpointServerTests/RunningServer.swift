@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import StillpointChildProcess
 import StillpointCore
 @testable import StillpointServer
 
@@ -13,17 +14,14 @@ import StillpointCore
 /// defer { server.stop() }
 /// let answer = try await server.send("GET", "/healthz")
 /// ```
-// Process and Pipe are not marked Sendable; a server is driven by the one test that started it.
-final class RunningServer: @unchecked Sendable {
-    let process: Process
+final class RunningServer: Sendable {
+    let process: ChildProcess
     let port: Int
-    private let log: LockedState<Data>
-    private let errorPipe: Pipe
 
     var base: String { "http://127.0.0.1:\(port)" }
 
     /// What the server wrote on standard error so far.
-    var logText: String { log.withLock { String(decoding: $0, as: UTF8.self) } }
+    var logText: String { process.collectedError }
 
     /// An answer: its status, headers (names in lower case) and body.
     struct Answer: Sendable {
@@ -39,40 +37,29 @@ final class RunningServer: @unchecked Sendable {
         }
     }
 
-    private init(process: Process, port: Int, log: LockedState<Data>, errorPipe: Pipe) {
+    private init(process: ChildProcess, port: Int) {
         self.process = process
         self.port = port
-        self.log = log
-        self.errorPipe = errorPipe
     }
 
     /// Starts `stillpoint-server --store store --port 0` with `arguments`, the tests' administrator token, and waits
     /// (up to two minutes on a loaded machine) for the log line that names its port. Without `store`, the server
     /// opens the default store, in the folder of its own that ``ToolProcess`` gives it.
     static func start(store: String?, _ arguments: [String] = []) async throws -> RunningServer {
-        let process = try ToolProcess.process("stillpoint-server", (store.map { ["--store", $0] } ?? []) + ["--port", "0"] + arguments,
-                                              environment: [AdminToken.environmentVariable: ServerTestStore.adminToken])
-        let log = LockedState(Data())
-        let errorPipe = Pipe()
-        process.standardError = errorPipe
-        process.standardOutput = FileHandle.nullDevice
-        errorPipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            log.withLock { $0.append(data) }
-        }
-        try process.run()
+        let process = try ToolProcess.start("stillpoint-server", (store.map { ["--store", $0] } ?? []) + ["--port", "0"] + arguments,
+                                            environment: [AdminToken.environmentVariable: ServerTestStore.adminToken], standardOutput: .null)
         var port: Int?
         let deadline = Date().addingTimeInterval(120)
         while port == nil, Date() < deadline, process.isRunning {
-            port = log.withLock { String(decoding: $0, as: UTF8.self) }.firstMatch(of: /port=(\d+)/).flatMap { Int($0.1) }
+            port = process.collectedError.firstMatch(of: /port=(\d+)/).flatMap { Int($0.1) }
             if port == nil { try await Task.sleep(for: .milliseconds(50)) }
         }
         guard let port else {
-            let server = RunningServer(process: process, port: 0, log: log, errorPipe: errorPipe)
+            let server = RunningServer(process: process, port: 0)
             server.stop()
             throw ServerTestFailure("stillpoint-server never said its port: \(server.logText)")
         }
-        return RunningServer(process: process, port: port, log: log, errorPipe: errorPipe)
+        return RunningServer(process: process, port: port)
     }
 
     /// The URL of `path` (with its query) on the server.
@@ -110,7 +97,7 @@ final class RunningServer: @unchecked Sendable {
 
     /// Sends `signal` to the server.
     func signal(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        process.signal(signal)
     }
 
     /// Waits up to `seconds` for the server to exit, and returns whether it did.
@@ -124,10 +111,7 @@ final class RunningServer: @unchecked Sendable {
 
     /// Kills the server if it still runs, waits for it, and reads the rest of its log.
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        errorPipe.fileHandleForReading.readabilityHandler = nil
-        let rest = errorPipe.fileHandleForReading.readDataToEndOfFile()
-        log.withLock { $0.append(rest) }
+        process.signal(SIGKILL)
+        _ = process.waitForResult()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StillpointChildProcess
 import Testing
 @testable import StillpointServer
 
@@ -17,8 +18,7 @@ struct ServerExecutableTests {
 
         server.signal(SIGTERM)
         #expect(await server.waitForExit())
-        #expect(server.process.terminationReason == .exit)
-        #expect(server.process.terminationStatus == 0)
+        #expect(server.process.termination == .exited(0))
         server.stop()
         let text = server.logText
         #expect(!text.contains(ServerTestStore.adminToken), "the log shows the administrator's token")
@@ -40,20 +40,20 @@ struct ServerExecutableTests {
         #expect(runs.text == #"{"imports":[]}"#)
     }
 
-    @Test func aMaxImportBytesOfZeroIsAUsageError() throws {
-        let result = try ToolProcess.run(["--port", "0", "--max-import-bytes", "0"], tool: "stillpoint-server")
+    @Test func aMaxImportBytesOfZeroIsAUsageError() async throws {
+        let result = try await ToolProcess.run(["--port", "0", "--max-import-bytes", "0"], tool: "stillpoint-server")
         #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError.contains("--max-import-bytes must be a positive number of bytes"))
     }
 
-    @Test func aStoreThatIsNotThereExits66() throws {
-        let result = try ToolProcess.run(["--store", "/nonexistent/store.sqlite", "--port", "0"], tool: "stillpoint-server")
+    @Test func aStoreThatIsNotThereExits66() async throws {
+        let result = try await ToolProcess.run(["--store", "/nonexistent/store.sqlite", "--port", "0"], tool: "stillpoint-server")
         #expect(result.status == 66, "\(result.standardError)")
         #expect(result.standardError.contains("/nonexistent/store.sqlite"))
     }
 
-    @Test func aShortAdministratorTokenIsRefusedWithoutShowingIt() throws {
-        let result = try ToolProcess.run(["--port", "0"], tool: "stillpoint-server", environment: [AdminToken.environmentVariable: "hunter2"])
+    @Test func aShortAdministratorTokenIsRefusedWithoutShowingIt() async throws {
+        let result = try await ToolProcess.run(["--port", "0"], tool: "stillpoint-server", environment: [AdminToken.environmentVariable: "hunter2"])
         #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError.contains("shorter than 32 characters"))
         #expect(!result.standardError.contains("hunter2"))

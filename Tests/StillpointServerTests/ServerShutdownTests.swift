@@ -1,4 +1,5 @@
 import Foundation
+import StillpointChildProcess
 import StillpointPostgresTestSupport
 import Testing
 @testable import StillpointServer
@@ -50,9 +51,8 @@ struct ServerShutdownTests {
         #expect(slow.status == 201, "\(slow.text)")
 
         #expect(await server.waitForExit())
-        #expect(server.process.terminationReason == .exit)
         server.stop()
-        #expect(server.process.terminationStatus == 0, "\(server.logText)")
+        #expect(server.process.termination == .exited(0), "\(server.logText)")
         #expect(server.logText.contains("stopped"))
         #expect(!server.logText.contains(token), "the log shows alice's token")
     }
@@ -72,7 +72,7 @@ struct ServerShutdownTests {
         first.signal(SIGKILL)
         #expect(posted.status == 201, "\(posted.text)")
         #expect(await first.waitForExit())
-        #expect(first.process.terminationReason == .uncaughtSignal)
+        #expect(first.process.termination == .signalled(SIGKILL))
 
         let second = try await RunningServer.start(store: store)
         defer { second.stop() }

@@ -1,15 +1,10 @@
 import Foundation
+import StillpointChildProcess
 @testable import StillpointServer
 
 /// Runs a built executable of the package (`stillpoint`, `stillpoint-server`), found beside the test bundle in
 /// the build products, with a home of its own.
 enum ToolProcess {
-    struct Result {
-        let status: Int32
-        let standardOutput: String
-        let standardError: String
-    }
-
     /// The repository the tests were built from.
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -26,38 +21,21 @@ enum ToolProcess {
         return directory
     }
 
-    /// `name` ready to launch with `arguments`, in UTC, without colour, with `STILLPOINT_HOME` in a folder of its own.
-    static func process(_ name: String, _ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
-        let process = Process()
-        process.executableURL = executable(name)
-        process.arguments = arguments
+    /// Starts `name` with `arguments`, in UTC, without colour, with `STILLPOINT_HOME` in a folder of its own.
+    static func start(_ name: String, _ arguments: [String], environment extra: [String: String] = [:],
+                      standardOutput: ChildProcess.Output = .collected, standardError: ChildProcess.Output = .collected) throws -> ChildProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["STILLPOINT_HOME"] = try scratchDirectory().path
         environment["TZ"] = "UTC"
         environment["NO_COLOR"] = "1"
         environment[AdminToken.environmentVariable] = nil
         for (key, value) in extra { environment[key] = value }
-        process.environment = environment
-        return process
+        return try ChildProcess(executable(name).path, arguments, environment: environment,
+                                standardOutput: standardOutput, standardError: standardError)
     }
 
-    /// Runs the `stillpoint` tool (or the executable `name`) to its end.
-    static func run(_ arguments: [String], tool name: String = "stillpoint", environment: [String: String] = [:]) throws -> Result {
-        let process = try process(name, arguments, environment: environment)
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tool-out-\(UUID().uuidString)")
-        let error = FileManager.default.temporaryDirectory.appendingPathComponent("tool-err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: error.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: output)
-            try? FileManager.default.removeItem(at: error)
-        }
-        // Files rather than pipes: a large report cannot fill a pipe and stall the tool.
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: error)
-        try process.run()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, standardOutput: try String(contentsOf: output, encoding: .utf8),
-                      standardError: try String(contentsOf: error, encoding: .utf8))
+    /// Runs the `stillpoint` tool (or the executable `name`) to its end, without holding a thread while it runs.
+    static func run(_ arguments: [String], tool name: String = "stillpoint", environment: [String: String] = [:]) async throws -> ChildProcess.Result {
+        try await start(name, arguments, environment: environment).result()
     }
 }

@@ -5,13 +5,10 @@ import Testing
 /// shown, instead of being read as the name of another file that "does not exist".
 @Suite("arguments that are not UTF-8", .serialized)
 struct ArgumentEncodingTests {
-    /// Runs the tool through the shell, which passes `printf`'s bytes through as they are (a `Process`'s
+    /// Runs the tool through the shell, which passes `printf`'s bytes through as they are (a child process's
     /// arguments are Swift strings, which cannot hold them).
     static func run(_ script: String, in tool: ToolRunner) throws -> ToolRunner.Result {
-        let process = tool.process([])
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, ToolRunner.executable.path]
-        return try ToolRunner.run(process)
+        try tool.start(["-c", script, ToolRunner.executable.path], executable: "/bin/sh").waitForResult()
     }
 
     @Test func aLatin1FileNameIsRefusedAsNotUTF8NotAsMissing() throws {

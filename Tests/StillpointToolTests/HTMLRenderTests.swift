@@ -1,4 +1,5 @@
 import Foundation
+import StillpointChildProcess
 import Testing
 
 /// The HTML report in a real browser: headless Chromium lays it out at 1200 and 420 pixels wide, for a large
@@ -47,23 +48,12 @@ struct HTMLRenderTests {
     static func problems(in html: String, width: Int, folder: String) throws -> String {
         let page = URL(fileURLWithPath: folder).appendingPathComponent("measure-\(width).html")
         try measuringPage(html, width: width).write(to: page, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Chromium.path))
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+        let browser = try ChildProcess(try #require(Chromium.path), ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
                              "--disable-extensions", "--user-data-dir=\(folder)/profile-\(width)", "--force-device-scale-factor=1",
-                             "--host-resolver-rules=MAP * ~NOTFOUND", "--window-size=\(max(width, 1200)),2000", "--dump-dom", page.absoluteString]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let collected = OutputCollector(reading: output.fileHandleForReading)
+                             "--host-resolver-rules=MAP * ~NOTFOUND", "--window-size=\(max(width, 1200)),2000", "--dump-dom", page.absoluteString], standardOutput: .collected)
         // A browser that hangs fails the test instead of stalling the suite.
-        let deadline = Date().addingTimeInterval(120)
-        while process.isRunning && Date() < deadline { usleep(50_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        while !collected.ended { usleep(1_000) }
-        let dom = collected.text
+        if browser.waitUntilExit(within: .seconds(120)) == nil { browser.signal(SIGTERM) }
+        let dom = browser.waitForResult().standardOutput
         #expect(dom.contains("data-measured=\"\(width)\""), "Chromium did not lay out the report \(width) px wide")
         guard let start = dom.range(of: "data-problems=\"") else { return "" }
         return String(dom[start.upperBound...].prefix { $0 != "\"" })

@@ -18,19 +18,9 @@ struct HostileManifestTests {
 
     /// Runs the tool, stopping it if it has not ended after a minute (a hang is then a failure, not a stall).
     func run(_ arguments: [String], in tool: ToolRunner) throws -> ToolRunner.Result {
-        let process = tool.process(arguments)
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = OutputCollector(reading: output.fileHandleForReading)
-        let errorData = OutputCollector(reading: error.fileHandleForReading)
-        let giveUp = Date().addingTimeInterval(60)
-        while process.isRunning, Date() < giveUp { usleep(10_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        while !(outputData.ended && errorData.ended) { usleep(1_000) }
-        return ToolRunner.Result(status: process.terminationStatus, standardOutput: outputData.text, standardError: errorData.text)
+        let child = try tool.start(arguments)
+        if child.waitUntilExit(within: .seconds(60)) == nil { child.signal(SIGTERM) }
+        return child.waitForResult()
     }
 
     func manifest(_ yaml: String, in tool: ToolRunner) throws -> String {

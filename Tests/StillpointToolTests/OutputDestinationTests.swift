@@ -1,4 +1,5 @@
 import Foundation
+import StillpointChildProcess
 import Testing
 
 /// `--output` writes what it names: `-` is standard output, a link is written through and stays a link, a device
@@ -29,13 +30,11 @@ struct OutputDestinationTests {
         for output in ["-", "/dev/stdout"] {
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
             try handle.seekToEnd()
-            let process = tool.process(["export", "--store", store, "--output", output, "--columns", "kind"])
-            process.standardOutput = handle
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
+            let export = try tool.start(["export", "--store", store, "--output", output, "--columns", "kind"],
+                                        standardOutput: .descriptor(handle.fileDescriptor), standardError: .null)
+            let status = export.waitUntilExit()
             try handle.close()
-            #expect(process.terminationStatus == 0)
+            #expect(status == .exited(0))
         }
         let text = try String(contentsOfFile: log, encoding: .utf8)
         #expect(text.hasPrefix("earlier line\nkind\r\n"))
@@ -69,10 +68,7 @@ struct OutputDestinationTests {
 
         let pipe = tool.path("pipe")
         #expect(mkfifo(pipe, 0o600) == 0)
-        let reader = Process()
-        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
-        reader.arguments = ["-c", "wc -l < \"$0\" > \"$0.count\"", pipe]
-        try reader.run()
+        let reader = try ChildProcess("/bin/sh", ["-c", "wc -l < \"$0\" > \"$0.count\"", pipe])
         let result = try tool.run(["report", "--store", store, "--format", "csv", "--output", pipe])
         reader.waitUntilExit()
         #expect(result.status == 0, "\(result.standardError)")

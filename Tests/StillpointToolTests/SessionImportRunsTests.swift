@@ -1,4 +1,5 @@
 import Foundation
+import StillpointChildProcess
 import GRDB
 import StillpointPostgres
 import StillpointPostgresTestSupport
@@ -273,24 +274,21 @@ struct SessionImportRunsTests {
             let (full, part) = try writeFullAndPart(in: tool)
             _ = try importCSV(full, into: store, tool)
             _ = try importCSV(part, into: store, tool)
-            let removals = [tool.process(["imports", "remove", "1", "--store", store]),
-                            tool.process(["imports", "remove", "2", "--store", store])]
-            for removal in removals {
-                removal.standardOutput = FileHandle.nullDevice
-                removal.standardError = FileHandle.nullDevice
+            var removals: [ChildProcess] = []
+            func startRemovals() throws {
+                removals = try ["1", "2"].map { try tool.start(["imports", "remove", $0, "--store", store], standardOutput: .null, standardError: .null) }
             }
             switch kind {
             case .sqlite:
                 try StoreFile(path: store).whileWriteLocked {
-                    for removal in removals { try removal.run() }
+                    try startRemovals()
                     usleep(1_500_000)
                 }
             case .postgres:
                 let holder = try PostgresConnection(uri: store), observer = try PostgresConnection(uri: store)
                 try holder.execute("BEGIN")
                 try holder.execute(#"LOCK TABLE "Session" IN SHARE MODE"#)
-                try removals[0].run()
-                try removals[1].run()
+                try startRemovals()
                 // Until run 1's removal waits and run 2's has ended or waits too.
                 let deadline = ContinuousClock.now + .seconds(30)
                 while ContinuousClock.now < deadline {
@@ -301,9 +299,8 @@ struct SessionImportRunsTests {
                 }
                 try holder.execute("ROLLBACK")
             }
-            for removal in removals {
-                removal.waitUntilExit()
-                #expect(removal.terminationStatus == 0, "attempt \(attempt): \(removal.arguments ?? [])")
+            for (run, removal) in removals.enumerated() {
+                #expect(removal.waitUntilExit() == .exited(0), "attempt \(attempt): removing run \(run + 1)")
             }
             // Runs 1 and 2 both read the first 25 sessions: with both gone, nothing holds them.
             #expect(try ImportCommandTests().count(store, in: tool) == 0, "attempt \(attempt)")

@@ -1,4 +1,5 @@
 import Foundation
+import StillpointChildProcess
 import Testing
 
 /// An output never lands on the store it was made from, however its path is spelt, nor does standard output or
@@ -67,22 +68,13 @@ struct StoreFilesTests {
     /// shell's `1<>file` and `2<>file` do; the other stream is read apart.
     static func run(_ arguments: [String], in tool: ToolRunner, descriptor: Int32, onto file: String) throws
         -> (status: Int32, otherStream: String) {
-        let process = tool.process(arguments)
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: file))
         defer { try? handle.close() }
-        let other = Pipe()
-        if descriptor == STDOUT_FILENO {
-            process.standardOutput = handle
-            process.standardError = other
-        } else {
-            process.standardError = handle
-            process.standardOutput = other
-        }
-        try process.run()
-        let collected = OutputCollector(reading: other.fileHandleForReading)
-        process.waitUntilExit()
-        while !collected.ended { usleep(1_000) }
-        return (process.terminationStatus, collected.text)
+        let onFile = ChildProcess.Output.descriptor(handle.fileDescriptor)
+        let child = descriptor == STDOUT_FILENO ? try tool.start(arguments, standardOutput: onFile)
+                                                : try tool.start(arguments, standardError: onFile)
+        let result = child.waitForResult()
+        return (result.status, descriptor == STDOUT_FILENO ? result.standardError : result.standardOutput)
     }
 
     /// The store's bytes and modification time, and which of its companion files exist.

@@ -1,4 +1,5 @@
 import Foundation
+import StillpointChildProcess
 
 /// File systems a test mounts for itself (a tiny tmpfs, a read-only bind mount), where the machine allows it:
 /// as root, with `mount` working (not in every container). Each mount is undone by `unmount()`.
@@ -44,13 +45,6 @@ struct TestMount {
 
     @discardableResult
     private static func run(_ arguments: [String], tool: String = "/bin/mount") -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        (try? ChildProcess(tool, arguments).waitUntilExit()) == .exited(0)
     }
 }

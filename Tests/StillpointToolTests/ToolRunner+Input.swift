@@ -1,4 +1,5 @@
 import Foundation
+import StillpointChildProcess
 
 extension ToolRunner {
     /// What the tool gets on its standard input.
@@ -14,46 +15,19 @@ extension ToolRunner {
     func run(_ arguments: [String], input: Input, killAfter limit: TimeInterval = 120) throws -> Result {
         // A tool that stops reading early must not kill the test process with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        let process = process(arguments)
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        var writer: Thread?
+        let tool: ChildProcess
         switch input {
         case .pipe(let data):
-            let pipe = Pipe()
-            process.standardInput = pipe
-            let handle = pipe.fileHandleForWriting
-            writer = Thread {
-                try? handle.write(contentsOf: data)
-                try? handle.close()
-            }
+            tool = try start(arguments, standardInput: .pipe)
+            let handle = tool.standardInput
+            Thread {
+                try? handle?.write(contentsOf: data)
+                try? handle?.close()
+            }.start()
         case .file(let path):
-            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            tool = try start(arguments, standardInput: .file(path))
         }
-        try process.run()
-        writer?.start()
-        let watched = WatchedProcess(process)
-        let watchdog = DispatchWorkItem { watched.terminateIfRunning() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog)
-        let outputData = OutputCollector(reading: output.fileHandleForReading)
-        let errorData = OutputCollector(reading: error.fileHandleForReading)
-        process.waitUntilExit()
-        watchdog.cancel()
-        while !(outputData.ended && errorData.ended) { usleep(1_000) }
-        return Result(status: process.terminationStatus, standardOutput: outputData.text, standardError: errorData.text)
-    }
-}
-
-/// The tool's process, for the watchdog's thread; touched there only to stop it.
-private final class WatchedProcess: @unchecked Sendable {
-    private let process: Process
-
-    init(_ process: Process) {
-        self.process = process
-    }
-
-    func terminateIfRunning() {
-        if process.isRunning { process.terminate() }
+        if tool.waitUntilExit(within: .seconds(limit)) == nil { tool.signal(SIGTERM) }
+        return tool.waitForResult()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StillpointChildProcess
 import Testing
 
 /// Runs the compiler on a snippet against the built StillpointCore module: how the tests prove that something
@@ -18,18 +19,11 @@ enum CompilerCheck {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("typecheck-\(UUID().uuidString).swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6",
-                             "-I", products.appendingPathComponent("Modules").path,
-                             "-Xcc", "-fmodule-map-file=\(moduleMap.path)", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let diagnostics = String(decoding: data, as: UTF8.self)
+        let result = try ChildProcess("/usr/bin/env", ["swiftc", "-typecheck", "-swift-version", "6",
+                                                       "-I", products.appendingPathComponent("Modules").path,
+                                                       "-Xcc", "-fmodule-map-file=\(moduleMap.path)", file.path],
+                                      standardOutput: .collected, standardError: .standardOutput).waitForResult()
+        let diagnostics = result.standardOutput
         #expect(!diagnostics.contains("no such module"), "\(diagnostics)")
         return diagnostics
     }

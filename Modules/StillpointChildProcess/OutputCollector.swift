@@ -1,8 +1,8 @@
 import Foundation
 import StillpointCore
 
-/// Everything written to one pipe, read by a thread of its own as it arrives: the tool never stalls on a
-/// full pipe, and a test can look at the output so far while the tool still runs.
+/// Everything written to one pipe, read by a thread of its own as it arrives: the child never stalls on a
+/// full pipe, and a test can look at the output so far while the child still runs.
 final class OutputCollector: Sendable {
     private let state = LockedState((data: Data(), ended: false))
 
@@ -24,6 +24,18 @@ final class OutputCollector: Sendable {
     /// The output so far.
     var text: String { state.withLock { String(decoding: $0.data, as: UTF8.self) } }
 
-    /// Whether the writer closed the pipe (the tool exited) and everything was read.
+    /// Whether the writer closed the pipe (the child exited) and everything was read.
     var ended: Bool { state.withLock { $0.ended } }
+
+    /// Everything, once the writer closed the pipe.
+    func allText() async -> String {
+        while !ended { try? await Task.sleep(for: .milliseconds(1)) }
+        return text
+    }
+
+    /// ``allText()``, blocking the calling thread.
+    func waitForAllText() -> String {
+        while !ended { usleep(1_000) }
+        return text
+    }
 }
