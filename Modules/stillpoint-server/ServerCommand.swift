@@ -87,7 +87,7 @@ struct ServerCommand: AsyncParsableCommand {
         do {
             try await ServerApplication(configuration: configuration, logger: logger).run()
         } catch let error as StoreError {
-            throw StartFailure(error.description, status: StartFailure.status(of: error)).reported()
+            throw StartFailure(error.description, status: error.exitStatus).reported()
         }
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import StillpointCore
 
 /// Why the server could not start: one line on standard error and a `sysexits.h` status.
 struct StartFailure: CustomStringConvertible {
@@ -16,26 +15,5 @@ struct StartFailure: CustomStringConvertible {
     func reported() -> ExitCode {
         FileHandle.standardError.write(Data("stillpoint-server: \(description)\n".utf8))
         return ExitCode(status)
-    }
-
-    /// The status of a store that could not be opened: 66 not there, 65 not a store, 69 server away, 77 refused.
-    static func status(of error: StoreError) -> Int32 {
-        switch error {
-        case .noStore, .specialFile: 66
-        case .corrupt, .incompatibleSchema, .historyPurged, .newerVersion, .newerSchemaVersion, .needsUpgrade: 65
-        case .permissionDenied: 77
-        case .missingDirectory, .readOnlyDirectory, .readOnly: 73
-        case .diskFull: 74
-        case .storeModuleMissing: 70
-        case .driver(_, let error):
-            switch error.kind {
-            case .badData: 65
-            case .ioError: 74
-            case .unavailable: 69
-            case .temporaryFailure: 75
-            case .usage: 64
-            case .noInput: 66
-            }
-        }
     }
 }

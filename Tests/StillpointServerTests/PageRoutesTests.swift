@@ -161,6 +161,18 @@ struct PageRoutesTests {
         }
     }
 
+    /// `a%21b` and `a!b` name one practitioner, but a browser sends a cookie only to the path spelled as the cookie's.
+    @Test func aPageAskedWithTheIdSpelledOtherwiseIsRedirectedToTheCookiesPath() async throws {
+        try await ServerTestStore.withServer(.sqlite) { client, _ in
+            let token = try await client.addPractitioner("a!b c")
+            let redirected = try await client.send(.get, "/v1/practitioners/a%21b%20c?x=1")
+            #expect(redirected.status == .permanentRedirect)
+            #expect(redirected.headers[.location] == "/v1/practitioners/a!b%20c?x=1")
+            let page = try await client.send(.get, "/v1/practitioners/a!b%20c", token: token)
+            #expect(page.status == .ok, "\(page.text)")
+        }
+    }
+
     @Test func theCookiesPathIsThePractitionersOneSegment() {
         #expect(PageCookie.path(of: "alice") == "/v1/practitioners/alice")
         #expect(PageCookie.path(of: "ali ce/x;y,z%") == "/v1/practitioners/ali%20ce%2Fx%3By%2Cz%25")

@@ -4,17 +4,23 @@ import Hummingbird
 import StillpointReport
 
 /// `GET /v1/practitioners/{id}`: the practitioner's HTML report as a page that keeps itself current from the
-/// report's event stream (``LiveReportPage``), with no reload and no script from elsewhere; and
+/// report's event stream (``LiveReportPage``), with no reload and no script from elsewhere (a path that spells the id
+/// otherwise than ``PageCookie/path(of:)`` is redirected there, where the cookie is sent); and
 /// `POST /v1/practitioners/{id}/cookie`, which trades the practitioner's token for the ``PageCookie`` a browser
 /// opens the page with (docs/serving.md, "The page in a browser").
 enum PageRoutes {
     static func add(to router: Router<BasicRequestContext>, _ state: ServerState) {
         state.routes.add(.get, "/v1/practitioners/:id", on: router) { request, context in
             let id = try PathParameter.practitionerID(request, context)
+            // The cookie's path is the id spelled one way; a browser sends it only to a path spelled the same.
+            let base = PageCookie.path(of: id)
+            guard request.uri.path == base else {
+                let query = request.uri.query.map { "?" + $0 } ?? ""
+                return Response(status: .permanentRedirect, headers: [.location: base + query, .cacheControl: "no-store"])
+            }
             try await state.access.reader(id, request)
             guard let live = try await state.live.report(for: id, format: .html) else { throw Problem.noPractitioner(id) }
             let nonce = LiveReportPage.makeNonce()
-            let base = PageCookie.path(of: id)
             let page = LiveReportPage(eventsURL: base + "/report/events", reportURL: base + "/report?format=html")
                 .render(html: live.body, generation: live.generation, nonce: nonce)
             var headers: HTTPFields = [

@@ -45,24 +45,7 @@ extension ToolFailure {
     }
 
     private static func status(of error: StoreError) -> ExitStatus {
-        switch error {
-        case .corrupt, .incompatibleSchema, .historyPurged, .newerVersion, .newerSchemaVersion, .needsUpgrade: .dataError
-        case .missingDirectory, .readOnlyDirectory, .readOnly: .cannotCreate
-        case .noStore: .noInput
-        case .specialFile: .noInput
-        case .diskFull: .ioError
-        case .permissionDenied: .noPermission
-        case .storeModuleMissing: .software
-        case .driver(_, let error):
-            switch error.kind {
-            case .badData: .dataError
-            case .ioError: .ioError
-            case .unavailable: .unavailable
-            case .temporaryFailure: .temporaryFailure
-            case .usage: .usage
-            case .noInput: .noInput
-            }
-        }
+        ExitStatus(rawValue: error.exitStatus) ?? .software
     }
 
     /// The system's error number behind a file error, when there is one.
