@@ -164,6 +164,74 @@ struct LiveResultsTests {
         try await expectFreshFetch(of: results, equals: next)
     }
 
+    /// An import's batch merged into the view context (on the main actor) reads only the rows that can enter the
+    /// window, not the thousand it saved: the store runs the request over the changed rows. Members that changed
+    /// leave, move or stay as a fresh fetch says, and new rows the predicate leaves out never enter.
+    @Test(arguments: TestStore.all) func aBatchReadsOnlyTheRowsThatCanEnterTheWindow(store: TestStore) async throws {
+        let container = try await makeContainer(store)
+        try await container.performBackgroundTask { context in
+            for uid in Int32(1)...40 {
+                let item = context.insert(Item.self)
+                item[Item.uid] = uid
+                item[Item.title] = "item \(uid)"
+                item[Item.score] = Double(uid % 4)
+            }
+            try await context.save()
+        }
+        let view = container.viewContext
+        await view.setAutomaticallyMergesChangesFromParent(true)
+        let request = FetchRequest(Item.self, predicate: try FetchPredicate("title != 'hidden'"),
+                                   sortedBy: [.descending(Item.score), .ascending(Item.title)], limit: 10)
+        let results = try await view.liveResults(for: request)
+        let previous = results.latest
+        #expect(previous.rows.map { $0[Item.uid] } == [11, 15, 19, 23, 27, 3, 31, 35, 39, 7])
+
+        let changeSet = try await container.performBackgroundTask { context in
+            try item("item 11", in: context)[Item.title] = "hidden"   // a member the predicate now leaves out
+            try item("item 3", in: context)[Item.score] = 0           // a member that falls behind the window
+            try item("item 2", in: context)[Item.score] = 7           // a row that climbs above every other
+            for uid in Int32(1_000)..<2_000 {
+                let new = context.insert(Item.self)
+                new[Item.uid] = uid
+                new[Item.title] = uid % 3 == 0 ? "hidden" : "new \(uid)"
+                new[Item.score] = Double(uid % 7)
+            }
+            return try #require(try await context.save())
+        }
+        await container.waitUntilMerged(changeSet)
+        let next = results.latest
+        #expect(next.rowsRead == 10, "the window's limit of candidates, not the 1,003 changed rows")
+        #expect(next.rows.first?[Item.uid] == 2)
+        #expect(!next.rows.contains { $0[Item.title] == "hidden" })
+        #expect(replay(next.difference, on: previous, giving: next) == rowIDsBySection(next))
+        try await expectFreshFetch(of: results, equals: next)
+    }
+
+    /// A change set of more scattered rows than one statement takes is read in several statements, each with the
+    /// window's limit; the first `limit` of them all enter.
+    @Test(arguments: TestStore.all) func aChangeOfManyScatteredRowsIsReadInSeveralStatements(store: TestStore) async throws {
+        let container = try await makeContainer(store)
+        try await insertItems(1...3_000, in: container)
+        let context = container.newBackgroundContext()
+        let request = FetchRequest(Item.self, sortedBy: [.descending(Item.score), .ascending(Item.uid)], limit: 10)
+        let results = try await context.liveResults(for: request)
+        let previous = results.latest
+        #expect(previous.rows.map { $0[Item.uid] } == Array(1...10))
+
+        // Every other row gets a score: 1,500 ids without a run among them.
+        try await context.perform { context in
+            for item in try context.fetch(FetchRequest(Item.self)) where item[Item.uid] % 2 == 1 {
+                item[Item.score] = Double(item[Item.uid] % 10)
+            }
+            try await context.save()
+        }
+        let next = results.latest
+        #expect(next.rowsRead == 20, "two statements, the window's limit each")
+        #expect(next.rows.map { $0[Item.uid] } == [9, 19, 29, 39, 49, 59, 69, 79, 89, 99])
+        #expect(replay(next.difference, on: previous, giving: next) == rowIDsBySection(next))
+        try await expectFreshFetch(of: results, equals: next)
+    }
+
     @Test(arguments: TestStore.all) func aBatchDeleteElsewhereReachesTheResultsWithoutReads(store: TestStore) async throws {
         let container = try await makeContainer(store)
         try await insertItems(1...100, in: container)

@@ -16,7 +16,7 @@ struct BatchDeleteRules {
 
     /// `_id IN {ids}`: the rows a batch delete read before its rules changed anything.
     static func rows(_ ids: [Int64]) -> FetchPredicate {
-        FetchPredicate(root: .comparison(PredicateComparison(lhs: .key("_id"), op: .in, options: [], rhs: .list(ids.map(AttributeValue.integer)))))
+        .rowIDs(ids)
     }
 
     /// Cascades reach this many levels at most: a relationship that cascades to its own entity has no end in SQL.

@@ -4,8 +4,8 @@
 /// The results follow the saved state as the context sees it: its own saves and batch operations, the changes
 /// it merges by hand, and, with ``ObjectContext/automaticallyMergesChangesFromParent`` on, every other
 /// context's saves and batch operations and, with ``PersistentContainer/observeOtherProcesses(every:)``, other
-/// processes' commits. Each change costs a read of the changed rows and a binary search per row, not a fetch
-/// of the whole result.
+/// processes' commits. Each change costs a read of the changed rows that can be in the results (with a limit, at
+/// most `limit` of them) and a binary search per row, not a fetch of the whole result.
 ///
 /// ```swift
 /// await container.viewContext.setAutomaticallyMergesChangesFromParent(true)

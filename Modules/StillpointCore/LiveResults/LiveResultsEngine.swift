@@ -1,5 +1,5 @@
 /// The state behind one ``LiveResults``: the rows in order, found by binary search, brought up to each change
-/// set the context takes in by re-reading only the changed rows. Used only on the context's executor.
+/// set the context takes in by re-reading only the changed rows that can be in the results. Used only on the context's executor.
 final class LiveResultsEngine {
     let request: FetchRequest
     let entity: EntityDescription
@@ -82,16 +82,13 @@ final class LiveResultsEngine {
         }
         guard !leaving.isEmpty || !changed.isEmpty || needsRefill else { return }
 
+        // The changed rows that can be in the results now; the others leave them, if they were there.
         var fresh: [Int64: LiveRow] = [:]
         var rowsRead = 0
         if !changed.isEmpty {
             do {
-                try graph.withReader { reader in
-                    try reader.forEachObject(of: entity, rowIDs: changed.sorted()) { rowID, version, values in
-                        fresh[rowID] = LiveRow(rowID: rowID, version: version, values: values, entity: entity)
-                    }
-                }
-                rowsRead = changed.count
+                fresh = try candidates(among: changed, graph: graph)
+                rowsRead = fresh.count
                 unread = []
             } catch {
                 // The context was interrupted: these rows are read with the next change set.
@@ -99,27 +96,26 @@ final class LiveResultsEngine {
                 changed = []
             }
         }
+        // Only the changed rows that are members or candidates can make a difference: a pass over the smaller
+        // side, not over every changed row.
+        var touched = Set(fresh.keys)
+        if members.count < changed.count {
+            for rowID in members.keys where changed.contains(rowID) { touched.insert(rowID) }
+        } else {
+            for rowID in changed where members[rowID] != nil { touched.insert(rowID) }
+        }
         var entering: [LiveRow] = []
-        for rowID in changed {
+        for rowID in touched {
             let old = members[rowID]
-            var new: LiveRow?
-            if let row = fresh[rowID] {
-                do {
-                    if try graph.matches(row.values, id: row.objectID, of: entity, request.predicate) { new = row }
-                } catch {
-                    // A related object could not be read: the row is decided with the next change set.
-                    unread.insert(rowID)
-                    continue
-                }
-            }
+            let new = fresh[rowID]
             if old == new { continue }
             if let old { leaving[rowID] = old }
             if let new { entering.append(new) }
         }
         guard !leaving.isEmpty || !entering.isEmpty || needsRefill else { return }
         if let limit = request.limit, entering.count > limit {
-            // A row with `limit` entering rows before it cannot end in the window: only the first `limit` enter,
-            // so that a batch of a thousand new rows costs a pass over them, not sorting them all.
+            // A row with `limit` entering rows before it cannot end in the window: only the first `limit` enter
+            // (more than `limit` come only from a change set read in several statements).
             entering = first(limit, of: entering)
         }
 
@@ -137,6 +133,40 @@ final class LiveResultsEngine {
         generation += 1
         broadcast.publish(LiveSnapshot(generation: generation, sequence: changeSet.sequence, rows: rows,
                                        sections: sections(), difference: difference, rowsRead: rowsRead))
+    }
+
+    /// Candidates are read this many ids to a statement at most (a run of ids counts two).
+    static let candidateParametersPerStatement = 1_000
+
+    /// The rows among `rowIDs` that can be in the results after a change, read from the store: those the
+    /// request matches, in its order, and for a request with a limit only the first `limit` of them, since a row
+    /// with `limit` changed rows before it cannot end in the window. A save of a thousand new rows then reads
+    /// the twenty that can enter a window of twenty, and the store (not the context's executor, the main actor
+    /// for the view context) passes over the rest.
+    private func candidates(among rowIDs: Set<Int64>, graph: ObjectGraph) throws -> [Int64: LiveRow] {
+        var rows: [Int64: LiveRow] = [:]
+        var statements: [[ClosedRange<Int64>]] = [[]]
+        var parameters = 0
+        for run in ObjectIDSet.runs(of: rowIDs.sorted()) {
+            let cost = run.lowerBound == run.upperBound ? 1 : 2
+            if parameters + cost > Self.candidateParametersPerStatement {
+                statements.append([])
+                parameters = 0
+            }
+            statements[statements.count - 1].append(run)
+            parameters += cost
+        }
+        try graph.withReader { reader in
+            for runs in statements {
+                var candidates = request
+                let among = FetchPredicate.rowIDs(inRuns: runs)
+                candidates.predicate = request.predicate.map { $0 && among } ?? among
+                try reader.forEachObject(candidates, limit: request.limit, offset: nil, streaming: false) { rowID, version, values in
+                    rows[rowID] = LiveRow(rowID: rowID, version: version, values: values, entity: entity)
+                }
+            }
+        }
+        return rows
     }
 
     /// Reads the whole result again and publishes what changed: for a change to related objects, which a

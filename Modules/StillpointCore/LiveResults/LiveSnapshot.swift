@@ -18,8 +18,9 @@ public struct LiveSnapshot: Sendable, Hashable {
     public let sections: [LiveSection]
     /// What changed since the snapshot before; the first snapshot a sequence delivers has every row inserted.
     public let difference: LiveDifference
-    /// How many rows were read from the store to make this snapshot: the changed rows (and, for a request with
-    /// a limit, the window when a row left it), never the whole result for a change of a few rows.
+    /// How many rows were read from the store to make this snapshot: the changed rows that match the request
+    /// (for a request with a limit, only the first `limit` of them, and the window when a row left it), never the
+    /// whole result for a change of a few rows.
     public let rowsRead: Int
 
     package init(generation: Int, sequence: Int64, rows: LiveRows, sections: [LiveSection], difference: LiveDifference,
