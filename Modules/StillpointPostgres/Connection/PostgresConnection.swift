@@ -19,11 +19,17 @@ package final class PostgresConnection {
     package let target: PostgresTarget
     /// Cancels the running statement from any thread.
     package let cancelToken: PostgresCancelToken
+    /// Where the statements sent are counted, if anywhere (the store's counter).
+    private let statements: PostgresStatementCounter?
+    /// Rows per `FETCH` of the cursors read on this connection (``PostgresCursor``); tests make it small to cross
+    /// batch boundaries with a few rows.
+    package var rowsPerFetch = PostgresCursor.chunk
 
     /// Connects to the server `uri` names (`postgresql://user@host:port/database?...`, or libpq's `key=value`
     /// pairs; libpq's environment variables fill in what it leaves out).
-    package init(uri: String) throws(PostgresError) {
+    package init(uri: String, countingIn statements: PostgresStatementCounter? = nil) throws(PostgresError) {
         target = PostgresTarget(uri: uri)
+        self.statements = statements
         guard let handle = PQconnectStart(uri) else {
             throw PostgresError(message: "libpq could not allocate a connection", target: target.description)
         }
@@ -113,6 +119,7 @@ package final class PostgresConnection {
             throw PostgresError(message: "parameter $\(index + 1) holds a NUL character (U+0000), which PostgreSQL's text cannot carry",
                                 target: target.description)
         }
+        statements?.add()
         let result: OpaquePointer? = parameters.isEmpty
             ? PQexec(handle, sql)
             : Self.withCStrings(parameters) { values in
@@ -139,6 +146,7 @@ package final class PostgresConnection {
     /// Returns how many rows were copied.
     @discardableResult
     package func copy<Rows: Sequence>(_ sql: String, rows: Rows) throws(PostgresError) -> Int where Rows.Element == [String?] {
+        statements?.add()
         _ = try check(PQexec(handle, sql), expecting: PGRES_COPY_IN)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 16)
