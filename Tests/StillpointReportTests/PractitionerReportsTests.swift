@@ -127,10 +127,11 @@ struct PractitionerReportsTests {
     /// A cold report on PostgreSQL (no digest held) is a few statements, however many sessions the practitioner has:
     /// their row id (`BEGIN`, the look-up, `COMMIT`), then one read transaction with their sessions in one statement
     /// and the change log's position (`BEGIN`, two statements, `COMMIT`). It was eleven: their session ids first,
-    /// then a cursor's `DECLARE`, a `FETCH` per 2,000 sessions and `CLOSE`. With one row per `FETCH` the count stays
-    /// the same: no cursor is read.
+    /// then a cursor's `DECLARE`, a `FETCH` per 2,000 sessions and `CLOSE`. Three round trips are waited for: each
+    /// `BEGIN` goes with the statement after it, and no `COMMIT` is waited for. With one row per `FETCH` the counts
+    /// stay the same: no cursor is read.
     @Test(.enabled(if: PracticeStore.all.contains(.postgres)))
-    func aColdReportOnPostgreSQLIsSevenStatements() async throws {
+    func aColdReportOnPostgreSQLIsSevenStatementsInThreeRoundTrips() async throws {
         typealias Property = PractitionerReportsPropertyTests
         let place = try PracticeStore.postgres.makePlace()
         let writer = try PracticeStore.postgres.open(place, schema: Session.schema)
@@ -148,9 +149,10 @@ struct PractitionerReportsTests {
             let store = try PostgresStore(uri: place, schema: Session.schema, access: .readOnly, rowsPerFetch: rowsPerFetch)
             let container = PersistentContainer(store: store)
             defer { try? container.close() }
-            let before = store.statements.count
+            let (before, roundTripsBefore) = (store.statements.count, store.statements.roundTrips)
             let report = try #require(try await PractitionerReports(container: container).report(for: "alice", entries, environment: manifest.environment))
             #expect(store.statements.count - before == 7, "\(rowsPerFetch) row(s) per FETCH")
+            #expect(store.statements.roundTrips - roundTripsBefore == 3, "\(rowsPerFetch) row(s) per FETCH")
             #expect(Property.outcomes(report) == Property.outcomes(expected))
         }
     }

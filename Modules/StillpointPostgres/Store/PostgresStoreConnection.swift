@@ -23,10 +23,11 @@ package struct PostgresStoreConnection: StoreReader {
         self.commitActions = commitActions
     }
 
-    /// Runs `body` in a read-only `REPEATABLE READ` transaction; a cancelled statement throws the server's
-    /// ``PostgresError`` (``PostgresError/isCancellation``), which the store tells apart from its own interrupt.
+    /// Runs `body` in a read-only `REPEATABLE READ` transaction, its `BEGIN` sent with the first statement and its
+    /// `COMMIT` not waited for (``PostgresConnection/readTransaction(_:_:)``); a cancelled statement throws the
+    /// server's ``PostgresError`` (``PostgresError/isCancellation``), which the store tells apart from its own interrupt.
     package static func reading<T>(on connection: PostgresConnection, _ body: (PostgresStoreConnection) throws -> T) throws -> T {
-        try connection.transaction("ISOLATION LEVEL REPEATABLE READ, READ ONLY") { try body(PostgresStoreConnection(connection)) }
+        try connection.readTransaction("ISOLATION LEVEL REPEATABLE READ, READ ONLY") { try body(PostgresStoreConnection(connection)) }
     }
 
     // MARK: Statements
