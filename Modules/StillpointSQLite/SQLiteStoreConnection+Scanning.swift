@@ -19,4 +19,12 @@ extension SQLiteStoreConnection {
             try db.query(try db.makeStatement(sql: sql), chunk.map { .integer($0) }) { try body(ScannedRow(statement: $0, columns: .sqlite)) }
         }
     }
+
+    /// `SELECT _id, attributes... FROM entity WHERE <request's predicate>` stepped in place: one statement, which
+    /// an index led by the predicate's column serves (a practitioner's sessions).
+    func scanRows(_ request: StillpointCore.FetchRequest, attributes: [String], _ body: (borrowing ScannedRow) throws -> Void) throws {
+        let query = try dialect.select(request, columns: (["_id"] + attributes).map(Store.quote).joined(separator: ", "))
+        // A statement of its own: the body may scan again.
+        try db.query(try db.makeStatement(sql: query.sql), query.arguments) { try body(ScannedRow(statement: $0, columns: .sqlite)) }
+    }
 }

@@ -53,7 +53,8 @@ struct SQLiteStoreConnection: StoreWriter {
         try StoreRows.row(id: id, entity: entity, in: db)
     }
 
-    func forEachDictionaryRow(_ request: StillpointCore.FetchRequest, columns: [DictionaryColumn],
+    /// Streams whether or not `streaming` asks: SQLite steps the statement a row at a time either way.
+    func forEachDictionaryRow(_ request: StillpointCore.FetchRequest, columns: [DictionaryColumn], streaming: Bool,
                               _ body: (ContiguousArray<AttributeValue>) throws -> Void) throws {
         let query = try dialect.dictionarySelect(request, columns: columns)
         let types = columns.map(\.type)

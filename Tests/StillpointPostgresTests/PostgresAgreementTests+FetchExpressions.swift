@@ -12,7 +12,7 @@ extension PostgresAgreementTests {
         let columns = try DictionaryColumn.columns(of: request)
         return try PostgresStoreConnection.reading(on: connection) { reader in
             var rows: [[String: AttributeValue]] = []
-            try reader.forEachDictionaryRow(request, columns: columns) { values in
+            try reader.forEachDictionaryRow(request, columns: columns, streaming: false) { values in
                 rows.append(Dictionary(uniqueKeysWithValues: zip(request.properties.map(\.key), values)))
             }
             return rows

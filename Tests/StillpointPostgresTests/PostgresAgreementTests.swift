@@ -143,7 +143,7 @@ struct PostgresAgreementTests {
             let columns = try DictionaryColumn.columns(of: request)
             var found: [[String: AttributeValue]] = []
             try PostgresStoreConnection.reading(on: connection) { reader in
-                try reader.forEachDictionaryRow(request, columns: columns) { values in
+                try reader.forEachDictionaryRow(request, columns: columns, streaming: false) { values in
                     found.append(Dictionary(uniqueKeysWithValues: zip(request.properties.map(\.key), values)))
                 }
             }

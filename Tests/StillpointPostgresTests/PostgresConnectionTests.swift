@@ -125,4 +125,49 @@ struct PostgresConnectionTests {
             #expect(!error.description.contains("\n"))
         }
     }
+
+    /// A read transaction's `BEGIN` goes with its first statement (one round trip) and its `COMMIT` is not waited for,
+    /// yet it is one `REPEATABLE READ` snapshot: a row another connection commits meanwhile is not seen, and is seen
+    /// by the next statement on the connection once the transaction ended.
+    @Test func aReadTransactionBeginsWithItsFirstStatementAndDoesNotWaitForItsCommit() throws {
+        let writer = try PostgresConnection(uri: uri)
+        try writer.execute("CREATE TABLE mark (id bigint)")
+        try writer.execute("INSERT INTO mark VALUES (1)")
+        let statements = PostgresStatementCounter()
+        let connection = try PostgresConnection(uri: uri, countingIn: statements)
+        let (first, second, isolation) = try connection.readTransaction("ISOLATION LEVEL REPEATABLE READ, READ ONLY") {
+            let first = try connection.execute("SELECT count(*) FROM mark").integer(row: 0, column: 0)
+            try writer.execute("INSERT INTO mark VALUES (2)")
+            let second = try connection.execute("SELECT count(*) FROM mark").integer(row: 0, column: 0)
+            return (first, second, try connection.execute("SHOW transaction_isolation").text(row: 0, column: 0))
+        }
+        #expect(first == 1 && second == 1)
+        #expect(isolation == "repeatable read")
+        // BEGIN, three statements, COMMIT: three round trips.
+        #expect(statements.count == 5 && statements.roundTrips == 3)
+        #expect(try connection.execute("SELECT count(*) FROM mark").integer(row: 0, column: 0) == 2)
+        #expect(try connection.execute("SHOW transaction_isolation").text(row: 0, column: 0) == "read committed")
+
+        // A body that reads nothing sends nothing.
+        let before = statements.count
+        try connection.readTransaction("READ ONLY") {}
+        #expect(statements.count == before)
+    }
+
+    /// A read transaction whose statement fails, or whose BEGIN fails, is rolled back and leaves the connection usable.
+    @Test func aFailedReadTransactionLeavesTheConnectionUsable() throws {
+        let connection = try PostgresConnection(uri: uri)
+        #expect(throws: PostgresError.self) {
+            try connection.readTransaction("ISOLATION LEVEL REPEATABLE READ, READ ONLY") {
+                try connection.execute("SELECT 1 / 0")
+            }
+        }
+        #expect(throws: PostgresError.self) {
+            try connection.readTransaction("ISOLATION LEVEL NO SUCH LEVEL") {
+                try connection.execute("SELECT 1")
+            }
+        }
+        #expect(try connection.execute("SELECT 2").integer(row: 0, column: 0) == 2)
+        #expect(try connection.execute("SHOW transaction_isolation").text(row: 0, column: 0) == "read committed")
+    }
 }

@@ -58,6 +58,31 @@ struct PostgresScanTests {
         #expect(ids.sorted() == [3, 5, 4_000])
     }
 
+    /// A scan of the rows a request matches (a scoped context's scan: one practitioner's sessions) is one statement
+    /// and one round trip (the first of its transaction, which takes the `BEGIN` with it), no cursor, and reads those
+    /// rows alone; its body may run statements of its own.
+    @Test func aScanOfTheRowsARequestMatchesIsOneStatement() async throws {
+        let (container, _) = try await makeStore()
+        let statements = PostgresStatementCounter()
+        let connection = try PostgresConnection(uri: container.store.location.address, countingIn: statements)
+        var uids: [Int64] = [], kinds: Set<String> = [], sent = (0, 0), cursors: Set<Int64?> = []
+        try PostgresStoreConnection.reading(on: connection) { reader in
+            let request = FetchRequest(Reading.self, predicate: try FetchPredicate("kind == %@ AND uid <= %@", "kind 3", 100))
+            let before = (statements.count, statements.roundTrips)
+            try reader.scanRows(request, attributes: ["kind", "uid"]) { row in
+                if uids.isEmpty { sent = (statements.count - before.0, statements.roundTrips - before.1) }
+                uids.append(Int64(row.double(1) ?? 0))
+                _ = row.withUTF8(0) { kinds.insert(String(decoding: $0, as: UTF8.self)) }
+                cursors.insert(try Self.openCursors(on: connection))
+            }
+            #expect(throws: SchemaError.self) { try reader.scanRows(request, attributes: ["nope"]) { _ in } }
+        }
+        #expect(uids.sorted() == (1...100).filter { $0 % 7 == 3 }.map(Int64.init))
+        #expect(kinds == ["kind 3"])
+        #expect(sent == (2, 1))
+        #expect(cursors == [0])
+    }
+
     /// `enumerate` and the other streaming object reads too; a read that is not a stream keeps reading the whole
     /// result at once.
     @Test func streamingObjectReadsGoThroughACursor() async throws {

@@ -2,6 +2,7 @@ import Foundation
 import PracticeLog
 import StillpointCatalog
 import StillpointCore
+import StillpointPostgres
 import StillpointReport
 import StillpointStatistics
 import StillpointTestSupport
@@ -72,5 +73,47 @@ struct AllPractitionerReportsTests {
         }
         let expected: [String: Double] = ["alice": 0, "bob": 2, "zoe": 3, "zz-last": 0]
         #expect(counts.withLock { $0 } == expected.mapValues { .finished(StatisticResult(.quantity($0, .count))) })
+    }
+
+    /// On PostgreSQL the scan streams through a cursor: with two rows per `FETCH` (batch boundaries inside every
+    /// practitioner's sessions and between practitioners, one of them without a session), every report is the one
+    /// the default batch size makes, in the same order, and the rows came in many batches, not one result.
+    @Test(.enabled(if: PracticeStore.all.contains(.postgres)))
+    func thePostgreSQLScanGivesTheSameReportsAcrossBatchBoundaries() async throws {
+        let place = try PracticeStore.postgres.makePlace()
+        let writer = try PracticeStore.postgres.open(place, schema: Session.schema)
+        defer { try? writer.close() }
+        let steps: [Property.Step] = [
+            .upsert("zoe", key: "z1", day: 1, minutes: 30, kind: "yoga"), .upsert("bob", key: "b1", day: 2, minutes: 10, kind: "meditation"),
+            .upsert("zoe", key: "z2", day: 2, minutes: 20, kind: "yoga"), .upsert("alice", key: "a1", day: 0, minutes: 15, kind: "yoga"),
+            .upsert("bob", key: "b2", day: 0, minutes: 25, kind: "yoga"), .upsert("zoe", key: "z3", day: 5, minutes: 40, kind: "meditation"),
+            .upsert("bob", key: "b3", day: 3, minutes: 45, kind: "yoga"), .upsert("alice", key: "a2", day: 4, minutes: 5, kind: "meditation"),
+        ]
+        for step in steps { try await Property.apply(step, to: writer) }
+        try await Practitioners.add("carol", in: writer)
+
+        var manifest = try Manifest(yaml: Property.manifest)
+        manifest.environment.asOf = Property.asOf
+        let entries = try manifest.prepare(catalog: try BuiltInStatistics.catalog())
+        func reports(rowsPerFetch: Int) async throws -> (reports: [(String, [String: ReportOutcome])], statements: Int) {
+            let store = try PostgresStore(uri: place, schema: Session.schema, access: .readOnly, rowsPerFetch: rowsPerFetch)
+            let container = PersistentContainer(store: store)
+            defer { try? container.close() }
+            let made = LockedState<[(String, [String: ReportOutcome])]>([])
+            let before = store.statements.count
+            try await AllPractitionerReports.run(entries, environment: manifest.environment, in: container) { id, report in
+                made.withLock { $0.append((id, Property.outcomes(report))) }
+            }
+            return (made.withLock { $0 }, store.statements.count - before)
+        }
+        let whole = try await reports(rowsPerFetch: PostgresCursor.chunk)
+        let batched = try await reports(rowsPerFetch: 2)
+        #expect(batched.reports.map(\.0) == ["alice", "bob", "carol", "zoe"])
+        #expect(batched.reports.map(\.0) == whole.reports.map(\.0))
+        for ((id, outcomes), (_, expected)) in zip(batched.reports, whole.reports) {
+            #expect(outcomes == expected, "\(id)")
+        }
+        // Eight sessions two at a time: five FETCHes (the last one empty) where one was enough.
+        #expect(batched.statements - whole.statements == 4)
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import PracticeLog
+import StillpointCatalog
 import StillpointCore
+import StillpointPostgres
 import StillpointReport
 import StillpointSQLite
 import StillpointStatistics
@@ -120,5 +122,38 @@ struct PractitionerReportsTests {
         #expect(alice.entries.first?.outcome == .finished(StatisticResult(.quantity(1, .count))))
         let bob = try #require(try await reports.report(for: "bob", entries, environment: manifest.environment))
         #expect(bob.entries.first?.outcome == .finished(StatisticResult(.quantity(2, .count))))
+    }
+
+    /// A cold report on PostgreSQL (no digest held) is a few statements, however many sessions the practitioner has:
+    /// their row id (`BEGIN`, the look-up, `COMMIT`), then one read transaction with their sessions in one statement
+    /// and the change log's position (`BEGIN`, two statements, `COMMIT`). It was eleven: their session ids first,
+    /// then a cursor's `DECLARE`, a `FETCH` per 2,000 sessions and `CLOSE`. Three round trips are waited for: each
+    /// `BEGIN` goes with the statement after it, and no `COMMIT` is waited for. With one row per `FETCH` the counts
+    /// stay the same: no cursor is read.
+    @Test(.enabled(if: PracticeStore.all.contains(.postgres)))
+    func aColdReportOnPostgreSQLIsSevenStatementsInThreeRoundTrips() async throws {
+        typealias Property = PractitionerReportsPropertyTests
+        let place = try PracticeStore.postgres.makePlace()
+        let writer = try PracticeStore.postgres.open(place, schema: Session.schema)
+        defer { try? writer.close() }
+        for day in 0..<6 {
+            try await Property.apply(.upsert("alice", key: "a\(day)", day: day, minutes: 10 + day, kind: day.isMultiple(of: 2) ? "yoga" : "meditation"), to: writer)
+        }
+        try await Property.apply(.upsert("bob", key: "b0", day: 1, minutes: 30, kind: "yoga"), to: writer)
+        var manifest = try Manifest(yaml: Property.manifest)
+        manifest.environment.asOf = Property.asOf
+        let entries = try manifest.prepare(catalog: try BuiltInStatistics.catalog())
+        let expected = try #require(try await PractitionerReports(container: writer).report(for: "alice", entries, environment: manifest.environment))
+
+        for rowsPerFetch in [PostgresCursor.chunk, 1] {
+            let store = try PostgresStore(uri: place, schema: Session.schema, access: .readOnly, rowsPerFetch: rowsPerFetch)
+            let container = PersistentContainer(store: store)
+            defer { try? container.close() }
+            let (before, roundTripsBefore) = (store.statements.count, store.statements.roundTrips)
+            let report = try #require(try await PractitionerReports(container: container).report(for: "alice", entries, environment: manifest.environment))
+            #expect(store.statements.count - before == 7, "\(rowsPerFetch) row(s) per FETCH")
+            #expect(store.statements.roundTrips - roundTripsBefore == 3, "\(rowsPerFetch) row(s) per FETCH")
+            #expect(Property.outcomes(report) == Property.outcomes(expected))
+        }
     }
 }

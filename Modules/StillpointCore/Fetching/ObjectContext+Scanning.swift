@@ -6,7 +6,8 @@ extension ObjectContext {
     /// compact copy of a few columns. Unsaved changes of this context are not seen.
     ///
     /// With `rowIDs`, only those rows are read (those that no longer exist are left out). In a scoped context
-    /// (``FetchScope``) only the rows in the scope are read: their IDs are fetched first.
+    /// (``FetchScope``) only the rows in the scope are read, in one statement with the scope's condition (one
+    /// practitioner's sessions through the index their column leads).
     ///
     /// ```swift
     /// try context.scanRows(of: Session.entity, attributes: ["start", "duration"]) { row in
@@ -20,11 +21,10 @@ extension ObjectContext {
         guard let restriction = scope?.restriction(for: entity) else {
             return try graph.scanRows(of: entity, attributes: attributes, rowIDs: rowIDs, body)
         }
+        if let rowIDs, rowIDs.isEmpty { return }
         var request = FetchRequest(entity, predicate: try rowIDs.map { try FetchPredicate("_id IN %@", $0) }.map { $0 && restriction } ?? restriction)
         request.includesPendingChanges = false
-        var scoped: [Int64] = []
-        try graph.withReader { reader in try reader.forEachRowID(request) { scoped.append($0) } }
-        try graph.scanRows(of: entity, attributes: attributes, rowIDs: scoped, body)
+        try graph.scanRows(request, attributes: attributes, body)
     }
 
     /// The position in the change log of the state this context reads: inside ``withPinnedSnapshot(_:)``, the

@@ -6,7 +6,7 @@ extension ObjectGraph {
         let columns = try DictionaryColumn.columns(of: request)
         var rows: [[String: AttributeValue]] = []
         try withReader { reader in
-            try reader.forEachDictionaryRow(request, columns: columns) { values in
+            try reader.forEachDictionaryRow(request, columns: columns, streaming: false) { values in
                 var row: [String: AttributeValue] = [:]
                 for (column, value) in zip(columns, values) { row[column.key] = value }
                 rows.append(row)
@@ -18,6 +18,6 @@ extension ObjectGraph {
     /// Streams the rows of a dictionary fetch, each as values in the order of the request's properties.
     func forEachRow(_ request: FetchRequest, _ body: (ContiguousArray<AttributeValue>) throws -> Void) throws {
         let columns = try DictionaryColumn.columns(of: request)
-        try withReader { reader in try reader.forEachDictionaryRow(request, columns: columns, body) }
+        try withReader { reader in try reader.forEachDictionaryRow(request, columns: columns, streaming: true, body) }
     }
 }

@@ -9,6 +9,12 @@ extension ObjectGraph {
         try withReader { reader in try reader.scanRows(of: entity, attributes: attributes, rowIDs: rowIDs, body) }
     }
 
+    /// The store side of a scoped ``ObjectContext/scanRows(of:attributes:rowIDs:_:)``: the rows `request` matches.
+    func scanRows(_ request: FetchRequest, attributes: [String], _ body: (borrowing ScannedRow) throws -> Void) throws {
+        for name in attributes { _ = try request.entity.attribute(position: name) }
+        try withReader { reader in try reader.scanRows(request, attributes: attributes, body) }
+    }
+
     /// The change sets after `token` in the state this graph reads, complete or an error.
     func history(after token: HistoryToken) throws -> ChangeHistory {
         let path = store.location.displayPath

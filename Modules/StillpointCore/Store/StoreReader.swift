@@ -35,8 +35,9 @@ package protocol StoreReader {
 
     /// Calls `body` with the values of each row of a dictionary fetch (attributes and aggregates, grouped,
     /// filtered and ordered as `request` says), in the order of `columns`. `body` may read the store itself;
-    /// the buffer it gets is reused for the next row.
-    func forEachDictionaryRow(_ request: FetchRequest, columns: [DictionaryColumn],
+    /// the buffer it gets is reused for the next row. With `streaming`, memory holds a batch of rows at a time
+    /// whatever their number (a cursor); without it, a store may read the whole result in one round trip.
+    func forEachDictionaryRow(_ request: FetchRequest, columns: [DictionaryColumn], streaming: Bool,
                               _ body: (ContiguousArray<AttributeValue>) throws -> Void) throws
 
     /// Streams the `columns` (of `types`) of the rows `request` matches, windowed by its limit and offset, into
@@ -62,4 +63,9 @@ package protocol StoreReader {
     /// `attributes`, read in place where the store can (see ``ScannedRow``).
     func scanRows(of entity: EntityDescription, attributes: [String], rowIDs: [Int64]?,
                   _ body: (borrowing ScannedRow) throws -> Void) throws
+
+    /// Streams the row ID and `attributes` of each row `request` matches (its predicate, scope included; no order,
+    /// no window) in one statement: a scan of part of a table, such as one practitioner's sessions through the
+    /// index their column leads. `body` may read the store itself; the part's rows may be held at once.
+    func scanRows(_ request: FetchRequest, attributes: [String], _ body: (borrowing ScannedRow) throws -> Void) throws
 }

@@ -19,11 +19,21 @@ package final class PostgresConnection {
     package let target: PostgresTarget
     /// Cancels the running statement from any thread.
     package let cancelToken: PostgresCancelToken
+    /// Where the statements sent are counted, if anywhere (the store's counter).
+    private let statements: PostgresStatementCounter?
+    /// Rows per `FETCH` of the cursors read on this connection (``PostgresCursor``); tests make it small to cross
+    /// batch boundaries with a few rows.
+    package var rowsPerFetch = PostgresCursor.chunk
+    /// A read transaction's `BEGIN`, not sent yet: it goes to the server with the transaction's first statement.
+    private var pendingBegin: String?
+    /// Whether a read transaction's `COMMIT` went without waiting: the next statement reads its result first.
+    private var awaitsCommit = false
 
     /// Connects to the server `uri` names (`postgresql://user@host:port/database?...`, or libpq's `key=value`
     /// pairs; libpq's environment variables fill in what it leaves out).
-    package init(uri: String) throws(PostgresError) {
+    package init(uri: String, countingIn statements: PostgresStatementCounter? = nil) throws(PostgresError) {
         target = PostgresTarget(uri: uri)
+        self.statements = statements
         guard let handle = PQconnectStart(uri) else {
             throw PostgresError(message: "libpq could not allocate a connection", target: target.description)
         }
@@ -113,12 +123,95 @@ package final class PostgresConnection {
             throw PostgresError(message: "parameter $\(index + 1) holds a NUL character (U+0000), which PostgreSQL's text cannot carry",
                                 target: target.description)
         }
+        finishCommit()
+        if let begin = pendingBegin {
+            pendingBegin = nil
+            return try execute(sql, parameters, after: begin)
+        }
+        statements?.add(roundTrip: true)
         let result: OpaquePointer? = parameters.isEmpty
             ? PQexec(handle, sql)
             : Self.withCStrings(parameters) { values in
                 PQexecParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
             }
         return try check(result)
+    }
+
+    /// Sends `begin` and the statement in one round trip (libpq's pipeline mode) and returns the statement's rows.
+    private func execute(_ sql: String, _ parameters: [String?], after begin: String) throws(PostgresError) -> PostgresResult {
+        guard PQenterPipelineMode(handle) == 1 else { throw error(PQerrorMessage(handle)) }
+        statements?.add(roundTrip: false)
+        statements?.add(roundTrip: true)
+        let sent = PQsendQueryParams(handle, begin, 0, nil, nil, nil, nil, 0) == 1
+            && Self.withCStrings(parameters) { values in
+                PQsendQueryParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
+            } == 1
+            && PQpipelineSync(handle) == 1
+        guard sent else {
+            let failure = error(PQerrorMessage(handle))
+            _ = PQexitPipelineMode(handle)
+            throw failure
+        }
+        // Every result is read, the sync's last, before the connection leaves pipeline mode.
+        let began = nextPipelineResult()
+        let result = nextPipelineResult()
+        if let sync = PQgetResult(handle) { PQclear(sync) }
+        _ = PQexitPipelineMode(handle)
+        guard let began, PQresultStatus(began) == PGRES_COMMAND_OK else {
+            // The statement was not run (PGRES_PIPELINE_ABORTED): the BEGIN's error is the one to tell.
+            if let result { PQclear(result) }
+            _ = try check(began)
+            throw error(PQerrorMessage(handle))
+        }
+        PQclear(began)
+        return try check(result)
+    }
+
+    /// The first result of the next statement of a pipeline, the rest of its results (and the `NULL` that ends
+    /// them) read and dropped; `nil` when the connection failed.
+    private func nextPipelineResult() -> OpaquePointer? {
+        guard let first = PQgetResult(handle) else { return nil }
+        while let extra = PQgetResult(handle) { PQclear(extra) }
+        return first
+    }
+
+    /// Reads the result of a read transaction's `COMMIT` sent without waiting, if any.
+    private func finishCommit() {
+        guard awaitsCommit else { return }
+        awaitsCommit = false
+        while let result = PQgetResult(handle) { PQclear(result) }
+    }
+
+    /// Runs `body` in a read-only transaction (`BEGIN` with `mode`) in as few round trips as the server allows: its
+    /// `BEGIN` goes with the first statement (libpq's pipeline mode), and its `COMMIT` is sent without waiting for
+    /// the answer (the connection's next statement reads it first), since a read-only transaction keeps nothing.
+    /// A body that sends no statement costs none. Rolled back, and waited for, when `body` throws.
+    ///
+    /// ```swift
+    /// let count = try connection.readTransaction("ISOLATION LEVEL REPEATABLE READ, READ ONLY") {
+    ///     try connection.execute("SELECT count(*) FROM t").integer(row: 0, column: 0)   // one round trip, BEGIN included
+    /// }
+    /// ```
+    package func readTransaction<T>(_ mode: String, _ body: () throws -> T) throws -> T {
+        finishCommit()
+        pendingBegin = "BEGIN " + mode
+        let value: T
+        do {
+            value = try body()
+        } catch {
+            // A BEGIN still pending was never sent: nothing to roll back.
+            if pendingBegin == nil { _ = try? execute("ROLLBACK") }
+            pendingBegin = nil
+            throw error
+        }
+        guard pendingBegin == nil else {
+            pendingBegin = nil
+            return value
+        }
+        statements?.add(roundTrip: false)
+        guard PQsendQuery(handle, "COMMIT") == 1 else { throw error(PQerrorMessage(handle)) }
+        awaitsCommit = true
+        return value
     }
 
     /// Runs `body` in a transaction (`BEGIN` with `mode`, for example `ISOLATION LEVEL REPEATABLE READ`), committed
@@ -139,6 +232,12 @@ package final class PostgresConnection {
     /// Returns how many rows were copied.
     @discardableResult
     package func copy<Rows: Sequence>(_ sql: String, rows: Rows) throws(PostgresError) -> Int where Rows.Element == [String?] {
+        if let begin = pendingBegin {
+            pendingBegin = nil
+            try execute(begin)
+        }
+        finishCommit()
+        statements?.add(roundTrip: true)
         _ = try check(PQexec(handle, sql), expecting: PGRES_COPY_IN)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 16)

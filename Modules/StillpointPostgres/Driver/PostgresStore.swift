@@ -32,6 +32,10 @@ package final class PostgresStore: StoreDriver {
     private let writeQueue = DispatchQueue(label: "stillpoint.postgres.writer")
     private let isClosed = LockedState(false)
     private let listenerObservers = LockedState<[@Sendable (PostgresListenerEvent) -> Void]>([])
+    /// The statements this store's readers and writer have sent (the commit listener's are not counted).
+    package let statements: PostgresStatementCounter
+    /// Rows per `FETCH` of the store's cursors (``PostgresCursor/chunk`` unless a test asks for a few).
+    private let rowsPerFetch: Int
 
     /// Connects to the database `uri` names, creating the schema's tables or adding what they lack (read-write),
     /// or checking that they are all there (read-only).
@@ -44,7 +48,7 @@ package final class PostgresStore: StoreDriver {
     ///   that lacks the store's tables, ``StoreError/newerVersion(path:version:supported:)`` for a store written
     ///   by a newer Stillpoint, ``StoreError/permissionDenied(path:detail:)`` for a role without a right the open
     ///   needs (``PostgresSchema/checkRights(on:access:path:)``).
-    package init(uri: String, schema: Schema, access: StoreAccess = .readWrite) throws {
+    package init(uri: String, schema: Schema, access: StoreAccess = .readWrite, rowsPerFetch: Int = PostgresCursor.chunk) throws {
         self.location = .postgres(uri)
         let path = location.displayPath
         if let misreading = PostgresTarget.misreading(of: uri) {
@@ -55,7 +59,10 @@ package final class PostgresStore: StoreDriver {
         self.schema = schema
         self.access = access
         self.path = path
-        let connection = try Self.connect(uri, path: path)
+        self.rowsPerFetch = rowsPerFetch
+        let statements = PostgresStatementCounter()
+        self.statements = statements
+        let connection = try Self.connect(uri, path: path, countingIn: statements, rowsPerFetch: rowsPerFetch)
         try Self.translating(path: path) {
             let layout = PostgresSchema(schema)
             try layout.checkRights(on: connection, access: access, path: path)
@@ -111,7 +118,7 @@ package final class PostgresStore: StoreDriver {
             if let kept = writer {
                 connection = kept
             } else {
-                connection = try Self.connect(uri, path: path)
+                connection = try Self.connect(uri, path: path, countingIn: statements, rowsPerFetch: rowsPerFetch)
                 writer = connection
             }
             do {
@@ -153,7 +160,7 @@ package final class PostgresStore: StoreDriver {
         while let idle = idleReaders.withLock({ $0.popLast() }) {
             if idle.isStillConnected { return idle }
         }
-        return try Self.connect(uri, path: path)
+        return try Self.connect(uri, path: path, countingIn: statements, rowsPerFetch: rowsPerFetch)
     }
 
     func checkIn(_ connection: PostgresConnection) {
@@ -161,9 +168,12 @@ package final class PostgresStore: StoreDriver {
         idleReaders.withLock { $0.append(connection) }
     }
 
-    static func connect(_ uri: String, path: String) throws -> PostgresConnection {
+    static func connect(_ uri: String, path: String, countingIn statements: PostgresStatementCounter? = nil,
+                        rowsPerFetch: Int = PostgresCursor.chunk) throws -> PostgresConnection {
         do {
-            return try PostgresConnection(uri: uri)
+            let connection = try PostgresConnection(uri: uri, countingIn: statements)
+            connection.rowsPerFetch = rowsPerFetch
+            return connection
         } catch where error.isMissingDatabase {
             throw StoreError.noDatabase(path: path, database: error.database ?? PostgresTarget(uri: uri).database ?? "?")
         } catch {

@@ -8,12 +8,13 @@
 ///     for row in 0..<result.rowCount { ids.append(result.integer(row: row, column: 0) ?? 0) }
 /// }
 /// ```
-struct PostgresCursor {
+package struct PostgresCursor {
     let connection: PostgresConnection
     /// The cursor's name, made unique so that a body may open another cursor while this one is open.
     let name: String
-    /// Rows per `FETCH`: large enough that the round trips vanish, small enough that a chunk stays small.
-    static let chunk = 2_000
+    /// Rows per `FETCH` unless the connection says otherwise (``PostgresConnection/rowsPerFetch``): large enough
+    /// that the round trips vanish, small enough that a chunk stays small.
+    package static let chunk = 2_000
 
     init(_ connection: PostgresConnection, name: String) {
         self.connection = connection
@@ -24,10 +25,11 @@ struct PostgresCursor {
     func forEachChunk(_ sql: String, _ parameters: [String?] = [], _ body: (PostgresResult) throws -> Void) throws {
         try connection.execute("DECLARE \(name) NO SCROLL CURSOR FOR \(sql)", parameters)
         do {
+            let rows = max(1, connection.rowsPerFetch)
             while true {
-                let result = try connection.execute("FETCH FORWARD \(Self.chunk) FROM \(name)")
+                let result = try connection.execute("FETCH FORWARD \(rows) FROM \(name)")
                 try body(result)
-                if result.rowCount < Self.chunk { break }
+                if result.rowCount < rows { break }
             }
         } catch {
             // A caller that catches the error and carries on in the transaction is left no open cursor.

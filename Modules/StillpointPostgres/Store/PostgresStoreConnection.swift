@@ -23,10 +23,11 @@ package struct PostgresStoreConnection: StoreReader {
         self.commitActions = commitActions
     }
 
-    /// Runs `body` in a read-only `REPEATABLE READ` transaction; a cancelled statement throws the server's
-    /// ``PostgresError`` (``PostgresError/isCancellation``), which the store tells apart from its own interrupt.
+    /// Runs `body` in a read-only `REPEATABLE READ` transaction, its `BEGIN` sent with the first statement and its
+    /// `COMMIT` not waited for (``PostgresConnection/readTransaction(_:_:)``); a cancelled statement throws the
+    /// server's ``PostgresError`` (``PostgresError/isCancellation``), which the store tells apart from its own interrupt.
     package static func reading<T>(on connection: PostgresConnection, _ body: (PostgresStoreConnection) throws -> T) throws -> T {
-        try connection.transaction("ISOLATION LEVEL REPEATABLE READ, READ ONLY") { try body(PostgresStoreConnection(connection)) }
+        try connection.readTransaction("ISOLATION LEVEL REPEATABLE READ, READ ONLY") { try body(PostgresStoreConnection(connection)) }
     }
 
     // MARK: Statements
@@ -96,15 +97,29 @@ package struct PostgresStoreConnection: StoreReader {
             parameters = ["{" + rowIDs.map(String.init).joined(separator: ",") + "}"]
         }
         try PostgresCursor(connection, name: "stillpoint_scan").forEachChunk(sql, parameters) { result in
-            var values = ContiguousArray<AttributeValue>()
-            values.reserveCapacity(types.count)
-            for row in 0..<result.rowCount {
-                values.removeAll(keepingCapacity: true)
-                for (offset, type) in types.enumerated() {
-                    values.append(PostgresValueText.value(result.text(row: row, column: 1 + offset), as: type))
-                }
-                try body(ScannedRow(rowID: result.integer(row: row, column: 0) ?? 0, values: values))
+            try Self.forEachScannedRow(result, types: types, body)
+        }
+    }
+
+    /// One statement, its result read whole (one round trip, no cursor's three): the rows of part of a table, such
+    /// as one practitioner's sessions, through the index their column leads. Memory holds that part's rows.
+    package func scanRows(_ request: FetchRequest, attributes: [String], _ body: (borrowing ScannedRow) throws -> Void) throws {
+        let types = try attributes.map { name throws(SchemaError) in try request.entity.checkedAttribute(named: name).type }
+        let query = try dialect.select(request, columns: (["_id"] + attributes).map(dialect.quote).joined(separator: ", "))
+        try Self.forEachScannedRow(try run(query), types: types, body)
+    }
+
+    /// Calls `body` with each row of a result of `SELECT _id, attributes...`, its attributes read as `types`.
+    private static func forEachScannedRow(_ result: PostgresResult, types: [AttributeType],
+                                          _ body: (borrowing ScannedRow) throws -> Void) throws {
+        var values = ContiguousArray<AttributeValue>()
+        values.reserveCapacity(types.count)
+        for row in 0..<result.rowCount {
+            values.removeAll(keepingCapacity: true)
+            for (offset, type) in types.enumerated() {
+                values.append(PostgresValueText.value(result.text(row: row, column: 1 + offset), as: type))
             }
+            try body(ScannedRow(rowID: result.integer(row: row, column: 0) ?? 0, values: values))
         }
     }
 
@@ -129,19 +144,26 @@ package struct PostgresStoreConnection: StoreReader {
         return found
     }
 
-    package func forEachDictionaryRow(_ request: FetchRequest, columns: [DictionaryColumn],
+    /// Streaming, through a cursor (``PostgresCursor``, a batch of rows at a time: the batch job's scan of every
+    /// session); otherwise the whole result in one round trip.
+    package func forEachDictionaryRow(_ request: FetchRequest, columns: [DictionaryColumn], streaming: Bool,
                                       _ body: (ContiguousArray<AttributeValue>) throws -> Void) throws {
-        let result = try run(try dialect.dictionarySelect(request, columns: columns))
+        let query = try dialect.dictionarySelect(request, columns: columns)
         let types = columns.map(\.type)
         var values = ContiguousArray<AttributeValue>()
         values.reserveCapacity(types.count)
-        for row in 0..<result.rowCount {
-            values.removeAll(keepingCapacity: true)
-            for (offset, type) in types.enumerated() {
-                values.append(PostgresValueText.value(result.text(row: row, column: offset), as: type))
+        func forEachRow(of result: PostgresResult) throws {
+            for row in 0..<result.rowCount {
+                values.removeAll(keepingCapacity: true)
+                for (offset, type) in types.enumerated() {
+                    values.append(PostgresValueText.value(result.text(row: row, column: offset), as: type))
+                }
+                try body(values)
             }
-            try body(values)
         }
+        guard streaming else { return try forEachRow(of: try run(query)) }
+        // Between batches the connection is free for `body`, which may read the store (a statistic of the batch job).
+        try PostgresCursor(connection, name: "stillpoint_rows").forEachChunk(query.sql, query.arguments.map(PostgresValueText.text), forEachRow)
     }
 
     package func exportRows(_ request: FetchRequest, columns: [String], types: ContiguousArray<AttributeType>,

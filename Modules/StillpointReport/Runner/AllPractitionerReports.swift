@@ -6,8 +6,8 @@ import StillpointManifest
 
 /// The batch job: one report per practitioner of a store, in id order, from one scan of every session in the
 /// order of the `(practitioner, start)` index, each handed on as soon as its turn comes. Only one practitioner's
-/// digest is in memory at a time. (On PostgreSQL the scan's rows still arrive as one libpq result held whole,
-/// rather than through a cursor: memory there grows with the number of sessions.)
+/// digest is in memory at a time, and the scan streams (``ObjectContext/forEachRow(_:_:)``: on PostgreSQL a cursor
+/// read 2,000 rows per `FETCH`), so memory does not grow with the number of practitioners.
 ///
 /// The scan follows the index (practitioners by row id), which needs no sort: ordering by the practitioners' ids
 /// instead made the database look up and sort every session first (on PostgreSQL most of the job's time). When
