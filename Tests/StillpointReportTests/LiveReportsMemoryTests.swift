@@ -1,0 +1,36 @@
+import Foundation
+import PracticeLog
+import StillpointCore
+@testable import StillpointReport
+import StillpointTestSupport
+import Testing
+
+/// What ``LiveReports`` holds per practitioner beyond their digest and report, on SQLite and PostgreSQL: a service
+/// of ten thousand practitioners keeps every one of them, so nothing that only served a request may stay.
+@Suite("live reports' memory", .serialized)
+struct LiveReportsMemoryTests {
+    typealias StoreKind = PracticeStore
+    typealias Live = LiveReportsTests
+
+    @Test(arguments: StoreKind.all)
+    func anIdlePractitionerHoldsNoLane(_ store: StoreKind) async throws {
+        let container = try await Live.open(store, holding: [
+            .upsert("alice", key: "a1", day: 1, minutes: 20, kind: "yoga"),
+            .upsert("bob", key: "b1", day: 2, minutes: 30, kind: "meditation"),
+        ])
+        defer { try? container.close() }
+        let engine = try Live.engine(container)
+        let alice = try #require(try await engine.updates(of: "alice"))
+        #expect(Live.sessionCount(await Live.next(alice)) == 1)
+        // First requests, several at once, a pinned report, and a refresh after a commit: each ran in a lane.
+        async let first = engine.report(for: "bob")
+        async let second = engine.report(for: "bob", format: .html)
+        _ = try await (first, second)
+        _ = try await engine.report(for: "alice", asOf: Live.Property.asOf)
+        try await Live.Property.apply(.upsert("alice", key: "a2", day: 2, minutes: 25, kind: "yoga"), to: container)
+        #expect(Live.sessionCount(await Live.next(alice) { Live.sessionCount($0) == 2 }) == 2)
+
+        #expect(try await Live.eventually { engine.state.withLock { $0.lanes.isEmpty } })
+        await engine.shutdown()
+    }
+}
