@@ -31,7 +31,7 @@ struct LiveReportsMemoryTests {
         try await Live.Property.apply(.upsert("alice", key: "a2", day: 2, minutes: 25, kind: "yoga"), to: container)
         #expect(Live.sessionCount(await Live.next(alice) { Live.sessionCount($0) == 2 }) == 2)
 
-        #expect(try await Live.eventually { engine.state.withLock { $0.lanes.isEmpty } })
+        #expect(await Live.eventually { engine.state.withLock { $0.lanes.isEmpty } })
         await engine.shutdown()
     }
 
