@@ -57,7 +57,8 @@ extension ServeSuite {
         guard metrics.digests == n, metrics.reports == n else {
             throw SessionBench.Failure("after warming \(n) practitioners the service holds \(metrics.digests) digests and \(metrics.reports) reports")
         }
-        guard heapAfter > heapBefore, rssAfter > 0 else {
+        // Not that it grew: a smoke run's few small digests are within what the allocator's own bookkeeping moves.
+        guard heapBefore > 0, heapAfter > 0, rssAfter > 0 else {
             throw SessionBench.Failure("the process's memory could not be read: heap \(heapBefore) then \(heapAfter) bytes, RSS \(rssAfter) MiB")
         }
         // Practitioner 0 is in the baseline: the growth is that of the other n - 1.
