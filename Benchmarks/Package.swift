@@ -25,6 +25,8 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]),
         // Valgrind's callgrind client requests, to count the instructions of each timed region.
         .target(name: "CCallgrind", path: "Sources/CCallgrind"),
+        // glibc's allocator statistics (`mallinfo2`), for the memory a workload holds rather than what is resident.
+        .target(name: "CMallocStatistics", path: "Sources/CMallocStatistics"),
         .executableTarget(
             name: "stillpoint-bench",
             dependencies: [
@@ -40,6 +42,7 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "CLibPQBaseline",
                 "CCallgrind",
+                "CMallocStatistics",
             ],
             path: "Sources/stillpoint-bench",
             swiftSettings: [

@@ -121,6 +121,8 @@ public final class ReportRunner: Sendable {
             remaining -= 1
             if remaining == 0 { break }
         }
+        // Every statistic has read the digest's summaries: the digest is kept for the next run without them.
+        keptDigest?.releaseSummaries()
         await onEvent(.completed(report))
         return report
     }

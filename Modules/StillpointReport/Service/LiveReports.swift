@@ -56,7 +56,8 @@ public final class LiveReports: Sendable {
         /// The latest generation given to each practitioner: generations never go back, even for an id removed
         /// and added again.
         var generations: [String: Int64] = [:]
-        /// The last piece of work of each practitioner: theirs run one at a time (``PractitionerReports`` asks it).
+        /// The last piece of work of each practitioner with work under way: theirs run one at a time
+        /// (``PractitionerReports`` asks it). A lane goes when its last work is done.
         var lanes: [String: Task<Void, Never>] = [:]
         var subscribers: [Key: [UUID: AsyncStream<LiveReport>.Continuation]] = [:]
         /// The practitioners whose refresh failed on the store, made again on the next change or catch-up.
@@ -240,15 +241,18 @@ public final class LiveReports: Sendable {
 
     /// Runs `work` after the practitioner's work before it: one report of theirs is made at a time.
     func inLane<T: Sendable>(of practitioner: String, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        let task = state.withLock { state in
+        let (task, lane) = state.withLock { state in
             let previous = state.lanes[practitioner]
             let task = Task {
                 await previous?.value
                 return try await work()
             }
-            state.lanes[practitioner] = Task { _ = try? await task.value }
-            return task
+            let lane = Task { _ = try? await task.value }
+            state.lanes[practitioner] = lane
+            return (task, lane)
         }
+        // The last work of a lane takes the lane with it: an idle practitioner holds no task (and no result).
+        defer { state.withLock { state in if state.lanes[practitioner] == lane { state.lanes[practitioner] = nil } } }
         return try await task.value
     }
 

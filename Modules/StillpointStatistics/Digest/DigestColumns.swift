@@ -44,6 +44,16 @@ package struct DigestColumns: Sendable {
         zones.reserveCapacity(capacity)
     }
 
+    /// Lets go of the room the columns grew into while they were read, for a digest that is kept.
+    mutating func trimCapacity() {
+        rowIDs = rowIDs.withExactCapacity()
+        starts = starts.withExactCapacity()
+        durations = durations.withExactCapacity()
+        kinds = kinds.withExactCapacity()
+        sources = sources.withExactCapacity()
+        zones = zones.withExactCapacity()
+    }
+
     /// Adds a row read by a scan in row-ID order.
     mutating func append(_ row: Row) {
         rowIDs.append(row.rowID)

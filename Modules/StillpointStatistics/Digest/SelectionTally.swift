@@ -80,6 +80,14 @@ struct SelectionTally: Sendable {
         return offsets
     }
 
+    /// Whether the sums as statistics read them are held, made since the last change.
+    var hasSnapshot: Bool { snapshot != nil }
+
+    /// Drops the sums as statistics read them; ``selected(kindNames:sourceNames:)`` makes them again.
+    mutating func releaseSnapshot() {
+        snapshot = nil
+    }
+
     /// The sums as statistics read them.
     mutating func selected(kindNames: ByteInterner, sourceNames: ByteInterner) -> SelectedSessions {
         if let snapshot { return snapshot }

@@ -81,6 +81,8 @@ public final class SessionDigest: Sendable {
     public init(in context: isolated ObjectContext, practitioner: Int64) throws {
         var columns = DigestColumns()
         try Self.read(in: context, practitioner: practitioner, rowIDs: nil, into: &columns) { columns, row in _ = columns.upsert(row) }
+        // Their number is not known before the scan (counting them first is one more statement per cold report).
+        columns.trimCapacity()
         let token = try context.historyToken()
         state = LockedState(State(columns: columns, token: token))
         self.practitioner = practitioner
@@ -149,9 +151,32 @@ public final class SessionDigest: Sendable {
                 admitted.append(columns.durations[index])
             }
             admitted.sort()
+            admitted = admitted.withExactCapacity()
             sorted = admitted
             return admitted
         }
+    }
+
+    /// Lets go of the summaries the statistics of a report read (``SelectedSessions``: a line per day with
+    /// practice, the largest thing a practitioner's digest holds besides its rows). The running sums stay and are
+    /// kept current; the next report makes the summaries again from them, which costs a pass over their days. A
+    /// service that keeps thousands of digests between reports calls it after each report.
+    ///
+    /// ```swift
+    /// let report = await runner.run(entries, environment: environment)
+    /// digest.releaseSummaries()
+    /// ```
+    public func releaseSummaries() {
+        let selections = state.withLock { Array($0.selections.values) }
+        for selection in selections {
+            selection.tally.withLock { tally in tally?.releaseSnapshot() }
+        }
+    }
+
+    /// How many summaries the digest holds now (for the tests of ``releaseSummaries()``).
+    var heldSummaries: Int {
+        let selections = state.withLock { Array($0.selections.values) }
+        return selections.reduce(0) { held, selection in held + (selection.tally.withLock { $0?.hasSnapshot ?? false } ? 1 : 0) }
     }
 
     /// Calls `body` with the digest's rows as they are now (for a computation of its own, such as a custom

@@ -2,7 +2,7 @@ import Foundation
 import PracticeLog
 import StillpointCore
 import StillpointSQLite
-import StillpointStatistics
+@testable import StillpointStatistics
 import StillpointTestSupport
 import Testing
 
@@ -198,5 +198,68 @@ struct SessionDigestTests {
             #expect(context.scope == bobsScope)
             for id in ids { #expect(context.registeredObject(for: id) == nil) }
         }
+    }
+
+    /// A practitioner's digest is kept for as long as a service runs: it holds its rows in columns of their own
+    /// size, not in the room they grew into while the scan appended them.
+    @Test(arguments: PracticeStore.all)
+    func aPractitionersDigestHoldsNoRoomBeyondItsRows(_ store: PracticeStore) async throws {
+        let container = try store.open(schema: Session.schema)
+        defer { try? container.close() }
+        try await container.performBackgroundTask { context in
+            let alice = try Practitioners.object("alice", in: context)
+            for index in 0..<300 {
+                let session = context.insert(Session.self)
+                try session.set(Session.practitioner, to: alice)
+                session[Session.start] = Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 86_400)
+                session[Session.duration] = Double(60 * (1 + index % 90))
+                session[Session.kind] = index % 2 == 0 ? "yoga" : "meditation"
+                session[Session.key] = "s\(index)"
+            }
+            try await context.save()
+        }
+        let alice = try #require(try await Practitioners.existingRowID(of: "alice", in: container))
+        let digest = try await container.performBackgroundTask { context in
+            try context.withPinnedSnapshot { try SessionDigest(in: context, practitioner: alice) }
+        }
+        #expect(digest.count == 300)
+        // At most 32 bytes over: what glibc's allocator rounds a block up to (arrays that grew by doubling while
+        // 300 rows were appended have room for dozens more).
+        func spare<T>(_ array: [T]) -> Int { (array.capacity - array.count) * MemoryLayout<T>.stride }
+        digest.withColumns { columns in
+            for bytes in [spare(columns.rowIDs), spare(columns.starts), spare(columns.durations),
+                          spare(columns.kinds), spare(columns.sources), spare(columns.zones)] {
+                #expect(bytes <= 32)
+            }
+        }
+        let durations = digest.durations(SessionFilter(asOf: .distantFuture))
+        #expect(durations.count == 300)
+        #expect(spare(durations) <= 32)
+    }
+
+    /// The summaries statistics read are let go after a report and made again, alike, from the running sums,
+    /// also after a change the sums took in meanwhile.
+    @Test
+    func summariesReleasedAreMadeAgainAlike() async throws {
+        let store = try await DigestTestStore(sessions: 400)
+        defer { store.remove() }
+        let digest = try await store.digest()
+        let filter = SessionFilter(asOf: DigestTestStore.asOf)
+        let boundary = DayBoundary(timeZone: TimeZone(identifier: "Europe/Berlin")!, dayStartsAt: 4 * 3600)
+        let first = digest.sessions(filter, boundary: boundary)
+        _ = digest.sessions(SessionFilter(minimumDuration: 20 * 60, asOf: DigestTestStore.asOf), boundary: boundary)
+        #expect(digest.heldSummaries == 2)
+        digest.releaseSummaries()
+        #expect(digest.heldSummaries == 0)
+        #expect(digest.sessions(filter, boundary: boundary) == first)
+        #expect(digest.heldSummaries == 1)
+
+        try await DigestTestStore.insert(5, seed: 11, keyPrefix: "late", into: store.container)
+        digest.releaseSummaries()
+        _ = try await store.container.performBackgroundTask { context in
+            try context.withPinnedSnapshot { try digest.catchUp(in: context) }
+        }
+        let fresh = try await store.digest()
+        #expect(digest.sessions(filter, boundary: boundary) == fresh.sessions(filter, boundary: boundary))
     }
 }

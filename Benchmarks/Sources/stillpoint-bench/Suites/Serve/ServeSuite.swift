@@ -13,6 +13,7 @@ import Synchronization
 /// | `get-report` | wrk: `GET report` JSON of random practitioners with their tokens, every digest warm: seconds per request, req/s, p50, p99 | Hummingbird's hello-world route (`bench-hello-server`), same wrk, same run |
 /// | `get-report-writing` | the same while 100 sessions a second are posted to random practitioners | none |
 /// | `freshness` | a session posted to instance A, until instance B's event stream sends the report with it: p50, p99 | none |
+/// | `digest-memory` | in this process, no HTTP: every report warmed through `LiveReports`; heap and RSS per practitioner, by part | none |
 ///
 /// Each number is checked for sense whatever the size (wrk saw no error answer, every posted session was saved,
 /// every digest is held, each post reached the other instance), so the smoke run in CI checks them too.
@@ -30,7 +31,8 @@ struct ServeSuite: BenchmarkSuite {
          Workload(name: "warm-all", measure: Self.measureWarmAll),
          Workload(name: "get-report", measure: Self.measureGetReport),
          Workload(name: "get-report-writing", measure: Self.measureGetReportWriting),
-         Workload(name: "freshness", measure: Self.measureFreshness)]
+         Workload(name: "freshness", measure: Self.measureFreshness),
+         Workload(name: "digest-memory", measure: Self.measureDigestMemory)]
     }
 
     /// Connections that warm the reports at once.
