@@ -16,7 +16,8 @@ final class Store: Sendable {
     /// Tells this process's change-log entries from other processes'; also this open's row in ``OpenWriters``.
     let processToken = UUID().uuidString
     private let writer: any DatabaseWriter
-    private let isClosed = LockedState(false)
+    /// Closing waits for the reads and writes under way, and fails those that come after.
+    private let gate = AccessGate()
     /// The query generations held on the store, released when it closes so that its last checkpoint is not held up.
     private let generations = LockedState<[ObjectIdentifier: SQLiteGeneration]>([:])
 
@@ -80,16 +81,21 @@ final class Store: Sendable {
 
     deinit {
         // A container dropped without `close()`: still mark the store closed cleanly.
-        if access == .readWrite, location != .inMemory, !isClosed.withLock({ $0 }) {
+        if access == .readWrite, location != .inMemory, !gate.isClosed {
             let token = processToken
             try? writer.write { db in try OpenWriters.unregister(token: token, in: db) }
         }
     }
 
+    /// The error of an access after ``close()``.
+    private func closed() -> any Error {
+        StoreError.sqlite(path: location.displayPath, code: SQLITE_MISUSE, message: "the store was closed")
+    }
+
     /// Runs `body` in a read transaction that sees one consistent state of the store.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try writer.read(body)
+            return try gate.access(orThrow: closed) { try writer.read(body) }
         } catch {
             throw StoreError.translating(error, path: location.displayPath)
         }
@@ -100,9 +106,11 @@ final class Store: Sendable {
         guard access == .readWrite else { throw StoreError.readOnly(path: location.displayPath) }
         let doorbell = location.fileURL
         do {
-            return try writer.write { db in
-                Self.ringOnCommit(doorbell, of: db)
-                return try body(db)
+            return try gate.access(orThrow: closed) {
+                try writer.write { db in
+                    Self.ringOnCommit(doorbell, of: db)
+                    return try body(db)
+                }
             }
         } catch {
             throw StoreError.translating(error, path: location.displayPath)
@@ -114,9 +122,11 @@ final class Store: Sendable {
         guard access == .readWrite else { throw StoreError.readOnly(path: location.displayPath) }
         let doorbell = location.fileURL
         do {
-            return try await writer.write { db in
-                Self.ringOnCommit(doorbell, of: db)
-                return try body(db)
+            return try await gate.access(orThrow: closed) {
+                try await writer.write { db in
+                    Self.ringOnCommit(doorbell, of: db)
+                    return try body(db)
+                }
             }
         } catch {
             throw StoreError.translating(error, path: location.displayPath)
@@ -135,7 +145,7 @@ final class Store: Sendable {
     /// Runs `body` in a read transaction without blocking the caller's thread.
     func readAsync<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
-            return try await writer.read(body)
+            return try await gate.access(orThrow: closed) { try await writer.read(body) }
         } catch {
             throw StoreError.translating(error, path: location.displayPath)
         }
@@ -149,7 +159,7 @@ final class Store: Sendable {
         }
         let snapshot: DatabaseSnapshot
         do {
-            snapshot = try pool.makeSnapshot()
+            snapshot = try gate.access(orThrow: closed) { try pool.makeSnapshot() }
         } catch {
             throw StoreError.translating(error, path: location.displayPath)
         }
@@ -164,14 +174,14 @@ final class Store: Sendable {
     /// store closed cleanly. Later use fails.
     func close() throws {
         for generation in generations.withLock({ $0.values }) { generation.release() }
+        let wasOpen = gate.close()
         do {
-            if location.fileURL != nil, access == .readWrite, !isClosed.withLock({ $0 }) {
+            if wasOpen, location.fileURL != nil, access == .readWrite {
                 let token = processToken
                 // Best effort (the disk may be full): a row left behind only costs the next open an integrity check.
                 try? writer.write { db in try OpenWriters.unregister(token: token, in: db) }
                 try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
             }
-            isClosed.withLock { $0 = true }
             try writer.close()
         } catch {
             throw StoreError.translating(error, path: location.displayPath)
@@ -187,7 +197,7 @@ final class Store: Sendable {
     func integrityProblems(limit: Int) throws -> [String] {
         let limit = max(1, limit)
         do {
-            let lines = try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(\(limit))") }
+            let lines = try gate.access(orThrow: closed) { try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(\(limit))") } }
             return lines == ["ok"] ? [] : lines
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
             // Damage so deep that the check itself stops at it.
