@@ -3,7 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import StillpointChildProcess
-import StillpointCore
 @testable import StillpointServer
 
 /// A built `stillpoint-server` running on a free loopback port over `store`, as an operator runs it: started, asked
