@@ -7,6 +7,9 @@ extension LiveReports {
     static let largestTargetedChange = 10_000
     /// The author of the change the probe adds when the store is back: every held report catches up once.
     static let catchUpAuthor = "stillpoint.live-reports.catch-up"
+    /// The author of the change the probe adds when a refresh failed: those reports are made again without waiting
+    /// for the next commit, which may never come.
+    static let retryAuthor = "stillpoint.live-reports.retry"
 
     /// Starts the tasks that apply the watched changes and probe the store.
     func startFollowing(probeInterval: Duration) {
@@ -59,6 +62,7 @@ extension LiveReports {
             state.needsRefresh.formUnion(failed)
             state.applied += pending.changeSetCount
             if pending.authors.contains(Self.catchUpAuthor) { state.catchUpAsked = false }
+            if pending.authors.contains(Self.retryAuthor) { state.retryAsked = false }
             guard failed.isEmpty, !state.storeUnreachable, state.catchingUp else { return false }
             state.catchingUp = false
             return true
@@ -107,11 +111,12 @@ extension LiveReports {
     }
 
     /// Asks the store for its change-log position: marks the reports stale when it cannot be reached, and when it
-    /// is back, has every held report catch up (the notifications sent meanwhile are lost).
+    /// is back, has every held report catch up (the notifications sent meanwhile are lost). Has the reports whose
+    /// refresh failed made again.
     func probe(_ context: ObjectContext) async {
         do {
             let latest = try await context.perform { context in try context.historyToken().sequence }
-            let (cameBack, asks) = state.withLock { state in
+            let (cameBack, asks, retries) = state.withLock { state in
                 let cameBack = state.storeUnreachable
                 if cameBack { state.catchingUp = true }
                 state.storeUnreachable = false
@@ -121,10 +126,16 @@ extension LiveReports {
                     state.catchUpAsked = true
                     state.received += 1
                 }
-                return (cameBack, asks)
+                let retries = !asks && !state.needsRefresh.isEmpty && !state.retryAsked
+                if retries {
+                    state.retryAsked = true
+                    state.received += 1
+                }
+                return (cameBack, asks, retries)
             }
             if cameBack { log("the store is back: catching every held report up with its change log") }
             if asks { coalescer.add(entityNames: [], sequence: latest, author: Self.catchUpAuthor) }
+            if retries { coalescer.add(entityNames: [], sequence: latest, author: Self.retryAuthor) }
         } catch {
             let wentAway = state.withLock { state in
                 defer { state.storeUnreachable = true }

@@ -60,8 +60,10 @@ public final class LiveReports: Sendable {
         /// (``PractitionerReports`` asks it). A lane goes when its last work is done.
         var lanes: [String: Task<Void, Never>] = [:]
         var subscribers: [Key: [UUID: AsyncStream<LiveReport>.Continuation]] = [:]
-        /// The practitioners whose refresh failed on the store, made again on the next change or catch-up.
+        /// The practitioners whose refresh failed on the store, made again on the next change, catch-up or probe.
         var needsRefresh: Set<String> = []
+        /// A retry of the failed refreshes is asked for and not yet done.
+        var retryAsked = false
         var storeUnreachable = false
         /// The store came back, and the held reports are being caught up with it.
         var catchingUp = false
