@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets in Fuzz/ and runs each for a while.
+# Builds the libFuzzer targets in Fuzz/ and runs each for a while, as many at once as there are cores.
 #
 #   Scripts/fuzz.sh                 every target for 5 minutes
 #   Scripts/fuzz.sh 20              every target for 20 seconds
@@ -53,12 +53,11 @@ if ! swift build --package-path Fuzz --scratch-path "$scratch" -c debug -Xswiftc
 fi
 bin=$(swift build --package-path Fuzz --scratch-path "$scratch" -c debug -Xswiftc -sanitize=fuzzer,address --show-bin-path)
 
-failed=()
-for target in "${targets[@]}"; do
-    corpus="$scratch/corpus/$target"
-    crashes="fuzz-crashes/$target"
+# Runs one target; its summary or its failure goes to $scratch/<target>.out, printed once it has ended.
+fuzz() {
+    local target=$1 corpus="$scratch/corpus/$1" crashes="fuzz-crashes/$1"
     mkdir -p "$corpus" "$crashes"
-    options=(
+    local options=(
         -max_total_time="$seconds"
         -max_len="$(max_len "$target")"
         -timeout=10
@@ -67,27 +66,47 @@ for target in "${targets[@]}"; do
         -artifact_prefix="$crashes/"
         -print_final_stats=1
     )
-    # Long runs that should collect every crash instead of stopping at the first: FUZZ_KEEP_GOING=1.
     if [ "${FUZZ_KEEP_GOING:-0}" = 1 ]; then
         options+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
     fi
     [ -f "Fuzz/Dictionaries/$target.dict" ] && options+=(-dict="Fuzz/Dictionaries/$target.dict")
-    echo "== $target for ${seconds}s: working corpus $corpus, crashes to $crashes/"
+    local found_before status=0
     found_before=$(find "$crashes" -type f | wc -l)
-    # The first folder receives new inputs; the checked-in corpus after it is only read. In fork mode libFuzzer
-    # may end with status 0 after ignored crashes, so new files in the crash folder count too.
-    if "$bin/$target" "${options[@]}" "$corpus" "Fuzz/Corpus/$target" >"$scratch/$target.log" 2>&1 \
-            && [ "$(find "$crashes" -type f | wc -l)" -eq "$found_before" ]; then
-        tail -n 12 "$scratch/$target.log" | grep -E "^(stat::|Done|INFO: a corpus)" || true
-    else
-        status=$?
-        # What the trap or the sanitizer said, the project's frames of its stack, and where the input went.
-        grep -E "Fatal error|==[0-9]+== ?ERROR|^SUMMARY" "$scratch/$target.log" | sort | uniq -c | head -n 10 || true
-        grep -E "^ +#[0-9]+ .* /[^ ]*/(Modules|Plugins|Fuzz)/" "$scratch/$target.log" | head -n 8 || true
-        grep -E "Test unit written to" "$scratch/$target.log" | sort -u || true
-        echo "fuzz.sh: $target failed (status $status); the full log is $scratch/$target.log" >&2
-        failed+=("$target")
+    {
+        echo "== $target for ${seconds}s: working corpus $corpus, crashes to $crashes/"
+        if "$bin/$target" "${options[@]}" "$corpus" "Fuzz/Corpus/$target" >"$scratch/$target.log" 2>&1 \
+                && [ "$(find "$crashes" -type f | wc -l)" -eq "$found_before" ]; then
+            tail -n 12 "$scratch/$target.log" | grep -E "^(stat::|Done|INFO: a corpus)" || true
+        else
+            status=$?
+            grep -E "Fatal error|==[0-9]+== ?ERROR|^SUMMARY" "$scratch/$target.log" | sort | uniq -c | head -n 10 || true
+            grep -E "^ +#[0-9]+ .* /[^ ]*/(Modules|Plugins|Fuzz)/" "$scratch/$target.log" | head -n 8 || true
+            grep -E "Test unit written to" "$scratch/$target.log" | sort -u || true
+            echo "fuzz.sh: $target failed (status $status); the full log is $scratch/$target.log"
+            touch "$scratch/$target.failed"
+        fi
+    } >"$scratch/$target.out" 2>&1
+}
+
+# As many targets at once as there are cores: each fuzzes on one.
+parallel=$(nproc 2>/dev/null || echo 1)
+echo "== ${#targets[@]} target(s), $parallel at a time"
+running=0
+for target in "${targets[@]}"; do
+    rm -f "$scratch/$target.failed" "$scratch/$target.out"
+    if [ "$running" -ge "$parallel" ]; then
+        wait -n || true
+        running=$((running - 1))
     fi
+    fuzz "$target" &
+    running=$((running + 1))
+done
+wait
+
+failed=()
+for target in "${targets[@]}"; do
+    cat "$scratch/$target.out" 2>/dev/null || true
+    if [ -e "$scratch/$target.failed" ]; then failed+=("$target"); fi
 done
 
 if [ ${#failed[@]} -gt 0 ]; then
