@@ -58,7 +58,10 @@ struct SessionRoutesTests {
             let bobs = try await client.send(.post, "/v1/practitioners/bob/sessions", token: bob,
                                              body: #"[{"start": "2024-03-08T07:30:00Z", "duration": 60, "kind": "yoga", "key": "a"}]"#)
             #expect(bobs.status == .created)
-            let whole = try Self.page(try await client.send(.get, Self.uri, token: alice))
+            let wholeAnswer = try await client.send(.get, Self.uri, token: alice)
+            let whole = try Self.page(wholeAnswer)
+            // The last page says so with a `null`, as the document requires, not by leaving `next` out.
+            #expect(String(buffer: wholeAnswer.body).hasPrefix(#"{"next":null,"#))
             #expect(whole.sessions.map(\.key) == ["c", "b", "a"])
             #expect(whole.sessions.first?.start == "2024-03-07T06:30:00Z", "07:30 in Alice's home zone")
             #expect(whole.sessions.first?.time_zone == "Europe/Berlin")

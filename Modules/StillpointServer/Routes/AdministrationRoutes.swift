@@ -40,35 +40,19 @@ enum AdministrationRoutes {
     struct Listed: Encodable {
         let id: String
         let name: String
-        let timeZone: String?
+        @NullWhenAbsent var timeZone: String?
         let sessions: Int
 
         enum CodingKeys: String, CodingKey {
             case id, name, sessions
             case timeZone = "time_zone"
         }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(name, forKey: .name)
-            try container.encode(timeZone, forKey: .timeZone)
-            try container.encode(sessions, forKey: .sessions)
-        }
     }
 
     /// A page of the list, and the `after` of the next page (`null` on the last).
     struct Page: Encodable {
         let practitioners: [Listed]
-        let next: String?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(practitioners, forKey: .practitioners)
-            try container.encode(next, forKey: .next)
-        }
-
-        enum CodingKeys: String, CodingKey { case practitioners, next }
+        @NullWhenAbsent var next: String?
     }
 
     /// The page size of `GET /v1/practitioners` without `limit`, and the largest `limit`.

@@ -113,7 +113,7 @@ enum ImportRoutes {
         /// The first rows skipped, `line N: reason`.
         let issues: [String]
         /// Where the file broke off, if it did.
-        let stoppedAt: String?
+        @NullWhenAbsent var stoppedAt: String?
         /// The earlier runs of the same file this one replaced.
         let replacedRuns: [Int64]
 
@@ -136,19 +136,6 @@ enum ImportRoutes {
         enum CodingKeys: String, CodingKey {
             case run, inserted, updated, unchanged, skipped, complete, issues, stoppedAt = "stopped_at", replacedRuns = "replaced_runs"
         }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(run, forKey: .run)
-            try container.encode(inserted, forKey: .inserted)
-            try container.encode(updated, forKey: .updated)
-            try container.encode(unchanged, forKey: .unchanged)
-            try container.encode(skipped, forKey: .skipped)
-            try container.encode(complete, forKey: .complete)
-            try container.encode(issues, forKey: .issues)
-            try container.encode(stoppedAt, forKey: .stoppedAt)
-            try container.encode(replacedRuns, forKey: .replacedRuns)
-        }
     }
 
     struct RunsBody: Encodable {
@@ -161,7 +148,7 @@ enum ImportRoutes {
         let file: String
         let format: String
         let startedAt: String
-        let finishedAt: String?
+        @NullWhenAbsent var finishedAt: String?
         let state: String
         let inserted: Int
         let updated: Int
@@ -191,21 +178,6 @@ enum ImportRoutes {
 
         enum CodingKeys: String, CodingKey {
             case id, file, format, startedAt = "started_at", finishedAt = "finished_at", state, inserted, updated, unchanged, skipped, sessions
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(file, forKey: .file)
-            try container.encode(format, forKey: .format)
-            try container.encode(startedAt, forKey: .startedAt)
-            try container.encode(finishedAt, forKey: .finishedAt)
-            try container.encode(state, forKey: .state)
-            try container.encode(inserted, forKey: .inserted)
-            try container.encode(updated, forKey: .updated)
-            try container.encode(unchanged, forKey: .unchanged)
-            try container.encode(skipped, forKey: .skipped)
-            try container.encode(sessions, forKey: .sessions)
         }
     }
 

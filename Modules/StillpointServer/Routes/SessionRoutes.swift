@@ -78,7 +78,7 @@ enum SessionRoutes {
     /// A page: its sessions, and the `before` of the next page (`null` on the last).
     struct PageBody: Encodable {
         let sessions: [SessionBody]
-        let next: String?
+        @NullWhenAbsent var next: String?
 
         init(_ page: SessionPage) {
             sessions = page.rows.map(SessionBody.init)
@@ -93,8 +93,8 @@ enum SessionRoutes {
         let duration: Double
         let kind: String
         let source: String
-        let timeZone: String?
-        let note: String?
+        @NullWhenAbsent var timeZone: String?
+        @NullWhenAbsent var note: String?
         let key: String
 
         init(_ row: SessionPage.Row) {
@@ -110,19 +110,6 @@ enum SessionRoutes {
 
         enum CodingKeys: String, CodingKey {
             case id, start, duration, kind, source, timeZone = "time_zone", note, key
-        }
-
-        // Every key is written, `null` included, as the document says.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(start, forKey: .start)
-            try container.encode(duration, forKey: .duration)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(source, forKey: .source)
-            try container.encode(timeZone, forKey: .timeZone)
-            try container.encode(note, forKey: .note)
-            try container.encode(key, forKey: .key)
         }
     }
 }
