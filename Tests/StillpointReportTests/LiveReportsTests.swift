@@ -29,9 +29,15 @@ struct LiveReportsTests {
 
     /// An engine over `container`, reporting as of the property tests' instant, probing the store often.
     static func engine(_ container: PersistentContainer, now: @escaping @Sendable () -> Date = { Property.asOf },
-                       log: @escaping @Sendable (String) -> Void = { _ in }) throws -> LiveReports {
+                       log: @escaping @Sendable (String) -> Void = Self.printToStandardError) throws -> LiveReports {
         LiveReports(container: container, manifests: try manifests(), modules: modules, pollInterval: .milliseconds(50),
                     probeInterval: .milliseconds(100), now: now, log: log)
+    }
+
+    /// What an engine logs only when something goes wrong (a refresh or the store failed): shown with the test's
+    /// output, so that a test that waited in vain says why.
+    @Sendable static func printToStandardError(_ note: String) {
+        FileHandle.standardError.write(Data("live reports: \(note)\n".utf8))
     }
 
     /// A new store of `kind` holding the sessions `steps` make.
