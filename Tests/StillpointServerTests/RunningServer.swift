@@ -47,11 +47,14 @@ final class RunningServer: Sendable {
     static func start(store: String?, _ arguments: [String] = []) async throws -> RunningServer {
         let process = try ToolProcess.start("stillpoint-server", (store.map { ["--store", $0] } ?? []) + ["--port", "0"] + arguments,
                                             environment: [AdminToken.environmentVariable: ServerTestStore.adminToken], standardOutput: .null)
-        var port: Int?
+        func saidPort() -> Int? { process.collectedError.firstMatch(of: /port=(\d+)/).flatMap { Int($0.1) } }
+        var port = saidPort()
         let deadline = Date().addingTimeInterval(120)
+        // Looked at after each wait, the last one included: a test task that waited long for a thread of the pool
+        // (the whole suite under load) finds the line the server wrote meanwhile, rather than fail with it in the log.
         while port == nil, Date() < deadline, process.isRunning {
-            port = process.collectedError.firstMatch(of: /port=(\d+)/).flatMap { Int($0.1) }
-            if port == nil { try await Task.sleep(for: .milliseconds(50)) }
+            try await Task.sleep(for: .milliseconds(50))
+            port = saidPort()
         }
         guard let port else {
             let server = RunningServer(process: process, port: 0)
