@@ -20,7 +20,7 @@ extension CustomStatistic {
     /// says, from the digest's rows: the same values as the store's `GROUP BY` query gives.
     func value(from digest: SessionDigest, filter: SessionFilter) -> StatisticValue {
         digest.withColumns { columns in
-            var groups: [[UInt32]: Aggregate] = [:]
+            var groups: [[ByteInterner.Number]: Aggregate] = [:]
             for index in 0..<columns.count where filter.admits(start: columns.starts[index], duration: columns.durations[index]) {
                 let row = columns[index]
                 func value(_ key: String) -> AttributeValue { Self.value(of: key, in: row, columns) }
@@ -81,7 +81,7 @@ extension CustomStatistic {
     }
 
     private static func value(of key: String, in row: DigestColumns.Row, _ columns: DigestColumns) -> AttributeValue {
-        func text(_ number: UInt32, _ names: ByteInterner) -> AttributeValue {
+        func text(_ number: ByteInterner.Number, _ names: ByteInterner) -> AttributeValue {
             number == 0 ? .null : .string(names.names[Int(number)])
         }
         switch key {
@@ -94,7 +94,7 @@ extension CustomStatistic {
         }
     }
 
-    private static func number(of key: String, in row: DigestColumns.Row) -> UInt32 {
+    private static func number(of key: String, in row: DigestColumns.Row) -> ByteInterner.Number {
         switch key {
         case "kind": return row.kind
         case "source": return row.source

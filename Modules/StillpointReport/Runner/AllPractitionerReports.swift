@@ -56,7 +56,7 @@ public enum AllPractitionerReports {
                         for practitioner in turns.withoutSessions(before: rowID) { try made(practitioner, noSessions, context) }
                     }
                     current = rowID
-                    builder.append(start: values[1].numericValue ?? .nan, duration: values[2].numericValue ?? .nan,
+                    try builder.append(start: values[1].numericValue ?? .nan, duration: values[2].numericValue ?? .nan,
                                    kind: values[3].text, source: values[4].text, timeZone: values[5].text)
                 }
                 if let current, let practitioner = turns.practitioner(rowID: current) {

@@ -213,7 +213,7 @@ public final class LiveReports: Sendable {
         let digests = reports.keptDigests
         metrics.digests = digests.count
         metrics.digestBytes = digests.values.reduce(0) { total, digest in
-            total + digest.withColumns { $0.count * MemoryLayout<DigestColumns.Row>.stride }
+            total + digest.withColumns(\.byteCount)
         }
         return metrics
     }

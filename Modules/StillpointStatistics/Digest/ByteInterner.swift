@@ -1,41 +1,58 @@
 /// Small numbers for the few distinct texts of a column (kinds, sources, zones), found from the store's bytes
 /// without making a string per row. Number 0 stands for no value (null).
 ///
-/// Texts are told apart by their bytes, as the store's `GROUP BY` and `=` tell them apart.
+/// Texts are told apart by their bytes, as the store's `GROUP BY` and `=` tell them apart. A number is 16 bits (a
+/// digest holds one per session and column): a column of more than ``capacity`` texts is refused, not wrapped.
 package struct ByteInterner: Sendable {
+    /// A text's number.
+    package typealias Number = UInt16
+    /// The most texts numbered, null aside.
+    package static let capacity = Int(Number.max)
+    /// The column's name, for the error that says it holds too many texts.
+    let column: String
+
     /// The texts by number; `names[0]` is the empty text that stands for null.
     package private(set) var names: [String] = [""]
     private var bytes: [[UInt8]] = [[]]
-    private var numbers: [[UInt8]: UInt32] = [:]
-    private var lastNumber: UInt32 = 0
+    private var numbers: [[UInt8]: Number] = [:]
+    private var lastNumber: Number = 0
+
+    /// Numbers the texts of the column named `column`.
+    init(column: String) {
+        self.column = column
+    }
 
     /// The number of the text whose bytes are `buffer`, `nil` for null; a new text gets the next number.
-    mutating func number(of buffer: UnsafeRawBufferPointer?) -> UInt32 {
+    ///
+    /// - Throws: ``DigestColumnsError/tooManyTexts(column:)`` for a new text past ``capacity``.
+    mutating func number(of buffer: UnsafeRawBufferPointer?) throws(DigestColumnsError) -> Number {
         guard let buffer else { return 0 }
         // Consecutive rows often share a value; then a short list; then a table.
         if lastNumber != 0, bytes[Int(lastNumber)].elementsEqual(buffer) { return lastNumber }
         if bytes.count <= 16 {
             for number in 1..<bytes.count where bytes[number].elementsEqual(buffer) {
-                lastNumber = UInt32(number)
+                lastNumber = Number(truncatingIfNeeded: number)  // below 17: the short list
                 return lastNumber
             }
         } else if let known = numbers[Array(buffer)] {
             lastNumber = known
             return known
         }
-        return add(Array(buffer))
+        return try add(Array(buffer))
     }
 
     /// The number of `text`, given as a string (a value read one at a time).
-    mutating func number(of text: String?) -> UInt32 {
+    mutating func number(of text: String?) throws(DigestColumnsError) -> Number {
         guard let text else { return 0 }
-        return Array(text.utf8).withUnsafeBytes { number(of: $0) }
+        return try Array(text.utf8).withUnsafeBytes { bytes in
+            Result { () throws(DigestColumnsError) -> Number in try number(of: bytes) }
+        }.get()
     }
 
     /// The number `text` already has, if any, without adding it.
-    func existingNumber(of text: String) -> UInt32? {
+    func existingNumber(of text: String) -> Number? {
         let utf8 = Array(text.utf8)
-        return bytes.indices.dropFirst().first { bytes[$0] == utf8 }.map(UInt32.init)
+        return bytes.indices.dropFirst().first { bytes[$0] == utf8 }.flatMap { Number(exactly: $0) }
     }
 
     /// For each number, whether its text is one of `texts` (every number when `texts` is `nil`; null never is
@@ -46,8 +63,8 @@ package struct ByteInterner: Sendable {
         return bytes.indices.map { $0 != 0 && wanted.contains(bytes[$0]) }
     }
 
-    private mutating func add(_ utf8: [UInt8]) -> UInt32 {
-        let number = UInt32(bytes.count)
+    private mutating func add(_ utf8: [UInt8]) throws(DigestColumnsError) -> Number {
+        guard let number = Number(exactly: bytes.count) else { throw .tooManyTexts(column: column) }
         bytes.append(utf8)
         names.append(String(decoding: utf8, as: UTF8.self))
         numbers[utf8] = number
@@ -56,7 +73,7 @@ package struct ByteInterner: Sendable {
     }
 
     /// Whether text `first` sorts before text `second` byte by byte, as the store's `ORDER BY` sorts them; null first.
-    package func precedes(_ first: UInt32, _ second: UInt32) -> Bool {
+    package func precedes(_ first: Number, _ second: Number) -> Bool {
         if first == 0 || second == 0 { return first == 0 && second != 0 }
         return bytes[Int(first)].lexicographicallyPrecedes(bytes[Int(second)])
     }

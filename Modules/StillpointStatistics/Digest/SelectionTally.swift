@@ -10,11 +10,11 @@ struct SelectionTally: Sendable {
     private var total = 0.0
     private var days = DayTotals()
     private var hours = Array(repeating: SessionTally(), count: 24)
-    private var kinds: [UInt32: SessionTally] = [:]
-    private var sources: [UInt32: SessionTally] = [:]
+    private var kinds: [ByteInterner.Number: SessionTally] = [:]
+    private var sources: [ByteInterner.Number: SessionTally] = [:]
     /// The report zone's offsets, and each session zone's by its number (`nil`: not a zone this machine knows).
     private var reportOffsets: ZoneOffsets
-    private var zoneOffsets: [UInt32: ZoneOffsets?] = [:]
+    private var zoneOffsets: [ByteInterner.Number: ZoneOffsets?] = [:]
     private var kindAdmitted: [Bool] = []
     private var snapshot: SelectedSessions?
 
@@ -28,6 +28,7 @@ struct SelectionTally: Sendable {
             guard filter.admits(start: start, duration: duration), kindAdmitted[Int(kind)] else { continue }
             add(columns[index], sign: 1, zoneNames: columns.zoneNames)
         }
+        days.trimCapacity()
     }
 
     /// Counts `row` in (`sign` 1) or out (-1) when the filter admits it; whether it did.
@@ -73,7 +74,7 @@ struct SelectionTally: Sendable {
         sources[row.source, default: SessionTally()].time += duration
     }
 
-    private mutating func offsets(ofZone number: UInt32, _ names: ByteInterner) -> ZoneOffsets? {
+    private mutating func offsets(ofZone number: ByteInterner.Number, _ names: ByteInterner) -> ZoneOffsets? {
         if let known = zoneOffsets[number] { return known }
         let offsets = TimeZone(identifier: names.names[Int(number)]).map(ZoneOffsets.init)
         zoneOffsets[number] = offsets
@@ -91,7 +92,7 @@ struct SelectionTally: Sendable {
     /// The sums as statistics read them.
     mutating func selected(kindNames: ByteInterner, sourceNames: ByteInterner) -> SelectedSessions {
         if let snapshot { return snapshot }
-        func named(_ tallies: [UInt32: SessionTally], _ names: ByteInterner) -> [NamedTally] {
+        func named(_ tallies: [ByteInterner.Number: SessionTally], _ names: ByteInterner) -> [NamedTally] {
             tallies.filter { $0.value.count > 0 }.keys.sorted(by: names.precedes)
                 .compactMap { number in tallies[number].map { NamedTally(name: names.names[Int(number)], tally: $0) } }
         }

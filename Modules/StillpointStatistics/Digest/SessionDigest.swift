@@ -162,21 +162,40 @@ public final class SessionDigest: Sendable {
     /// kept current; the next report makes the summaries again from them, which costs a pass over their days. A
     /// service that keeps thousands of digests between reports calls it after each report.
     ///
+    /// A digest of at most ``largestReleasedDurations`` sessions also lets go of its sorted durations (8 bytes a
+    /// session); the next report that asks sorts them again. A larger one keeps them current instead, since
+    /// sorting a million values again would cost more than the refresh itself.
+    ///
     /// ```swift
     /// let report = await runner.run(entries, environment: environment)
     /// digest.releaseSummaries()
     /// ```
     public func releaseSummaries() {
-        let selections = state.withLock { Array($0.selections.values) }
+        let (selections, durations) = state.withLock { state in
+            (Array(state.selections.values), state.columns.count <= Self.largestReleasedDurations ? Array(state.durations.values) : [])
+        }
         for selection in selections {
             selection.tally.withLock { tally in tally?.releaseSnapshot() }
         }
+        for known in durations {
+            known.sorted.withLock { $0 = nil }
+        }
     }
+
+    /// The most sessions of a digest whose sorted durations ``releaseSummaries()`` lets go: sorting 10,000 values
+    /// again takes well under a millisecond (a practitioner of ten years has about 2,100).
+    static let largestReleasedDurations = 10_000
 
     /// How many summaries the digest holds now (for the tests of ``releaseSummaries()``).
     var heldSummaries: Int {
         let selections = state.withLock { Array($0.selections.values) }
         return selections.reduce(0) { held, selection in held + (selection.tally.withLock { $0?.hasSnapshot ?? false } ? 1 : 0) }
+    }
+
+    /// How many filters' sorted durations the digest holds now (for the tests of ``releaseSummaries()``).
+    var heldDurations: Int {
+        let durations = state.withLock { Array($0.durations.values) }
+        return durations.reduce(0) { held, known in held + (known.sorted.withLock { $0 != nil } ? 1 : 0) }
     }
 
     /// Calls `body` with the digest's rows as they are now (for a computation of its own, such as a custom
@@ -234,9 +253,9 @@ public final class SessionDigest: Sendable {
             guard let start = scanned.double(0), let duration = scanned.double(1) else { return }
             let row = DigestColumns.Row(
                 rowID: scanned.rowID, start: start, duration: duration,
-                kind: scanned.withUTF8(2) { columns.kindNames.number(of: $0) } ?? 0,
-                source: scanned.withUTF8(3) { columns.sourceNames.number(of: $0) } ?? 0,
-                zone: scanned.withUTF8(4) { columns.zoneNames.number(of: $0) } ?? 0)
+                kind: try scanned.withUTF8(2) { try columns.kindNames.number(of: $0) } ?? 0,
+                source: try scanned.withUTF8(3) { try columns.sourceNames.number(of: $0) } ?? 0,
+                zone: try scanned.withUTF8(4) { try columns.zoneNames.number(of: $0) } ?? 0)
             body(&columns, row)
         }
     }
@@ -291,6 +310,7 @@ public final class SessionDigest: Sendable {
             }
             var changed: [DigestColumns.Row] = []
             var present = Set<Int64>()
+            state.columns.reserveGently(read.count)
             for row in read {
                 present.insert(row.rowID)
                 if let old = state.columns.upsert(row) { changed.append(old); Self.apply(old, sign: -1, &state) }

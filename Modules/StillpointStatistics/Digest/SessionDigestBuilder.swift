@@ -5,7 +5,7 @@ import StillpointCore
 ///
 /// ```swift
 /// var builder = SessionDigestBuilder()
-/// builder.append(start: start, duration: 1_200, kind: "yoga", source: nil, timeZone: "Europe/Berlin")
+/// try builder.append(start: start, duration: 1_200, kind: "yoga", source: nil, timeZone: "Europe/Berlin")
 /// let digest = builder.build(token: try context.historyToken())
 /// ```
 public struct SessionDigestBuilder: Sendable {
@@ -19,12 +19,15 @@ public struct SessionDigestBuilder: Sendable {
 
     /// Adds one session; a start or duration that is not a finite number is left out, as a digest read from the
     /// store leaves out a row without one.
-    public mutating func append(start: Double, duration: Double, kind: String?, source: String?, timeZone: String?) {
+    ///
+    /// - Throws: when the sessions appended hold more than 65,535 different kinds, sources or zones (an error that
+    ///   says which), the most a digest numbers.
+    public mutating func append(start: Double, duration: Double, kind: String?, source: String?, timeZone: String?) throws {
         guard start.isFinite, duration.isFinite else { return }
         // The digest keeps rows in row-id order; these rows need none of their own, since the digest is not caught up.
         lastRowID += 1
-        let row = DigestColumns.Row(rowID: lastRowID, start: start, duration: duration, kind: columns.kindNames.number(of: kind),
-                                    source: columns.sourceNames.number(of: source), zone: columns.zoneNames.number(of: timeZone))
+        let row = DigestColumns.Row(rowID: lastRowID, start: start, duration: duration, kind: try columns.kindNames.number(of: kind),
+                                    source: try columns.sourceNames.number(of: source), zone: try columns.zoneNames.number(of: timeZone))
         columns.append(row)
     }
 

@@ -9,11 +9,15 @@ import PracticeLog
 /// .record([.init("monday", .record([.init("count", .quantity(3, .count)), .init("time", .quantity(5_400, .seconds))]))])
 /// .none   // no value, e.g. the average of no sessions
 /// ```
-public indirect enum StatisticValue: Sendable, Hashable {
+///
+/// Only a day is boxed (a ``LocalDay`` is 32 bytes); the other forms are held in place, 24 bytes each, so that a
+/// report's long lists (a year of daily activity) cost one allocation a record, not one per field, while a report
+/// service holds thousands of them.
+public enum StatisticValue: Sendable, Hashable {
     case none
     case quantity(Double, StatisticUnit)
     case text(String)
-    case day(LocalDay)
+    indirect case day(LocalDay)
     case record([StatisticField])
     case list([StatisticValue])
 

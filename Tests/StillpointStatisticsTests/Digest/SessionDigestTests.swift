@@ -262,4 +262,35 @@ struct SessionDigestTests {
         let fresh = try await store.digest()
         #expect(digest.sessions(filter, boundary: boundary) == fresh.sessions(filter, boundary: boundary))
     }
+
+    /// A small digest's sorted durations go with the summaries and are sorted again alike, also after a change the
+    /// digest caught up with meanwhile; a digest past ``SessionDigest/largestReleasedDurations`` keeps them.
+    @Test
+    func sortedDurationsReleasedAreSortedAgainAlike() async throws {
+        let store = try await DigestTestStore(sessions: 400)
+        defer { store.remove() }
+        let digest = try await store.digest()
+        let filter = SessionFilter(minimumDuration: 20 * 60, asOf: DigestTestStore.asOf)
+        let first = digest.durations(filter)
+        #expect(digest.heldDurations == 1)
+        digest.releaseSummaries()
+        #expect(digest.heldDurations == 0)
+        #expect(digest.durations(filter) == first)
+
+        digest.releaseSummaries()
+        try await DigestTestStore.insert(5, seed: 13, keyPrefix: "late", into: store.container)
+        _ = try await store.container.performBackgroundTask { context in
+            try context.withPinnedSnapshot { try digest.catchUp(in: context) }
+        }
+        #expect(digest.durations(filter) == (try await store.digest()).durations(filter))
+
+        var builder = SessionDigestBuilder()
+        for index in 0...SessionDigest.largestReleasedDurations {
+            try builder.append(start: Double(index), duration: Double(index % 97 + 1), kind: nil, source: nil, timeZone: nil)
+        }
+        let large = builder.build(token: HistoryToken(sequence: 0))
+        _ = large.durations(SessionFilter(asOf: .distantFuture))
+        large.releaseSummaries()
+        #expect(large.heldDurations == 1)
+    }
 }
