@@ -16,6 +16,23 @@ struct LiveResultsReadTests {
         return (PersistentContainer(store: holding), holding, base)
     }
 
+    /// Live results of every item by title on the view context, and a save elsewhere that renames item 3 "a",
+    /// whose merge's read (which finds "a") is held back when this returns.
+    private func renameItem3WhileTheMergesReadIsHeld(in container: PersistentContainer, holding: ReadHoldingStore)
+        async throws -> (LiveResults, ChangeSet) {
+        let view = container.viewContext
+        await view.setAutomaticallyMergesChangesFromParent(true)
+        let results = try await view.liveResults(for: FetchRequest(Item.self, sortedBy: [.ascending(Item.title)]))
+        let renamed = try await container.performBackgroundTask { context in
+            let item = try #require(try context.fetch(FetchRequest(Item.self, predicate: try FetchPredicate("uid == 3"))).first)
+            item[Item.title] = "a"
+            holding.holdNextReads(1)
+            return try #require(try await context.save())
+        }
+        _ = try await eventually { holding.readsHeld } until: { $0 == 1 }
+        return (results, renamed)
+    }
+
     @Test(arguments: TestStore.all) func theMainActorStaysFreeWhileAMergeReadsTheStore(store: TestStore) async throws {
         let (container, holding, base) = try await makeHoldingContainer(store)
         defer { withExtendedLifetime(base) {} }
@@ -80,17 +97,7 @@ struct LiveResultsReadTests {
     @Test(arguments: TestStore.all) func aRowChangedAgainDuringTheReadComesOutCurrent(store: TestStore) async throws {
         let (container, holding, base) = try await makeHoldingContainer(store)
         defer { withExtendedLifetime(base) {} }
-        let view = container.viewContext
-        await view.setAutomaticallyMergesChangesFromParent(true)
-        let results = try await view.liveResults(for: FetchRequest(Item.self, sortedBy: [.ascending(Item.title)]))
-
-        let renamed = try await container.performBackgroundTask { context in
-            let item = try #require(try context.fetch(FetchRequest(Item.self, predicate: try FetchPredicate("uid == 3"))).first)
-            item[Item.title] = "a"
-            holding.holdNextReads(1)
-            return try #require(try await context.save())
-        }
-        _ = try await eventually { holding.readsHeld } until: { $0 == 1 }
+        let (results, renamed) = try await renameItem3WhileTheMergesReadIsHeld(in: container, holding: holding)
         let renamedAgain = try await container.performBackgroundTask { context in
             let item = try #require(try context.fetch(FetchRequest(Item.self, predicate: try FetchPredicate("uid == 3"))).first)
             item[Item.title] = "z"
@@ -110,19 +117,9 @@ struct LiveResultsReadTests {
     @Test(arguments: TestStore.all) func aReadMadeOutOfDateByASaveOfTheContextIsNotApplied(store: TestStore) async throws {
         let (container, holding, base) = try await makeHoldingContainer(store)
         defer { withExtendedLifetime(base) {} }
-        let view = container.viewContext
-        await view.setAutomaticallyMergesChangesFromParent(true)
-        let results = try await view.liveResults(for: FetchRequest(Item.self, sortedBy: [.ascending(Item.title)]))
-
-        let renamed = try await container.performBackgroundTask { context in
-            let item = try #require(try context.fetch(FetchRequest(Item.self, predicate: try FetchPredicate("uid == 3"))).first)
-            item[Item.title] = "a"
-            holding.holdNextReads(1)
-            return try #require(try await context.save())
-        }
-        _ = try await eventually { holding.readsHeld } until: { $0 == 1 }
+        let (results, renamed) = try await renameItem3WhileTheMergesReadIsHeld(in: container, holding: holding)
         // The held read found "a"; the view context now saves "z" over it.
-        try await view.perform { context in
+        try await container.viewContext.perform { context in
             let item = try #require(try context.fetch(FetchRequest(Item.self, predicate: try FetchPredicate("uid == 3"))).first)
             item[Item.title] = "z"
             try await context.save()
