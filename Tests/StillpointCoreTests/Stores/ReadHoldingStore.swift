@@ -2,7 +2,7 @@ import Foundation
 @testable import StillpointCore
 
 /// A store that passes everything to a real one, but can hold back the answer of its next reads, as a slow read
-/// (a busy server) would, and notes where each read ran: for tests of who waits for the store.
+/// (a busy server) would: for tests of who waits for the store.
 ///
 /// ```swift
 /// let store = ReadHoldingStore(base.store)
@@ -22,7 +22,6 @@ final class ReadHoldingStore: StoreDriver {
         var readsToHold = 0
         var holding = 0
         var readsHeld = 0
-        var readsOnMainThread = 0
         var isReleased = true
     }
 
@@ -53,8 +52,6 @@ final class ReadHoldingStore: StoreDriver {
     var isHolding: Bool { state.withLock { !$0.isReleased } }
     /// How many reads were held since the store was made.
     var readsHeld: Int { state.withLock { $0.readsHeld } }
-    /// How many reads ran on the main thread since the store was made.
-    var readsOnMainThread: Int { state.withLock { $0.readsOnMainThread } }
 
     var location: StoreLocation { base.location }
     var schema: Schema { base.schema }
@@ -62,10 +59,8 @@ final class ReadHoldingStore: StoreDriver {
     var processToken: String { base.processToken }
 
     func reading<T>(interruptedBy flag: InterruptFlag?, _ body: (any StoreReader) throws -> T) throws -> T {
-        let onMainThread = Thread.isMainThread
         let result = try base.reading(interruptedBy: flag, body)
         let holds = state.withLock { state in
-            if onMainThread { state.readsOnMainThread += 1 }
             guard state.readsToHold > 0 else { return false }
             state.readsToHold -= 1
             state.readsHeld += 1
