@@ -129,6 +129,29 @@ struct PostgresChangeLogTests {
         #expect(polls > 10)
     }
 
+    /// The watcher reads at each ring: the horizon and the rows below it in one statement, so one round trip.
+    @Test func readingTheEntriesIsOneRoundTrip() throws {
+        let counter = PostgresStatementCounter()
+        let reader = try PostgresConnection(uri: uri, countingIn: counter)
+        let position = try PostgresChangeLog.currentPosition(on: reader)
+        let writer = try PostgresConnection(uri: uri)
+        let recorded = [try record("one", on: writer), try record("two", on: writer)]
+        var read: [Int64] = []
+        var next = position
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            let before = counter.roundTrips
+            let (entries, after) = try PostgresChangeLog.entries(after: next, on: reader)
+            #expect(counter.roundTrips - before == 1)
+            #expect(after >= next)
+            read += entries.map(\.sequence)
+            next = after
+        } while read.count < recorded.count && Date() < deadline
+        #expect(read == recorded)
+        let (again, _) = try PostgresChangeLog.entries(after: next, on: reader)
+        #expect(again.isEmpty, "each row once")
+    }
+
     @Test func aCommitRingsTheDoorbell() throws {
         let listener = try PostgresConnection(uri: uri)
         try listener.execute("LISTEN \(PostgresChangeLog.channel)")

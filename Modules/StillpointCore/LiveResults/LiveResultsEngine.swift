@@ -17,6 +17,10 @@ final class LiveResultsEngine {
     private var unread: Set<Int64> = []
     /// Whether a window must be read again: its refill failed.
     private var needsRefill = false
+    /// The number of change sets taken in: a read ahead planned at another count is out of date.
+    private var stamp = 0
+    /// What was read ahead for the next change set (``read(for:observer:)``), until it is taken in.
+    private var prepared: (read: LiveResultsRead, rows: Result<LiveResultsRead.Rows, any Error>)?
 
     /// Reads the first result and makes the engine; throws for a request live results cannot follow.
     init(request: FetchRequest, sectionKey: String?, graph: ObjectGraph) throws {
@@ -47,26 +51,34 @@ final class LiveResultsEngine {
 
     /// The rows of the request (its window, if it has a limit), read from the store.
     private static func fetch(_ request: FetchRequest, graph: ObjectGraph) throws -> [LiveRow] {
+        try graph.withReader { reader in try fetch(request, reader: reader) }
+    }
+
+    static func fetch(_ request: FetchRequest, reader: any StoreReader) throws -> [LiveRow] {
         var rows: [LiveRow] = []
         let entity = request.entity
-        try graph.withReader { reader in
-            try reader.forEachObject(request, limit: request.limit, offset: nil, streaming: false) { rowID, version, values in
-                rows.append(LiveRow(rowID: rowID, version: version, values: values, entity: entity))
-            }
+        try reader.forEachObject(request, limit: request.limit, offset: nil, streaming: false) { rowID, version, values in
+            rows.append(LiveRow(rowID: rowID, version: version, values: values, entity: entity))
         }
         return rows
     }
 
     // MARK: Taking in a change set
 
-    /// Brings the rows up to `changeSet` and publishes a snapshot, unless the results did not change.
-    func take(_ changeSet: ChangeSet, graph: ObjectGraph) {
+    /// What a change set asks of the results, found from the rows they hold.
+    private enum Plan {
+        /// Nothing the results hold or can hold changed.
+        case nothing
+        /// A change to related objects, which a predicate through relationships reads: read the whole result.
+        case refetch
+        /// Rows the results hold that were deleted, and changed rows to read as candidates.
+        case edit(leaving: [Int64: LiveRow], changed: Set<Int64>)
+    }
+
+    private func plan(for changeSet: ChangeSet) -> Plan {
         let name = entity.name
         // A predicate through relationships can change its answer for rows the change set does not name.
-        if readsRelatedObjects, changeSet.entityNames.contains(where: { $0 != name }) {
-            refetch(changeSet, graph: graph)
-            return
-        }
+        if readsRelatedObjects, changeSet.entityNames.contains(where: { $0 != name }) { return .refetch }
         var leaving: [Int64: LiveRow] = [:]
         for run in changeSet.deleted.runs(of: name) {
             // A large deletion of rows the results mostly do not hold: look the members up instead.
@@ -80,20 +92,76 @@ final class LiveResultsEngine {
         for run in changeSet.inserted.runs(of: name) + changeSet.updated.runs(of: name) {
             for rowID in run where leaving[rowID] == nil { changed.insert(rowID) }
         }
-        guard !leaving.isEmpty || !changed.isEmpty || needsRefill else { return }
+        guard !leaving.isEmpty || !changed.isEmpty || needsRefill else { return .nothing }
+        return .edit(leaving: leaving, changed: changed)
+    }
+
+    // MARK: Reading ahead
+
+    /// The read `changeSet` will need, to run off the context's executor before the context takes it in; `nil`
+    /// when it needs none. A window that rows may leave is read too, in the same transaction, for its refill.
+    func read(for changeSet: ChangeSet, observer: UInt64) -> LiveResultsRead? {
+        switch plan(for: changeSet) {
+        case .nothing:
+            return nil
+        case .refetch:
+            return LiveResultsRead(observer: observer, stamp: stamp, changeSet: changeSet, request: request,
+                                   candidates: nil, readsWindow: true)
+        case .edit(let leaving, let changed):
+            let mayRefill = request.limit != nil && (needsRefill || !leaving.isEmpty || changed.contains { members[$0] != nil })
+            guard !changed.isEmpty || mayRefill else { return nil }
+            return LiveResultsRead(observer: observer, stamp: stamp, changeSet: changeSet, request: request,
+                                   candidates: changed, readsWindow: mayRefill)
+        }
+    }
+
+    /// Keeps what a read ahead found for the next ``take(_:graph:)``, which uses it if nothing came in between.
+    func prepare(_ read: LiveResultsRead, rows: Result<LiveResultsRead.Rows, any Error>) {
+        prepared = (read, rows)
+    }
+
+    /// What was read ahead for `changeSet` with the results as they are now, or `nil` (then the take reads).
+    private func takePrepared(for changeSet: ChangeSet) -> (read: LiveResultsRead, rows: Result<LiveResultsRead.Rows, any Error>)? {
+        defer { prepared = nil }
+        guard let prepared, prepared.read.stamp == stamp, prepared.read.changeSet == changeSet else { return nil }
+        return prepared
+    }
+
+    // MARK: Taking in a change set
+
+    /// Brings the rows up to `changeSet` and publishes a snapshot, unless the results did not change.
+    func take(_ changeSet: ChangeSet, graph: ObjectGraph) {
+        let prepared = takePrepared(for: changeSet)
+        stamp += 1
+        var leaving: [Int64: LiveRow]
+        var changed: Set<Int64>
+        switch plan(for: changeSet) {
+        case .nothing:
+            return
+        case .refetch:
+            refetch(changeSet, graph: graph, readAhead: prepared.map { prepared in prepared.rows.map { $0.window ?? [] } })
+            return
+        case .edit(let planned, let plannedChanged):
+            leaving = planned
+            changed = plannedChanged
+        }
+        // Rows read ahead serve only the same plan; the window read with them serves its refill.
+        let readAhead = prepared.flatMap { $0.read.candidates == changed ? $0.rows : nil }
+        var window = try? readAhead?.get().window
 
         // The changed rows that can be in the results now; the others leave them, if they were there.
         var fresh: [Int64: LiveRow] = [:]
         var rowsRead = 0
         if !changed.isEmpty {
             do {
-                fresh = try candidates(among: changed, graph: graph)
+                fresh = try readAhead.map { try $0.get().candidates } ?? candidates(among: changed, graph: graph)
                 rowsRead = fresh.count
                 unread = []
             } catch {
                 // The context was interrupted: these rows are read with the next change set.
                 unread = changed
                 changed = []
+                window = nil
             }
         }
         // Only the changed rows that are members or candidates can make a difference: a pass over the smaller
@@ -126,7 +194,7 @@ final class LiveResultsEngine {
         var change = Change(old: leaving, entering: Set(entering.map(\.rowID)))
         edit(removing: Array(leaving.values), inserting: entering)
         if let limit = request.limit {
-            rowsRead += settleWindow(limit: limit, oldRows: oldRows, change: &change, graph: graph)
+            rowsRead += settleWindow(limit: limit, oldRows: oldRows, change: &change, readAhead: window, graph: graph)
         }
         let difference = difference(from: oldRows, oldSections: oldSections, change: change)
         guard !difference.isEmpty else { return }
@@ -144,6 +212,10 @@ final class LiveResultsEngine {
     /// the twenty that can enter a window of twenty, and the store (not the context's executor, the main actor
     /// for the view context) passes over the rest.
     private func candidates(among rowIDs: Set<Int64>, graph: ObjectGraph) throws -> [Int64: LiveRow] {
+        try graph.withReader { reader in try Self.candidates(of: request, among: rowIDs, reader: reader) }
+    }
+
+    static func candidates(of request: FetchRequest, among rowIDs: Set<Int64>, reader: any StoreReader) throws -> [Int64: LiveRow] {
         var rows: [Int64: LiveRow] = [:]
         var statements: [[ClosedRange<Int64>]] = [[]]
         var parameters = 0
@@ -156,27 +228,26 @@ final class LiveResultsEngine {
             statements[statements.count - 1].append(run)
             parameters += cost
         }
-        try graph.withReader { reader in
-            for runs in statements {
-                var candidates = request
-                let among = FetchPredicate.rowIDs(inRuns: runs)
-                candidates.predicate = request.predicate.map { $0 && among } ?? among
-                try reader.forEachObject(candidates, limit: request.limit, offset: nil, streaming: false) { rowID, version, values in
-                    rows[rowID] = LiveRow(rowID: rowID, version: version, values: values, entity: entity)
-                }
+        let entity = request.entity
+        for runs in statements {
+            var candidates = request
+            let among = FetchPredicate.rowIDs(inRuns: runs)
+            candidates.predicate = request.predicate.map { $0 && among } ?? among
+            try reader.forEachObject(candidates, limit: request.limit, offset: nil, streaming: false) { rowID, version, values in
+                rows[rowID] = LiveRow(rowID: rowID, version: version, values: values, entity: entity)
             }
         }
         return rows
     }
 
-    /// Reads the whole result again and publishes what changed: for a change to related objects, which a
-    /// predicate through relationships reads.
-    private func refetch(_ changeSet: ChangeSet, graph: ObjectGraph) {
+    /// Reads the whole result again (unless it was read ahead) and publishes what changed: for a change to
+    /// related objects, which a predicate through relationships reads.
+    private func refetch(_ changeSet: ChangeSet, graph: ObjectGraph, readAhead: Result<[LiveRow], any Error>?) {
         let oldRows = rows
         let oldSections = sections()
         let window: [LiveRow]
         do {
-            window = try Self.fetch(request, graph: graph)
+            window = try readAhead?.get() ?? Self.fetch(request, graph: graph)
         } catch {
             needsRefill = request.limit != nil
             return
@@ -218,8 +289,10 @@ final class LiveResultsEngine {
     }
 
     /// Keeps a window of `limit` rows exact: rows past it leave, and when rows left a full window the rows that
-    /// follow (which only the store knows) come in by reading the window again. Returns the rows read.
-    private func settleWindow(limit: Int, oldRows: LiveRows, change: inout Change, graph: ObjectGraph) -> Int {
+    /// follow (which only the store knows) come in by reading the window again, unless it was read ahead with the
+    /// change set's rows. Returns the rows read.
+    private func settleWindow(limit: Int, oldRows: LiveRows, change: inout Change, readAhead: [LiveRow]?,
+                              graph: ObjectGraph) -> Int {
         // Rows outside a full window all come after its last row; while the window is not full, it holds every
         // matching row.
         var isSettled = !needsRefill
@@ -232,7 +305,7 @@ final class LiveResultsEngine {
             return 0
         }
         do {
-            let window = try Self.fetch(request, graph: graph)
+            let window = try readAhead ?? Self.fetch(request, graph: graph)
             change.old = Dictionary(uniqueKeysWithValues: oldRows.map { ($0.rowID, $0) })
             change.candidates = Set(change.old.keys).union(window.map(\.rowID))
             rows = LiveRows(window)

@@ -13,7 +13,7 @@ extension ObjectContext {
         let request = request.scoped(by: scope)
         if parent != nil { throw LiveResultsError.childContext(name) }
         let engine = try LiveResultsEngine(request: request, sectionKey: sectionKey, graph: graph)
-        let observer = graph.changeObservers.add { changeSet, graph in engine.take(changeSet, graph: graph) }
+        let observer = graph.changeObservers.add(engine)
         return LiveResults(request: request, sectionKey: sectionKey, context: self, broadcast: engine.broadcast, observer: observer)
     }
 

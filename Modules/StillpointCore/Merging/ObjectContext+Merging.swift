@@ -62,9 +62,22 @@ extension ObjectContext {
     private func autoMerge(_ changeSet: ChangeSet) async {
         if changeSet.originContext != graph.origin.context {
             unmergedChangeSets.append(changeSet)
+            // Change sets waiting before it are merged first, which would make a read ahead for it out of date.
+            if unmergedChangeSets.count == 1 { await readAheadForLiveResults(changeSet) }
         }
         mergeWaiting()
         await mergeTracker.didMerge(ObjectIdentifier(self), through: hub.publication(of: changeSet))
+    }
+
+    /// Reads what the live results on this context need for `changeSet` off the context's executor, so that the
+    /// merge only applies it: the view context's merges never wait for the store on the main actor. The next
+    /// change set waits in the stream meanwhile, so they are still taken in in save order; a read made out of date
+    /// by anything taken in meanwhile (a save of this context, a merge by hand) is dropped and the merge reads.
+    private func readAheadForLiveResults(_ changeSet: ChangeSet) async {
+        let reads = graph.changeObservers.reads(for: changeSet)
+        guard !reads.isEmpty else { return }
+        let outcomes = await LiveResultsRead.run(reads, on: graph.store, interruptedBy: graph.interruptFlag)
+        graph.changeObservers.prepare(outcomes)
     }
 
     /// Merges the change sets waiting, in save order, up to the first whose read fails.

@@ -69,8 +69,17 @@ enum PostgresCommitListener {
         // those, and the listener rings again once they have all ended. So is the store: the new store's changes
         // must not be read as the old one's.
         func ringNoting(_ connection: PostgresConnection) throws {
-            try look(connection)
-            heldBackBelow = try runningTransactions(on: connection)
+            if let followed, !followed.hasSuffix("/none") {
+                // One statement for both looks, since the ring waits for it.
+                let (state, oldestRunning, nextUnassigned) = try PostgresLogState.withPosition(on: connection)
+                lastLook = .now
+                guard state.store == followed else { throw StoreReplaced() }
+                lastEntry = state.lastEntry
+                heldBackBelow = oldestRunning < nextUnassigned ? nextUnassigned : nil
+            } else {
+                try look(connection)
+                heldBackBelow = try runningTransactions(on: connection)
+            }
             lastCheck = .now
             lastRing = .now
             ring()

@@ -93,33 +93,49 @@ package enum PostgresChangeLog {
         return (Position(watermark: watermark), next)
     }
 
-    private static let currentPositionQuery = """
-        WITH snapshot AS (SELECT pg_current_snapshot() AS taken)
-        SELECT least(pg_snapshot_xmax(taken), (
+    /// The oldest transaction of this database running in the snapshot `taken`, else the snapshot's first
+    /// unassigned id (an `xid8` expression over a column `taken`).
+    static let positionExpression = """
+        least(pg_snapshot_xmax(taken), (
             SELECT min(running) FROM pg_snapshot_xip(taken) AS running
             WHERE NOT EXISTS (
                 SELECT 1 FROM pg_stat_activity AS activity
                 WHERE activity.backend_xid = xid(running)
                   AND activity.datid IS DISTINCT FROM (SELECT oid FROM pg_database WHERE datname = current_database()))
-        ))::text, pg_snapshot_xmax(taken)::text FROM snapshot
+        ))
         """
 
-    /// The rows of every transaction that ended since `position`, in sequence order, and the position after them.
+    private static let currentPositionQuery = """
+        WITH snapshot AS (SELECT pg_current_snapshot() AS taken)
+        SELECT (\(positionExpression))::text, pg_snapshot_xmax(taken)::text FROM snapshot
+        """
+
+    /// The horizon and the rows below it in one statement, so one snapshot: a transaction below the horizon
+    /// was not running in it, so its rows (if it committed) are all visible to the same statement.
+    private static let entriesQuery = """
+        WITH snapshot AS (SELECT pg_current_snapshot() AS taken),
+             horizon AS (SELECT greatest($1::xid8, \(positionExpression)) AS next FROM snapshot)
+        SELECT horizon.next::text, entry.sequence, entry.author, entry.timestamp, entry.changes, entry.origin
+        FROM horizon LEFT JOIN \(table) AS entry
+            ON entry.transaction_id >= $1::xid8 AND entry.transaction_id < horizon.next
+        ORDER BY entry.sequence
+        """
+
+    /// The rows of every transaction that ended since `position`, in sequence order, and the position after them:
+    /// one statement, one round trip (the watcher reads this at each ring).
     package static func entries(after position: Position, on connection: PostgresConnection) throws(PostgresError)
         -> (entries: [Entry], next: Position) {
-        // The horizon first: every transaction below it has ended, so the next statement (a newer snapshot)
-        // sees all of their rows.
-        let next = max(position, try currentPosition(on: connection))
-        guard next > position else { return ([], position) }
-        let rows = try connection.execute(
-            "SELECT sequence, author, timestamp, changes, origin FROM \(table) "
-                + "WHERE transaction_id >= $1::xid8 AND transaction_id < $2::xid8 ORDER BY sequence",
-            [String(position.watermark), String(next.watermark)])
-        let entries = (0..<rows.rowCount).map { row in
-            Entry(sequence: rows.integer(row: row, column: 0) ?? 0, author: rows.text(row: row, column: 1) ?? "",
-                  timestamp: rows.double(row: row, column: 2) ?? 0, changes: rows.text(row: row, column: 3) ?? "",
-                  origin: rows.text(row: row, column: 4) ?? "")
+        let rows = try connection.execute(entriesQuery, [String(position.watermark)])
+        guard rows.rowCount > 0, let next = rows.text(row: 0, column: 0).flatMap(UInt64.init) else {
+            throw PostgresError(message: "the server gave no snapshot horizon", target: connection.target.description)
         }
-        return (entries, next)
+        // No entry: one row of nulls beside the horizon (the join found nothing).
+        let entries = (0..<rows.rowCount).compactMap { row -> Entry? in
+            guard let sequence = rows.integer(row: row, column: 1) else { return nil }
+            return Entry(sequence: sequence, author: rows.text(row: row, column: 2) ?? "",
+                         timestamp: rows.double(row: row, column: 3) ?? 0, changes: rows.text(row: row, column: 4) ?? "",
+                         origin: rows.text(row: row, column: 5) ?? "")
+        }
+        return (entries, max(position, Position(watermark: next)))
     }
 }
