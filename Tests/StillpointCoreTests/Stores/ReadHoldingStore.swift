@@ -15,7 +15,9 @@ final class ReadHoldingStore: StoreDriver {
     private let base: any StoreDriver
     private let state = LockedState(HoldState())
     private let released = DispatchSemaphore(value: 0)
-    /// A held read is let go after this long, so that a test that fails does not hang.
+    /// A held read is let go after this long, so that a test that fails does not hang. Long, since a test checks
+    /// that the main actor runs while a read is held, and in the whole suite under load the main actor can wait
+    /// seconds for its turn (five were seen to pass).
     let timeout: Duration
 
     private struct HoldState {
@@ -25,7 +27,7 @@ final class ReadHoldingStore: StoreDriver {
         var isReleased = true
     }
 
-    init(_ base: any StoreDriver, timeout: Duration = .seconds(5)) {
+    init(_ base: any StoreDriver, timeout: Duration = .seconds(60)) {
         self.base = base
         self.timeout = timeout
     }
