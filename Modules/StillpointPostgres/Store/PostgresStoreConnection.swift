@@ -97,7 +97,7 @@ package struct PostgresStoreConnection: StoreReader {
             parameters = ["{" + rowIDs.map(String.init).joined(separator: ",") + "}"]
         }
         try PostgresCursor(connection, name: "stillpoint_scan").forEachChunk(sql, parameters) { result in
-            try Self.forEachScannedRow(result, types: types, body)
+            try result.forEachScannedRow(types: types, body)
         }
     }
 
@@ -106,21 +106,7 @@ package struct PostgresStoreConnection: StoreReader {
     package func scanRows(_ request: FetchRequest, attributes: [String], _ body: (borrowing ScannedRow) throws -> Void) throws {
         let types = try attributes.map { name throws(SchemaError) in try request.entity.checkedAttribute(named: name).type }
         let query = try dialect.select(request, columns: (["_id"] + attributes).map(dialect.quote).joined(separator: ", "))
-        try Self.forEachScannedRow(try run(query), types: types, body)
-    }
-
-    /// Calls `body` with each row of a result of `SELECT _id, attributes...`, its attributes read as `types`.
-    private static func forEachScannedRow(_ result: PostgresResult, types: [AttributeType],
-                                          _ body: (borrowing ScannedRow) throws -> Void) throws {
-        var values = ContiguousArray<AttributeValue>()
-        values.reserveCapacity(types.count)
-        for row in 0..<result.rowCount {
-            values.removeAll(keepingCapacity: true)
-            for (offset, type) in types.enumerated() {
-                values.append(PostgresValueText.value(result.text(row: row, column: 1 + offset), as: type))
-            }
-            try body(ScannedRow(rowID: result.integer(row: row, column: 0) ?? 0, values: values))
-        }
+        try run(query).forEachScannedRow(types: types, body)
     }
 
     package func count(_ request: FetchRequest) throws -> Int {

@@ -1,0 +1,98 @@
+import CLibPQ
+import StillpointCore
+
+/// How a column of a scanned libpq result reads in place, from its attribute's type: the same values
+/// ``PostgresValueText/value(_:as:)`` would make, without making them.
+enum PostgresScanColumn: UInt8 {
+    /// `.string`: text, lent as bytes; never a number.
+    case text
+    /// `.integer`, `.double`, `.date`: a number when its text is one; never text.
+    case number
+    /// `.bool`: always a number (1 or 0), as ``PostgresValueText`` reads `1`, `0`, `t` and `true`.
+    case bool
+    /// `.uuid`, `.binary`: neither a number nor text.
+    case other
+
+    init(_ type: AttributeType) {
+        switch type {
+        case .string: self = .text
+        case .integer, .double, .date: self = .number
+        case .bool: self = .bool
+        case .uuid, .binary: self = .other
+        }
+    }
+}
+
+/// Where a scan of a libpq result stands, read through the pointer a ``ScannedRow`` carries: the result, the row
+/// the scan's body is on, and how each column reads (column 0 is the `_id`).
+struct PostgresScanPosition {
+    let result: OpaquePointer
+    var row: Int32
+    let columns: UnsafePointer<PostgresScanColumn>
+}
+
+extension ScannedRowColumns {
+    /// A libpq result's row read in place: numbers parsed from the text libpq holds, text lent as its bytes, so that
+    /// a scan makes no `String` and no ``AttributeValue`` per row (three arrays and six strings a session before).
+    static let postgres = ScannedRowColumns(
+        integer: { position, column in
+            guard let position = position.map(UnsafePointer<PostgresScanPosition>.init),
+                  let bytes = bytes(position.pointee, column) else { return 0 }
+            return PostgresNumberText.integer(bytes) ?? 0
+        },
+        isNull: { position, column in
+            guard let position = position.map(UnsafePointer<PostgresScanPosition>.init) else { return true }
+            return PQgetisnull(position.pointee.result, position.pointee.row, column) != 0
+        },
+        number: { position, column, value in
+            guard let position = position.map(UnsafePointer<PostgresScanPosition>.init),
+                  let bytes = bytes(position.pointee, column) else { return false }
+            let number: Double?
+            switch position.pointee.columns[Int(column)] {
+            case .number: number = PostgresNumberText.double(bytes)
+            case .bool: number = PostgresNumberText.bool(bytes) ? 1 : 0
+            case .text, .other: number = nil
+            }
+            guard let number else { return false }
+            value?.pointee = number
+            return true
+        },
+        text: { position, column, text, count in
+            guard let position = position.map(UnsafePointer<PostgresScanPosition>.init),
+                  position.pointee.columns[Int(column)] == .text,
+                  let bytes = bytes(position.pointee, column) else { return false }
+            text?.pointee = UnsafeRawPointer(bytes.baseAddress)
+            count?.pointee = bytes.count
+            return true
+        })
+
+    /// The bytes of a column of the position's row as libpq holds them, `nil` for SQL `NULL`.
+    private static func bytes(_ position: PostgresScanPosition, _ column: Int32) -> UnsafeBufferPointer<UInt8>? {
+        guard PQgetisnull(position.result, position.row, column) == 0,
+              let value = PQgetvalue(position.result, position.row, column) else { return nil }
+        let count = Int(PQgetlength(position.result, position.row, column))
+        return UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), count: count)
+    }
+}
+
+extension PostgresResult {
+    /// Calls `body` with each row of a result of `SELECT _id, attributes...` read in place (``ScannedRowColumns/postgres``),
+    /// its attributes read as `types`.
+    ///
+    /// ```swift
+    /// try result.forEachScannedRow(types: [.date, .double]) { row in total += row.double(1) ?? 0 }
+    /// ```
+    func forEachScannedRow(types: [AttributeType], _ body: (borrowing ScannedRow) throws -> Void) throws {
+        let columns = [PostgresScanColumn.number] + types.map(PostgresScanColumn.init)
+        try columns.withUnsafeBufferPointer { columns in
+            guard let kinds = columns.baseAddress else { return }
+            var position = PostgresScanPosition(result: handle, row: 0, columns: kinds)
+            for row in 0..<Int32(clamping: rowCount) {
+                position.row = row
+                try withUnsafePointer(to: position) { pointer in
+                    try body(ScannedRow(statement: OpaquePointer(pointer), columns: .postgres))
+                }
+            }
+        }
+    }
+}
