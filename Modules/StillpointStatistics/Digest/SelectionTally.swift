@@ -21,13 +21,16 @@ struct SelectionTally: Sendable {
     init(filter: SessionFilter, boundary: DayBoundary, columns: DigestColumns) {
         self.filter = filter
         self.boundary = boundary
-        self.reportOffsets = ZoneOffsets(boundary.timeZone)
+        self.reportOffsets = ZoneOffsets.shared(identifier: boundary.timeZone.identifier) ?? ZoneOffsets(boundary.timeZone)
         updateKinds(columns.kindNames)
         for index in 0..<columns.count {
             let start = columns.starts[index], duration = columns.durations[index], kind = columns.kinds[index]
             guard filter.admits(start: start, duration: duration), kindAdmitted[Int(kind)] else { continue }
             add(columns[index], sign: 1, zoneNames: columns.zoneNames)
         }
+        // What the zones' offsets learned over these sessions serves the next practitioner's report too.
+        reportOffsets.remember()
+        for case let offsets? in zoneOffsets.values { offsets.remember() }
     }
 
     /// Counts `row` in (`sign` 1) or out (-1) when the filter admits it; whether it did.
@@ -75,7 +78,7 @@ struct SelectionTally: Sendable {
 
     private mutating func offsets(ofZone number: UInt32, _ names: ByteInterner) -> ZoneOffsets? {
         if let known = zoneOffsets[number] { return known }
-        let offsets = TimeZone(identifier: names.names[Int(number)]).map(ZoneOffsets.init)
+        let offsets = ZoneOffsets.shared(identifier: names.names[Int(number)])
         zoneOffsets[number] = offsets
         return offsets
     }
