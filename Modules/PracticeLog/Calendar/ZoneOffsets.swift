@@ -36,7 +36,7 @@ public struct ZoneOffsets: Sendable {
 
     /// What this process has learned of each zone, by identifier: every report reads the same few zones over the
     /// same years, so that a report with no digest in memory need not ask the zone database again (a few dozen
-    /// calls into ICU for ten years of one zone, a fifth of such a report's time).
+    /// calls into ICU for ten years of one zone).
     private static let learned = LockedState<[String: (zone: TimeZone, stretches: [Stretch])]>([:])
     /// Stretches kept per zone at most: the years of real practice logs, not a damaged row's far-off instants.
     private static let largestKept = 1_024
