@@ -102,11 +102,13 @@ package struct PostgresStoreConnection: StoreReader {
     }
 
     /// One statement, its result read whole (one round trip, no cursor's three): the rows of part of a table, such
-    /// as one practitioner's sessions, through the index their column leads. Memory holds that part's rows.
+    /// as one practitioner's sessions, through the index their column leads. Memory holds that part's rows. The
+    /// statement is prepared on the connection: the next practitioner's read runs it by name, neither parsed nor
+    /// planned again.
     package func scanRows(_ request: FetchRequest, attributes: [String], _ body: (borrowing ScannedRow) throws -> Void) throws {
         let types = try attributes.map { name throws(SchemaError) in try request.entity.checkedAttribute(named: name).type }
         let query = try dialect.select(request, columns: (["_id"] + attributes).map(dialect.quote).joined(separator: ", "))
-        try run(query).forEachScannedRow(types: types, body)
+        try connection.executePrepared(query.sql, query.arguments.map(PostgresValueText.text)).forEachScannedRow(types: types, body)
     }
 
     package func count(_ request: FetchRequest) throws -> Int {
