@@ -193,7 +193,14 @@ struct PractitionerReportsTests {
 
         // The server ends every other connection to the database: the store's reader among them.
         let admin = try PostgresConnection(uri: place)
-        try admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        let ended = try admin.execute("""
+            SELECT array_agg(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+            """).text(row: 0, column: 0)
+        try admin.execute("SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid", [ended])
+        // Ending is asynchronous: wait until those backends are gone, so that the reader's socket is closed.
+        for _ in 0..<500 where try admin.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1::int[])", [ended]).integer(row: 0, column: 0) != 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         let carol = try await coldReport("carol")
         #expect(carol == (7, 3, 2))
     }

@@ -1,36 +1,6 @@
 import CLibPQ
 import StillpointCore
 
-/// How a column of a scanned libpq result reads in place, from its attribute's type: the same values
-/// ``PostgresValueText/value(_:as:)`` would make, without making them.
-enum PostgresScanColumn: UInt8 {
-    /// `.string`: text, lent as bytes; never a number.
-    case text
-    /// `.integer`, `.double`, `.date`: a number when its text is one; never text.
-    case number
-    /// `.bool`: always a number (1 or 0), as ``PostgresValueText`` reads `1`, `0`, `t` and `true`.
-    case bool
-    /// `.uuid`, `.binary`: neither a number nor text.
-    case other
-
-    init(_ type: AttributeType) {
-        switch type {
-        case .string: self = .text
-        case .integer, .double, .date: self = .number
-        case .bool: self = .bool
-        case .uuid, .binary: self = .other
-        }
-    }
-}
-
-/// Where a scan of a libpq result stands, read through the pointer a ``ScannedRow`` carries: the result, the row
-/// the scan's body is on, and how each column reads (column 0 is the `_id`).
-struct PostgresScanPosition {
-    let result: OpaquePointer
-    var row: Int32
-    let columns: UnsafePointer<PostgresScanColumn>
-}
-
 extension ScannedRowColumns {
     /// A libpq result's row read in place: numbers parsed from the text libpq holds, text lent as its bytes, so that
     /// a scan makes no `String` and no ``AttributeValue`` per row (three arrays and six strings a session before).
