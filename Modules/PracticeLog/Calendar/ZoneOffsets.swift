@@ -62,6 +62,12 @@ public struct ZoneOffsets: Sendable {
     var knownStretches: Int { stretches.count }
 
     /// Keeps what these offsets have learned for the next ``shared(identifier:)`` of their zone.
+    ///
+    /// ```swift
+    /// var offsets = ZoneOffsets(TimeZone(identifier: "Asia/Tokyo")!)
+    /// for start in starts { days.insert(boundary.dayNumber(atLocalSeconds: offsets.localSeconds(of: start))) }
+    /// offsets.remember()
+    /// ```
     public func remember() {
         let identifier = timeZone.identifier
         guard stretches.count <= Self.largestKept else { return }
