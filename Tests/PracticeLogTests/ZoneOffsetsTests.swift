@@ -1,5 +1,5 @@
 import Foundation
-import PracticeLog
+@testable import PracticeLog
 import Testing
 
 @Suite("ZoneOffsets")
@@ -29,5 +29,26 @@ struct ZoneOffsetsTests {
         }
         #expect(offsets.localSeconds(of: .infinity) == .infinity)
         #expect(offsets.localSeconds(of: 1e15) == 1e15)
+    }
+
+    /// Offsets shared by a process start from what an earlier report learned of the zone (no call into the zone
+    /// database for the stretches known), and still give exactly the zone's own offsets, in any order.
+    @Test(arguments: zones)
+    func sharedOffsetsStartFromWhatTheProcessLearned(_ identifier: String) throws {
+        let zone = try #require(TimeZone(identifier: identifier))
+        var first = try #require(ZoneOffsets.shared(identifier: identifier))
+        for day in 0..<3_000 { _ = first.offset(at: 1_262_304_000 + Double(day) * 86_400) }
+        first.remember()
+        var second = try #require(ZoneOffsets.shared(identifier: identifier))
+        #expect(second.knownStretches >= first.knownStretches && first.knownStretches > 0)
+        var generator = SeededGenerator(seed: 5)
+        let instants = (0..<2_000).map { _ in Double(Int.random(in: 0...2_000_000_000, using: &generator)) + 0.5 }
+        for seconds in instants {
+            #expect(second.offset(at: seconds) == Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds))), "\(identifier) at \(seconds)")
+        }
+        // Offsets that know fewer stretches do not replace what is kept.
+        ZoneOffsets(zone).remember()
+        #expect((ZoneOffsets.shared(identifier: identifier)?.knownStretches ?? 0) >= first.knownStretches)
+        #expect(ZoneOffsets.shared(identifier: "Nowhere/Atlantis") == nil)
     }
 }

@@ -170,4 +170,62 @@ struct PostgresConnectionTests {
         #expect(try connection.execute("SELECT 2").integer(row: 0, column: 0) == 2)
         #expect(try connection.execute("SHOW transaction_isolation").text(row: 0, column: 0) == "read committed")
     }
+
+    /// The statements the server holds prepared for `connection`.
+    private static func preparedOnServer(_ connection: PostgresConnection) throws -> Int64? {
+        try connection.execute("SELECT count(*) FROM pg_prepared_statements").integer(row: 0, column: 0)
+    }
+
+    /// A statement run with ``PostgresConnection/executePrepared(_:_:)`` is prepared on its first run, in the same
+    /// round trip (with a read transaction's `BEGIN` too), then run by name with other values; a connection that
+    /// replaces it prepares it again.
+    @Test func aPreparedStatementIsReusedOnItsConnectionAndPreparedAgainOnANewOne() throws {
+        let writer = try PostgresConnection(uri: uri)
+        try writer.execute("CREATE TABLE person (id text, age bigint)")
+        try writer.execute("INSERT INTO person VALUES ('alice', 30), ('bob', 41)")
+        let sql = "SELECT age FROM person WHERE id = $1"
+        let statements = PostgresStatementCounter()
+        let connection = try PostgresConnection(uri: uri, countingIn: statements)
+        let alice = try connection.readTransaction("ISOLATION LEVEL REPEATABLE READ, READ ONLY") {
+            try connection.executePrepared(sql, ["alice"]).integer(row: 0, column: 0)
+        }
+        #expect(alice == 30)
+        // BEGIN, the statement (prepared with it), COMMIT: one round trip.
+        #expect(statements.count == 3 && statements.roundTrips == 1 && statements.preparations == 1)
+        let bob = try connection.readTransaction("ISOLATION LEVEL REPEATABLE READ, READ ONLY") {
+            try connection.executePrepared(sql, ["bob"]).integer(row: 0, column: 0)
+        }
+        #expect(bob == 41)
+        #expect(try connection.executePrepared(sql, ["carol"]).rowCount == 0)
+        #expect(statements.count == 7 && statements.roundTrips == 3 && statements.preparations == 1)
+        #expect(connection.preparedCount == 1)
+        #expect(try Self.preparedOnServer(connection) == 1)
+
+        let replacement = try PostgresConnection(uri: uri, countingIn: statements)
+        #expect(replacement.preparedCount == 0)
+        #expect(try replacement.executePrepared(sql, ["bob"]).integer(row: 0, column: 0) == 41)
+        #expect(statements.preparations == 2 && replacement.preparedCount == 1)
+    }
+
+    /// A statement is known as prepared only once the server prepared it: after a failed preparation, or a `BEGIN`
+    /// that failed before it, the next run prepares it again; one the server lost (`DEALLOCATE ALL`) fails once with
+    /// the server's word and is prepared again by the run after.
+    @Test func aStatementThatWasNotPreparedIsNeverRunByName() throws {
+        let statements = PostgresStatementCounter()
+        let connection = try PostgresConnection(uri: uri, countingIn: statements)
+        #expect(throws: PostgresError.self) { try connection.executePrepared("SELECT nothing FROM nowhere") }
+        #expect(connection.preparedCount == 0 && statements.preparations == 1)
+        #expect(throws: PostgresError.self) {
+            try connection.readTransaction("ISOLATION LEVEL NO SUCH LEVEL") { try connection.executePrepared("SELECT 1 + $1::bigint", ["1"]) }
+        }
+        #expect(connection.preparedCount == 0)
+        #expect(try Self.preparedOnServer(connection) == 0)
+        #expect(try connection.executePrepared("SELECT 1 + $1::bigint", ["1"]).integer(row: 0, column: 0) == 2)
+        #expect(connection.preparedCount == 1 && statements.preparations == 3)
+
+        try connection.execute("DEALLOCATE ALL")
+        #expect(throws: PostgresError.self) { try connection.executePrepared("SELECT 1 + $1::bigint", ["2"]) }
+        #expect(try connection.executePrepared("SELECT 1 + $1::bigint", ["2"]).integer(row: 0, column: 0) == 3)
+        #expect(connection.preparedCount == 1 && statements.preparations == 4)
+    }
 }

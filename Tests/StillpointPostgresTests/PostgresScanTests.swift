@@ -83,6 +83,55 @@ struct PostgresScanTests {
         #expect(cursors == [0])
     }
 
+    enum Typed: Entity {
+        static let text = Attribute<String?>("text")
+        static let integer = Attribute<Int?>("integer")
+        static let double = Attribute<Double?>("double")
+        static let date = Attribute<Date?>("date")
+        static let flag = Attribute<Bool?>("flag")
+        static let uuid = Attribute<UUID?>("uuid")
+        static let data = Attribute<Data?>("data")
+        static let entity = EntityDescription("Typed", attributes: [text, integer, double, date, flag, uuid, data])
+    }
+
+    /// A scan reads libpq's text in place (no value made per row): each column gives the number or the text the
+    /// values every other read makes would give, nulls, fractions, large numbers and infinities included.
+    @Test func aScanReadsEachTypeInPlaceAsTheValuesReadIt() async throws {
+        let uri = try PostgresTestServer.shared().makeDatabase("scantypes")
+        let container = try PersistentContainer(schema: try Schema([Typed.self]), postgres: uri)
+        defer { try? container.close() }
+        let rows: [[String: AttributeValue]] = [
+            ["text": .string("yoga"), "integer": .integer(42), "double": .double(1.5), "date": .date(Date(timeIntervalSince1970: 1_789_000_000)),
+             "flag": .bool(true), "uuid": .uuid(UUID()), "data": .binary(Data([1, 2]))],
+            ["text": .string("Äsana, \"quoted\"\t"), "integer": .integer(Int64.min), "double": .double(.infinity),
+             "date": .date(Date(timeIntervalSince1970: -0.25)), "flag": .bool(false)],
+            ["text": .string(""), "integer": .integer(Int64.max), "double": .double(-1e300), "date": .date(Date(timeIntervalSince1970: 123_456_789_012_345_678))],
+            [:],
+        ]
+        try await container.performBackgroundTask { context in _ = try await context.batchInsert(Typed.entity, rows: rows) }
+        let attributes = ["text", "integer", "double", "date", "flag", "uuid", "data"]
+        typealias Read = (rowID: Int64, numbers: [Double?], texts: [String?], nulls: [Bool])
+        func read(_ row: borrowing ScannedRow) -> Read {
+            (row.rowID, attributes.indices.map { row.double($0) },
+             attributes.indices.map { row.withUTF8($0) { String(decoding: $0, as: UTF8.self) } }, attributes.indices.map { row.isNull($0) })
+        }
+        var inPlace: [Read] = [], fromValues: [Read] = []
+        let connection = try PostgresConnection(uri: uri)
+        try PostgresStoreConnection.reading(on: connection) { reader in
+            try reader.scanRows(FetchRequest(Typed.entity), attributes: attributes) { inPlace.append(read($0)) }
+            try reader.forEachObject(FetchRequest(Typed.entity), limit: nil, offset: nil, streaming: false) { rowID, _, values in
+                fromValues.append(read(ScannedRow(rowID: rowID, values: values)))
+            }
+        }
+        #expect(inPlace.count == rows.count)
+        #expect(inPlace.map(\.rowID).sorted() == fromValues.map(\.rowID).sorted())
+        for row in inPlace {
+            let expected = try #require(fromValues.first { $0.rowID == row.rowID })
+            #expect(row.numbers == expected.numbers && row.texts == expected.texts && row.nulls == expected.nulls, "row \(row.rowID)")
+        }
+        #expect(inPlace.contains { $0.numbers[1] == Double(Int64.min) && $0.numbers[2] == .infinity && $0.numbers[3] == -0.25 })
+    }
+
     /// `enumerate` and the other streaming object reads too; a read that is not a stream keeps reading the whole
     /// result at once.
     @Test func streamingObjectReadsGoThroughACursor() async throws {

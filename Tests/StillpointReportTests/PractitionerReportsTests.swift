@@ -156,4 +156,52 @@ struct PractitionerReportsTests {
             #expect(Property.outcomes(report) == Property.outcomes(expected))
         }
     }
+
+    /// The digest's statements are prepared on a reader's connection by the first cold report and run by name for
+    /// every practitioner after (the server parses and plans them once per connection), in the same statements and
+    /// round trips; a connection the server ended is replaced, and the new one prepares them again.
+    @Test(.enabled(if: PracticeStore.all.contains(.postgres)))
+    func coldReportsPrepareTheDigestsStatementsOncePerConnection() async throws {
+        typealias Property = PractitionerReportsPropertyTests
+        let place = try PracticeStore.postgres.makePlace()
+        let writer = try PracticeStore.postgres.open(place, schema: Session.schema)
+        defer { try? writer.close() }
+        for (index, id) in ["alice", "bob", "carol"].enumerated() {
+            try await Property.apply(.upsert(id, key: "\(id)0", day: index, minutes: 10 + index, kind: "yoga"), to: writer)
+        }
+        var manifest = try Manifest(yaml: Property.manifest)
+        manifest.environment.asOf = Property.asOf
+        let entries = try manifest.prepare(catalog: try BuiltInStatistics.catalog())
+        var expected: [String: [String: ReportOutcome]] = [:]
+        for id in ["alice", "bob", "carol"] {
+            expected[id] = Property.outcomes(try #require(try await PractitionerReports(container: writer).report(for: id, entries, environment: manifest.environment)))
+        }
+
+        let store = try PostgresStore(uri: place, schema: Session.schema, access: .readOnly)
+        let container = PersistentContainer(store: store)
+        defer { try? container.close() }
+        func coldReport(_ id: String) async throws -> (statements: Int, roundTrips: Int, preparations: Int) {
+            let before = (store.statements.count, store.statements.roundTrips, store.statements.preparations)
+            let report = try #require(try await PractitionerReports(container: container).report(for: id, entries, environment: manifest.environment))
+            #expect(Property.outcomes(report) == expected[id], "\(id)")
+            return (store.statements.count - before.0, store.statements.roundTrips - before.1, store.statements.preparations - before.2)
+        }
+        let alice = try await coldReport("alice")
+        let bob = try await coldReport("bob")
+        #expect(alice == (7, 3, 2))
+        #expect(bob == (7, 3, 0))
+
+        // The server ends every other connection to the database: the store's reader among them.
+        let admin = try PostgresConnection(uri: place)
+        let ended = try admin.execute("""
+            SELECT array_agg(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+            """).text(row: 0, column: 0)
+        try admin.execute("SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid", [ended])
+        // Ending is asynchronous: wait until those backends are gone, so that the reader's socket is closed.
+        for _ in 0..<500 where try admin.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1::int[])", [ended]).integer(row: 0, column: 0) != 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let carol = try await coldReport("carol")
+        #expect(carol == (7, 3, 2))
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StillpointCore
 
 /// A zone's offsets from UTC, looked up once per stretch between two clock changes instead of once per instant:
 /// the local wall clock of a million sessions costs a few dozen calls into the zone database, not a million.
@@ -31,6 +32,50 @@ public struct ZoneOffsets: Sendable {
 
     public init(_ timeZone: TimeZone) {
         self.timeZone = timeZone
+    }
+
+    /// What this process has learned of each zone, by identifier: every report reads the same few zones over the
+    /// same years, so that a report with no digest in memory need not ask the zone database again (a few dozen
+    /// calls into ICU for ten years of one zone).
+    private static let learned = LockedState<[String: (zone: TimeZone, stretches: [Stretch])]>([:])
+    /// Stretches kept per zone at most: the years of real practice logs, not a damaged row's far-off instants.
+    private static let largestKept = 1_024
+
+    /// The offsets of the zone `identifier` with the stretches this process has learned of it already
+    /// (``remember()`` adds to them); `nil` for a zone this machine does not know.
+    ///
+    /// ```swift
+    /// var offsets = ZoneOffsets.shared(identifier: "Europe/Berlin")
+    /// let local = offsets?.localSeconds(of: start)
+    /// offsets?.remember()   // for the next report
+    /// ```
+    public static func shared(identifier: String) -> ZoneOffsets? {
+        if let known = learned.withLock({ $0[identifier] }) {
+            var offsets = ZoneOffsets(known.zone)
+            offsets.stretches = known.stretches
+            return offsets
+        }
+        return TimeZone(identifier: identifier).map(ZoneOffsets.init)
+    }
+
+    /// How many stretches these offsets know (for the tests of ``shared(identifier:)``).
+    var knownStretches: Int { stretches.count }
+
+    /// Keeps what these offsets have learned for the next ``shared(identifier:)`` of their zone.
+    ///
+    /// ```swift
+    /// var offsets = ZoneOffsets(TimeZone(identifier: "Asia/Tokyo")!)
+    /// for start in starts { days.insert(boundary.dayNumber(atLocalSeconds: offsets.localSeconds(of: start))) }
+    /// offsets.remember()
+    /// ```
+    public func remember() {
+        let identifier = timeZone.identifier
+        guard stretches.count <= Self.largestKept else { return }
+        Self.learned.withLock { learned in
+            // Offsets made from the kept ones know at least as much; one made meanwhile from fewer does not replace them.
+            if let known = learned[identifier], known.stretches.count >= stretches.count { return }
+            learned[identifier] = (timeZone, stretches)
+        }
     }
 
     /// Seconds since 1970-01-01 00:00 on the zone's wall clock at `seconds` since 1970 UTC; an instant beyond any

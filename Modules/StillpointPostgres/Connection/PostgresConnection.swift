@@ -28,6 +28,11 @@ package final class PostgresConnection {
     private var pendingBegin: String?
     /// Whether a read transaction's `COMMIT` went without waiting: the next statement reads its result first.
     private var awaitsCommit = false
+    /// The statements prepared on this connection, by their SQL, with the name each has on the server; only
+    /// those the server said it prepared. A connection that replaces this one starts with none.
+    private var preparedNames: [String: String] = [:]
+    /// Statements prepared on one connection at most; beyond, ``executePrepared(_:_:)`` runs them unnamed.
+    static let largestPrepared = 64
 
     /// Connects to the server `uri` names (`postgresql://user@host:port/database?...`, or libpq's `key=value`
     /// pairs; libpq's environment variables fill in what it leaves out).
@@ -118,15 +123,11 @@ package final class PostgresConnection {
     /// Runs one statement with `parameters` bound to `$1`, `$2`, ... as text (`nil` is `NULL`), and returns its rows.
     @discardableResult
     package func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresResult {
-        // A C string ends at the first NUL: the value would arrive cut short, without a word.
-        if let index = parameters.firstIndex(where: { $0?.utf8.contains(0) == true }) {
-            throw PostgresError(message: "parameter $\(index + 1) holds a NUL character (U+0000), which PostgreSQL's text cannot carry",
-                                target: target.description)
-        }
+        try checkParameters(parameters)
         finishCommit()
         if let begin = pendingBegin {
             pendingBegin = nil
-            return try execute(sql, parameters, after: begin)
+            return try pipeline(begin: begin, prepare: nil, .unnamed(sql), parameters)
         }
         statements?.add(roundTrip: true)
         let result: OpaquePointer? = parameters.isEmpty
@@ -137,34 +138,104 @@ package final class PostgresConnection {
         return try check(result)
     }
 
-    /// Sends `begin` and the statement in one round trip (libpq's pipeline mode) and returns the statement's rows.
-    private func execute(_ sql: String, _ parameters: [String?], after begin: String) throws(PostgresError) -> PostgresResult {
+    /// Runs `sql` as ``execute(_:_:)`` does, as a statement prepared on this connection: the first time it is
+    /// prepared in the same round trip as it runs (libpq's pipeline mode), and after that run by name, so that the
+    /// server parses and plans a statement run again and again (each practitioner's digest read) once per
+    /// connection. Statements are told apart by their SQL; the parameters' values may differ every time.
+    ///
+    /// ```swift
+    /// for id in ["alice", "bob"] {   // prepared for alice, run by name for bob
+    ///     try connection.executePrepared(#"SELECT "_id" FROM "Practitioner" WHERE "id" = $1"#, [id])
+    /// }
+    /// ```
+    @discardableResult
+    package func executePrepared(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresResult {
+        try checkParameters(parameters)
+        finishCommit()
+        let begin = pendingBegin
+        pendingBegin = nil
+        if let name = preparedNames[sql] {
+            guard begin == nil else { return try pipeline(begin: begin, prepare: nil, .prepared(name), parameters) }
+            statements?.add(roundTrip: true)
+            do {
+                return try check(Self.withCStrings(parameters) { values in
+                    PQexecPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
+                })
+            } catch {
+                // Someone deallocated it (`DEALLOCATE ALL`): the next run prepares it again.
+                if error.sqlState == "26000" { preparedNames[sql] = nil }
+                throw error
+            }
+        }
+        guard preparedNames.count < Self.largestPrepared else {
+            return try pipeline(begin: begin, prepare: nil, .unnamed(sql), parameters)
+        }
+        let name = "stillpoint_\(preparedNames.count + 1)"
+        return try pipeline(begin: begin, prepare: (name, sql), .prepared(name), parameters)
+    }
+
+    /// How many statements the server holds prepared for this connection.
+    package var preparedCount: Int { preparedNames.count }
+
+    /// A statement of a pipeline: its SQL, or the name it was prepared under.
+    private enum PipelineStatement {
+        case unnamed(String)
+        case prepared(String)
+    }
+
+    /// Sends a read transaction's `begin` (if any), the preparation of a statement (if any) and the statement in one
+    /// round trip (libpq's pipeline mode), and returns the statement's rows. A statement is known as prepared only
+    /// once the server said so: after a failed `BEGIN` or preparation it is prepared again the next time.
+    private func pipeline(begin: String?, prepare: (name: String, sql: String)?, _ statement: PipelineStatement,
+                          _ parameters: [String?]) throws(PostgresError) -> PostgresResult {
         guard PQenterPipelineMode(handle) == 1 else { throw error(PQerrorMessage(handle)) }
-        statements?.add(roundTrip: false)
+        if begin != nil { statements?.add(roundTrip: false) }
         statements?.add(roundTrip: true)
-        let sent = PQsendQueryParams(handle, begin, 0, nil, nil, nil, nil, 0) == 1
-            && Self.withCStrings(parameters) { values in
-                PQsendQueryParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
-            } == 1
-            && PQpipelineSync(handle) == 1
+        var sent = begin.map { PQsendQueryParams(handle, $0, 0, nil, nil, nil, nil, 0) == 1 } ?? true
+        if sent, let prepare {
+            statements?.addPreparation()
+            sent = PQsendPrepare(handle, prepare.name, prepare.sql, Int32(parameters.count), nil) == 1
+        }
+        sent = sent && Self.withCStrings(parameters) { values in
+            switch statement {
+            case .unnamed(let sql): PQsendQueryParams(handle, sql, Int32(values.count), nil, values, nil, nil, 0)
+            case .prepared(let name): PQsendQueryPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
+            }
+        } == 1
+        sent = sent && PQpipelineSync(handle) == 1
         guard sent else {
             let failure = error(PQerrorMessage(handle))
             _ = PQexitPipelineMode(handle)
             throw failure
         }
         // Every result is read, the sync's last, before the connection leaves pipeline mode.
-        let began = nextPipelineResult()
+        let began = begin == nil ? nil : nextPipelineResult()
+        let prepared = prepare == nil ? nil : nextPipelineResult()
         let result = nextPipelineResult()
         if let sync = PQgetResult(handle) { PQclear(sync) }
         _ = PQexitPipelineMode(handle)
-        guard let began, PQresultStatus(began) == PGRES_COMMAND_OK else {
-            // The statement was not run (PGRES_PIPELINE_ABORTED): the BEGIN's error is the one to tell.
-            if let result { PQclear(result) }
-            _ = try check(began)
+        // A step that failed aborted the steps after it (PGRES_PIPELINE_ABORTED): its own error is the one to tell.
+        let steps = [(began, begin != nil), (prepared, prepare != nil)]
+        if let failed = steps.first(where: { step, sent in sent && step.map { PQresultStatus($0) != PGRES_COMMAND_OK } ?? sent }) {
+            for other in [began, prepared, result] where other != failed.0 { if let other { PQclear(other) } }
+            _ = try check(failed.0)
             throw error(PQerrorMessage(handle))
         }
-        PQclear(began)
+        if let began { PQclear(began) }
+        if let prepared, let prepare {
+            PQclear(prepared)
+            preparedNames[prepare.sql] = prepare.name
+        }
         return try check(result)
+    }
+
+    /// Refuses a parameter holding a NUL character: a C string ends at the first NUL, so the value would arrive cut
+    /// short, without a word.
+    private func checkParameters(_ parameters: [String?]) throws(PostgresError) {
+        if let index = parameters.firstIndex(where: { $0?.utf8.contains(0) == true }) {
+            throw PostgresError(message: "parameter $\(index + 1) holds a NUL character (U+0000), which PostgreSQL's text cannot carry",
+                                target: target.description)
+        }
     }
 
     /// The first result of the next statement of a pipeline, the rest of its results (and the `NULL` that ends

@@ -7,7 +7,8 @@ import CLibPQ
 /// for row in 0..<result.rowCount { print(result.text(row: row, column: 1) ?? "null") }
 /// ```
 package final class PostgresResult {
-    private let handle: OpaquePointer
+    /// libpq's result; a scan reads it in place (``forEachScannedRow(types:_:)``).
+    let handle: OpaquePointer
 
     init(_ handle: OpaquePointer) {
         self.handle = handle

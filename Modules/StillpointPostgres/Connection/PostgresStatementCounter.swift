@@ -11,7 +11,7 @@ import StillpointCore
 /// print(store.statements.count, store.statements.roundTrips)   // 3 1: BEGIN and the count together, COMMIT
 /// ```
 package final class PostgresStatementCounter: Sendable {
-    private let sent = LockedState((statements: 0, roundTrips: 0))
+    private let sent = LockedState((statements: 0, roundTrips: 0, preparations: 0))
 
     package init() {}
 
@@ -20,6 +20,15 @@ package final class PostgresStatementCounter: Sendable {
 
     /// The times a statement (or a pipeline of them) was sent and its answer waited for.
     package var roundTrips: Int { sent.withLock { $0.roundTrips } }
+
+    /// The statements prepared on the server (``PostgresConnection/executePrepared(_:_:)``), each once per connection;
+    /// a preparation goes with the statement's first run and is neither a statement nor a round trip of its own.
+    package var preparations: Int { sent.withLock { $0.preparations } }
+
+    /// Counts a statement's preparation.
+    func addPreparation() {
+        sent.withLock { $0.preparations += 1 }
+    }
 
     /// Counts a statement; `roundTrip`: the one whose answer is waited for.
     func add(roundTrip: Bool) {

@@ -85,7 +85,8 @@ package enum PostgresChangeLog {
     /// statement (one round trip: the commit listener asks before each ring).
     package static func currentPositionAndNextTransaction(on connection: PostgresConnection) throws(PostgresError)
         -> (position: Position, nextTransaction: UInt64) {
-        let result = try connection.execute(currentPositionQuery)
+        // Asked once or twice per read (a report's digest): parsed and planned once per connection.
+        let result = try connection.executePrepared(currentPositionQuery)
         guard let text = result.text(row: 0, column: 0), let watermark = UInt64(text),
               let next = result.text(row: 0, column: 1).flatMap(UInt64.init) else {
             throw PostgresError(message: "the server gave no snapshot horizon", target: connection.target.description)

@@ -97,30 +97,18 @@ package struct PostgresStoreConnection: StoreReader {
             parameters = ["{" + rowIDs.map(String.init).joined(separator: ",") + "}"]
         }
         try PostgresCursor(connection, name: "stillpoint_scan").forEachChunk(sql, parameters) { result in
-            try Self.forEachScannedRow(result, types: types, body)
+            try result.forEachScannedRow(types: types, body)
         }
     }
 
     /// One statement, its result read whole (one round trip, no cursor's three): the rows of part of a table, such
-    /// as one practitioner's sessions, through the index their column leads. Memory holds that part's rows.
+    /// as one practitioner's sessions, through the index their column leads. Memory holds that part's rows. The
+    /// statement is prepared on the connection: the next practitioner's read runs it by name, neither parsed nor
+    /// planned again.
     package func scanRows(_ request: FetchRequest, attributes: [String], _ body: (borrowing ScannedRow) throws -> Void) throws {
         let types = try attributes.map { name throws(SchemaError) in try request.entity.checkedAttribute(named: name).type }
         let query = try dialect.select(request, columns: (["_id"] + attributes).map(dialect.quote).joined(separator: ", "))
-        try Self.forEachScannedRow(try run(query), types: types, body)
-    }
-
-    /// Calls `body` with each row of a result of `SELECT _id, attributes...`, its attributes read as `types`.
-    private static func forEachScannedRow(_ result: PostgresResult, types: [AttributeType],
-                                          _ body: (borrowing ScannedRow) throws -> Void) throws {
-        var values = ContiguousArray<AttributeValue>()
-        values.reserveCapacity(types.count)
-        for row in 0..<result.rowCount {
-            values.removeAll(keepingCapacity: true)
-            for (offset, type) in types.enumerated() {
-                values.append(PostgresValueText.value(result.text(row: row, column: 1 + offset), as: type))
-            }
-            try body(ScannedRow(rowID: result.integer(row: row, column: 0) ?? 0, values: values))
-        }
+        try connection.executePrepared(query.sql, query.arguments.map(PostgresValueText.text)).forEachScannedRow(types: types, body)
     }
 
     package func count(_ request: FetchRequest) throws -> Int {

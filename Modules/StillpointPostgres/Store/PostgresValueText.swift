@@ -65,7 +65,8 @@ package enum PostgresValueText {
         return value.description
     }
 
-    private static func double(_ text: String) -> Double? {
+    /// A double column's text: PostgreSQL's names for NaN and the infinities, else Swift's reading.
+    static func double(_ text: String) -> Double? {
         switch text {
         case "NaN": return .nan
         case "Infinity": return .infinity

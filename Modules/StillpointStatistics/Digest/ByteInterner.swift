@@ -1,3 +1,5 @@
+import Foundation
+
 /// Small numbers for the few distinct texts of a column (kinds, sources, zones), found from the store's bytes
 /// without making a string per row. Number 0 stands for no value (null).
 ///
@@ -28,9 +30,9 @@ package struct ByteInterner: Sendable {
     mutating func number(of buffer: UnsafeRawBufferPointer?) throws(DigestColumnsError) -> Number {
         guard let buffer else { return 0 }
         // Consecutive rows often share a value; then a short list; then a table.
-        if lastNumber != 0, bytes[Int(lastNumber)].elementsEqual(buffer) { return lastNumber }
+        if lastNumber != 0, Self.equal(bytes[Int(lastNumber)], buffer) { return lastNumber }
         if bytes.count <= 16 {
-            for number in 1..<bytes.count where bytes[number].elementsEqual(buffer) {
+            for number in 1..<bytes.count where Self.equal(bytes[number], buffer) {
                 lastNumber = Number(truncatingIfNeeded: number)  // below 17: the short list
                 return lastNumber
             }
@@ -39,6 +41,14 @@ package struct ByteInterner: Sendable {
             return known
         }
         return try add(Array(buffer))
+    }
+
+    /// Whether `known` holds the bytes of `buffer`: one `memcmp`, where a generic comparison went byte by byte.
+    private static func equal(_ known: [UInt8], _ buffer: UnsafeRawBufferPointer) -> Bool {
+        known.count == buffer.count && known.withUnsafeBytes { known in
+            guard let first = known.baseAddress, let second = buffer.baseAddress else { return known.count == 0 }
+            return memcmp(first, second, known.count) == 0
+        }
     }
 
     /// The number of `text`, given as a string (a value read one at a time).

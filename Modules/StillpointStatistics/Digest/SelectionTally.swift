@@ -10,18 +10,21 @@ struct SelectionTally: Sendable {
     private var total = 0.0
     private var days = DayTotals()
     private var hours = Array(repeating: SessionTally(), count: 24)
-    private var kinds: [ByteInterner.Number: SessionTally] = [:]
-    private var sources: [ByteInterner.Number: SessionTally] = [:]
-    /// The report zone's offsets, and each session zone's by its number (`nil`: not a zone this machine knows).
+    /// By the digest's number of the kind and of the source: arrays, not tables, since the numbers are small and
+    /// dense (a table cost two hashes a session for each).
+    private var kinds: [SessionTally] = []
+    private var sources: [SessionTally] = []
+    /// The report zone's offsets, and each session zone's by its number: `nil` not asked yet, `.some(nil)` not a
+    /// zone this machine knows. Updated in place, so that a session copies no offsets.
     private var reportOffsets: ZoneOffsets
-    private var zoneOffsets: [ByteInterner.Number: ZoneOffsets?] = [:]
+    private var zoneOffsets: [ZoneOffsets??] = []
     private var kindAdmitted: [Bool] = []
     private var snapshot: SelectedSessions?
 
     init(filter: SessionFilter, boundary: DayBoundary, columns: DigestColumns) {
         self.filter = filter
         self.boundary = boundary
-        self.reportOffsets = ZoneOffsets(boundary.timeZone)
+        self.reportOffsets = ZoneOffsets.shared(identifier: boundary.timeZone.identifier) ?? ZoneOffsets(boundary.timeZone)
         updateKinds(columns.kindNames)
         for index in 0..<columns.count {
             let start = columns.starts[index], duration = columns.durations[index], kind = columns.kinds[index]
@@ -29,6 +32,9 @@ struct SelectionTally: Sendable {
             add(columns[index], sign: 1, zoneNames: columns.zoneNames)
         }
         days.trimCapacity()
+        // What the zones' offsets learned over these sessions serves the next practitioner's report too.
+        reportOffsets.remember()
+        for case let offsets?? in zoneOffsets { offsets.remember() }
     }
 
     /// Counts `row` in (`sign` 1) or out (-1) when the filter admits it; whether it did.
@@ -56,11 +62,11 @@ struct SelectionTally: Sendable {
         let duration = Double(sign) * row.duration
         count += sign
         total += duration
+        let zone = Int(row.zone)
+        if zone != 0, zone >= zoneOffsets.count || zoneOffsets[zone] == nil { learnZone(zone, zoneNames) }
         let local: Double
-        if row.zone != 0, let known = offsets(ofZone: row.zone, zoneNames) {
-            var offsets = known
-            local = offsets.localSeconds(of: row.start)
-            zoneOffsets[row.zone] = offsets
+        if zone != 0, let seconds = zoneOffsets[zone]??.localSeconds(of: row.start) {
+            local = seconds
         } else {
             local = reportOffsets.localSeconds(of: row.start)
         }
@@ -68,17 +74,20 @@ struct SelectionTally: Sendable {
         let hour = DayBoundary.localHour(atLocalSeconds: local)
         hours[hour].count += sign
         hours[hour].time += duration
-        kinds[row.kind, default: SessionTally()].count += sign
-        kinds[row.kind, default: SessionTally()].time += duration
-        sources[row.source, default: SessionTally()].count += sign
-        sources[row.source, default: SessionTally()].time += duration
+        Self.add(sign, duration, to: &kinds, at: Int(row.kind))
+        Self.add(sign, duration, to: &sources, at: Int(row.source))
     }
 
-    private mutating func offsets(ofZone number: ByteInterner.Number, _ names: ByteInterner) -> ZoneOffsets? {
-        if let known = zoneOffsets[number] { return known }
-        let offsets = TimeZone(identifier: names.names[Int(number)]).map(ZoneOffsets.init)
-        zoneOffsets[number] = offsets
-        return offsets
+    private static func add(_ sessions: Int, _ duration: Double, to tallies: inout [SessionTally], at number: Int) {
+        if number >= tallies.count { tallies += Array(repeating: SessionTally(), count: number + 1 - tallies.count) }
+        tallies[number].count += sessions
+        tallies[number].time += duration
+    }
+
+    /// Looks up the offsets of the zone numbered `number`, the first time a session of it is counted.
+    private mutating func learnZone(_ number: Int, _ names: ByteInterner) {
+        if number >= zoneOffsets.count { zoneOffsets += Array(repeating: nil, count: number + 1 - zoneOffsets.count) }
+        zoneOffsets[number] = .some(ZoneOffsets.shared(identifier: names.names[number]))
     }
 
     /// Whether the sums as statistics read them are held, made since the last change.
@@ -92,9 +101,10 @@ struct SelectionTally: Sendable {
     /// The sums as statistics read them.
     mutating func selected(kindNames: ByteInterner, sourceNames: ByteInterner) -> SelectedSessions {
         if let snapshot { return snapshot }
-        func named(_ tallies: [ByteInterner.Number: SessionTally], _ names: ByteInterner) -> [NamedTally] {
-            tallies.filter { $0.value.count > 0 }.keys.sorted(by: names.precedes)
-                .compactMap { number in tallies[number].map { NamedTally(name: names.names[Int(number)], tally: $0) } }
+        func named(_ tallies: [SessionTally], _ names: ByteInterner) -> [NamedTally] {
+            tallies.indices.filter { tallies[$0].count > 0 }.map { ByteInterner.Number(truncatingIfNeeded: $0) }
+                .sorted(by: names.precedes)
+                .map { NamedTally(name: names.names[Int($0)], tally: tallies[Int($0)]) }
         }
         let selected = SelectedSessions(count: count, totalTime: total, days: days.tallies, hours: hours,
                                         kinds: named(kinds, kindNames), sources: named(sources, sourceNames))
