@@ -27,7 +27,7 @@ struct LiveReportsRetryTests {
         #expect(try await engine.report(for: "alice")?.isStale == true)
 
         // Nothing is committed: the probe (every 100 ms here) has it made again.
-        #expect(try await Live.eventually(within: .seconds(10)) { try await engine.report(for: "alice")?.isStale == false })
+        #expect(try await Live.eventually { try await engine.report(for: "alice")?.isStale == false })
         let after = try #require(try await engine.report(for: "alice"))
         #expect(after.body == before.body)
         #expect(after.generation == before.generation)
