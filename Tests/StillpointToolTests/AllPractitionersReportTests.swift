@@ -16,18 +16,18 @@ struct AllPractitionersReportTests {
     }
 
     @Test(arguments: PractitionersCommandTests.stores)
-    func everyPractitionerHasOneLineInIDOrder(_ kind: StoreKind) throws {
+    func everyPractitionerHasOneLineInIDOrder(_ kind: StoreKind) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = try makeStore(kind, in: tool)
         let csv = tool.path("log.csv")
         try StoreFaultTests.writeCSV(rows: 12, to: csv)
-        #expect(try tool.run(["import", csv, "--format", "csv", "--store", store]).status == 0)
-        #expect(try tool.run(["practitioners", "rename", "me", "zoe", "--store", store]).status == 0)
-        #expect(try tool.run(["practitioners", "add", "alice", "--store", store]).status == 0)
+        #expect(try await tool.run(["import", csv, "--format", "csv", "--store", store]).status == 0)
+        #expect(try await tool.run(["practitioners", "rename", "me", "zoe", "--store", store]).status == 0)
+        #expect(try await tool.run(["practitioners", "add", "alice", "--store", store]).status == 0)
 
         let output = tool.path("reports.jsonl")
-        let result = try tool.run(["report", "--all-practitioners", "--format", "jsonl", "--as-of", "2030-01-01T00:00:00Z",
+        let result = try await tool.run(["report", "--all-practitioners", "--format", "jsonl", "--as-of", "2030-01-01T00:00:00Z",
                                    "--store", store, "--output", output])
         #expect(result.status == 0, "\(result.standardError)")
         // The default manifest's by_import reads the store: it is made per practitioner too, nothing left out.
@@ -52,12 +52,12 @@ struct AllPractitionersReportTests {
         #expect(lines.allSatisfy { $0.hasPrefix(#"{"practitioner":"#) })
     }
 
-    @Test func theFormatAndTheFlagGoTogether() throws {
+    @Test func theFormatAndTheFlagGoTogether() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         for arguments in [["report", "--all-practitioners"], ["report", "--format", "jsonl"], ["report", "--all-practitioners", "--format", "json"],
                           ["report", "--all-practitioners", "--format", "jsonl", "--watch"]] {
-            let result = try tool.run(arguments)
+            let result = try await tool.run(arguments)
             #expect(result.status == 64, "\(arguments): \(result.standardError)")
             #expect(result.standardError.contains("--all-practitioners"), "\(result.standardError)")
         }

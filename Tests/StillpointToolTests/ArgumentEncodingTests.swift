@@ -11,10 +11,10 @@ struct ArgumentEncodingTests {
         try tool.start(["-c", script, ToolRunner.executable.path], executable: "/bin/sh").waitForResult()
     }
 
-    @Test func aLatin1FileNameIsRefusedAsNotUTF8NotAsMissing() throws {
+    @Test func aLatin1FileNameIsRefusedAsNotUTF8NotAsMissing() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        _ = try ReportCommandTests.makeStore(tool)
+        _ = try await ReportCommandTests.makeStore(tool)
         // café.csv and café.sqlite, with é as Latin-1's single byte E9; both exist.
         let create = try Self.run(#"printf 'start,duration\n2025-06-01T06:00:00Z,1200\n' > "$(printf 'caf\351.csv')" && cp practice.sqlite "$(printf 'caf\351.sqlite')""#,
                                   in: tool)

@@ -5,27 +5,27 @@ import Testing
 /// End to end: `stillpoint check` runs SQLite's full integrity check and summarizes the store.
 @Suite("stillpoint check", .serialized)
 struct CheckCommandTests {
-    @Test func aSoundStoreIsOk() throws {
+    @Test func aSoundStoreIsOk() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
-        let result = try tool.run(["check", "--store", store])
+        let store = try await ReportCommandTests.makeStore(tool)
+        let result = try await tool.run(["check", "--store", store])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == "ok: \(store): 1500 sessions, store version 2 (this Stillpoint reads up to version 2)\n")
     }
 
-    @Test func theDefaultStoreIsCheckedWithoutAStoreOption() throws {
+    @Test func theDefaultStoreIsCheckedWithoutAStoreOption() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let result = try tool.run(["check"])
+        let result = try await tool.run(["check"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("ok: \(tool.path("home/practice.sqlite")): 2400 sessions"))
     }
 
-    @Test func aDamagedStoreIsReportedWithExit65() throws {
+    @Test func aDamagedStoreIsReportedWithExit65() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         // Scribble over the pages of one index, as a failing disk would; the tables and the schema stay readable,
         // and the store was closed cleanly, so only a full check finds the damage.
         let (rootPage, pageSize) = try { () throws -> (Int, Int) in
@@ -42,7 +42,7 @@ struct CheckCommandTests {
         for offset in stride(from: start + 8, to: min(start + pageSize, bytes.count), by: 3) { bytes[offset] = 0x5A }
         try bytes.write(to: URL(fileURLWithPath: store))
 
-        let result = try tool.run(["check", "--store", store])
+        let result = try await tool.run(["check", "--store", store])
         #expect(result.status == 65, "\(result.status) \(result.standardError)")
         #expect(result.standardOutput.contains("damage: "), "\(result.standardOutput)")
         #expect(result.standardError.contains("\(store) is damaged"))

@@ -9,13 +9,13 @@ struct EndedHistoryReportTests {
     static let stores = ["sqlite"] + (PostgresTestServer.isWanted ? ["postgresql"] : [])
 
     @Test(arguments: stores)
-    func theCalendarAndMonthlyTotalsShowTheLastYearsOfPractice(store kind: String) throws {
+    func theCalendarAndMonthlyTotalsShowTheLastYearsOfPractice(store kind: String) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = kind == "sqlite" ? tool.path("ended.sqlite") : try PostgresTestServer.shared().makeDatabase("ended")
-        let demo = try tool.run(["demo", "--sessions", "1500", "--years", "4", "--ending-at", "2021-05-31T20:00:00Z", "--store", store])
+        let demo = try await tool.run(["demo", "--sessions", "1500", "--years", "4", "--ending-at", "2021-05-31T20:00:00Z", "--store", store])
         #expect(demo.status == 0, "\(demo.standardError)")
-        let report = try tool.run(["report", "--store", store, "--format", "html", "--as-of", ReportCommandTests.asOf])
+        let report = try await tool.run(["report", "--store", store, "--format", "html", "--as-of", ReportCommandTests.asOf])
         #expect(report.status == 0, "\(report.standardError)")
         let html = report.standardOutput
 

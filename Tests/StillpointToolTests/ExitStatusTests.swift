@@ -10,8 +10,8 @@ struct ExitStatusTests {
                             "outcome(of:)"]
 
     func expect(_ arguments: [String], status: Int32, saying expected: String, in tool: ToolRunner,
-                sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let result = try tool.run(arguments)
+                sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let result = try await tool.run(arguments)
         #expect(result.status == status, "\(arguments): \(result.standardError)", sourceLocation: sourceLocation)
         #expect(result.standardError.contains(expected), "\(result.standardError)", sourceLocation: sourceLocation)
         for text in Self.internals {
@@ -21,80 +21,80 @@ struct ExitStatusTests {
         #expect(lines.count == 1, "more than one line: \(result.standardError)", sourceLocation: sourceLocation)
     }
 
-    @Test func usageMistakesExit64() throws {
+    @Test func usageMistakesExit64() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
-        try expect(["report", "--store", store, "--format", "pdf"], status: 64, saying: "'pdf' is not a report format", in: tool)
-        try expect(["export", "--store", store, "--where", "kind ==", "--output", "out.csv"], status: 64,
+        let store = try await ReportCommandTests.makeStore(tool)
+        try await expect(["report", "--store", store, "--format", "pdf"], status: 64, saying: "'pdf' is not a report format", in: tool)
+        try await expect(["export", "--store", store, "--where", "kind ==", "--output", "out.csv"], status: 64,
                    saying: "--where \"kind ==\": expected a value after '==' at column 8", in: tool)
-        try expect(["demo", "--years", "9223372036854775807", "--store", store], status: 64, saying: "--years", in: tool)
-        try expect(["bogus"], status: 64, saying: "'bogus' is not a stillpoint command; the commands are report, import", in: tool)
-        try expect(["reprot", "--store", store], status: 64, saying: "did you mean 'report'?", in: tool)
+        try await expect(["demo", "--years", "9223372036854775807", "--store", store], status: 64, saying: "--years", in: tool)
+        try await expect(["bogus"], status: 64, saying: "'bogus' is not a stillpoint command; the commands are report, import", in: tool)
+        try await expect(["reprot", "--store", store], status: 64, saying: "did you mean 'report'?", in: tool)
     }
 
-    @Test func theVersionIsPrinted() throws {
+    @Test func theVersionIsPrinted() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let result = try tool.run(["--version"])
+        let result = try await tool.run(["--version"])
         #expect(result.status == 0)
         #expect(result.standardOutput.hasPrefix("stillpoint 0."), "\(result.standardOutput)")
     }
 
-    @Test func badDataExits65() throws {
+    @Test func badDataExits65() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let notAStore = tool.path("notes.sqlite")
         try "not a database\n".write(toFile: notAStore, atomically: true, encoding: .utf8)
-        try expect(["report", "--store", notAStore], status: 65, saying: "\(notAStore) is not a SQLite database", in: tool)
+        try await expect(["report", "--store", notAStore], status: 65, saying: "\(notAStore) is not a SQLite database", in: tool)
         // A file that is not a manifest at all is not echoed back whole.
         let notAManifest = tool.path("notes.txt")
         try (0..<200).map { "note \($0) breathe" }.joined(separator: " ").write(toFile: notAManifest, atomically: true, encoding: .utf8)
-        try expect(["report", "--config", notAManifest], status: 65, saying: "not 'note 0 breathe note 1 breathe note 2 bre…'", in: tool)
-        let result = try tool.run(["report", "--config", notAManifest])
+        try await expect(["report", "--config", notAManifest], status: 65, saying: "not 'note 0 breathe note 1 breathe note 2 bre…'", in: tool)
+        let result = try await tool.run(["report", "--config", notAManifest])
         #expect(result.standardError.count < 400, "\(result.standardError)")
     }
 
-    @Test func missingInputExits66() throws {
+    @Test func missingInputExits66() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let missing = tool.path("nowhere.csv")
-        try expect(["import", missing, "--format", "csv", "--store", tool.path("s.sqlite")], status: 66, saying: missing, in: tool)
+        try await expect(["import", missing, "--format", "csv", "--store", tool.path("s.sqlite")], status: 66, saying: missing, in: tool)
         let manifest = tool.path("nowhere.yaml")
-        let validated = try tool.run(["validate", manifest])
+        let validated = try await tool.run(["validate", manifest])
         #expect(validated.status == 66, "\(validated.standardError)")
         #expect(validated.standardError.contains(manifest))
     }
 
-    @Test func validateTellsAnInvalidManifestFromAMissingOne() throws {
+    @Test func validateTellsAnInvalidManifestFromAMissingOne() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let manifest = tool.path("typo.yaml")
         try "version: 1\nstatistics:\n  - id: curent_streak\n".write(toFile: manifest, atomically: true, encoding: .utf8)
-        let validated = try tool.run(["validate", manifest])
+        let validated = try await tool.run(["validate", manifest])
         #expect(validated.status == 65, "\(validated.standardError)")
         #expect(validated.standardError.contains("\(manifest):3:"))
-        let valid = try tool.run(["validate", ToolRunner.repositoryPath("Config/default.yaml")])
+        let valid = try await tool.run(["validate", ToolRunner.repositoryPath("Config/default.yaml")])
         #expect(valid.status == 0, "\(valid.standardError)")
     }
 
-    @Test func outputsThatCannotBeCreatedExit73() throws {
+    @Test func outputsThatCannotBeCreatedExit73() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         let folder = tool.path("missing")
-        try expect(["export", "--store", store, "--output", folder + "/out.csv"], status: 73,
+        try await expect(["export", "--store", store, "--output", folder + "/out.csv"], status: 73,
                    saying: "the folder \(folder) does not exist", in: tool)
-        try expect(["report", "--store", store, "--output", folder + "/report.txt"], status: 73,
+        try await expect(["report", "--store", store, "--output", folder + "/report.txt"], status: 73,
                    saying: "the folder \(folder) does not exist", in: tool)
-        try expect(["report", "--store", store, "--output", tool.directory.path], status: 73, saying: "is a folder", in: tool)
-        try expect(["export", "--store", store, "--output", store], status: 73, saying: "is the store", in: tool)
+        try await expect(["report", "--store", store, "--output", tool.directory.path], status: 73, saying: "is a folder", in: tool)
+        try await expect(["export", "--store", store, "--output", store], status: 73, saying: "is the store", in: tool)
         #expect(!FileManager.default.fileExists(atPath: folder))
     }
 
-    @Test func theStatusesAreListedInTheReadmeAndTheHelp() throws {
+    @Test func theStatusesAreListedInTheReadmeAndTheHelp() async throws {
         let readme = try String(contentsOfFile: ToolRunner.repositoryPath("README.md"), encoding: .utf8)
-        let help = try ToolRunner().run(["--help"]).standardOutput
+        let help = try await ToolRunner().run(["--help"]).standardOutput
         for (status, meaning) in [(64, "usage"), (65, "data"), (66, "input"), (73, "output"), (74, "I/O"), (77, "no permission")] {
             let inReadme = readme.contains("| \(status) |"), inHelp = help.contains("\(status)")
             #expect(inReadme, "README lacks exit status \(status) (\(meaning))")

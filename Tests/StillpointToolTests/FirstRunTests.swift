@@ -22,7 +22,7 @@ struct FirstRunTests {
         #expect(files.filter { $0.hasPrefix("practice.partial-") }.isEmpty, "\(files)")
     }
 
-    @Test func theNextRunRemovesWhatAKilledFirstRunLeft() throws {
+    @Test func theNextRunRemovesWhatAKilledFirstRunLeft() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         // A first run killed part-way: its partial store (and its WAL files) stay behind.
@@ -37,14 +37,14 @@ struct FirstRunTests {
         usleep(UInt32.random(in: 20_000...150_000))
         killed.kill()
 
-        let result = try tool.run(["report", "--format", "json", "--as-of", ReportCommandTests.asOf])
+        let result = try await tool.run(["report", "--format", "json", "--as-of", ReportCommandTests.asOf])
         #expect(result.status == 0, "\(result.standardError)")
         let files = try FileManager.default.contentsOfDirectory(atPath: home)
         #expect(files.filter { $0.hasPrefix("practice.partial-") }.isEmpty, "\(files)")
         #expect(files.contains("practice.sqlite"))
         // Once the store exists, a later run cleans up too.
         #expect(FileManager.default.createFile(atPath: "\(home)/\(stale[0])", contents: Data("half made".utf8)))
-        #expect(try tool.run(["check"]).status == 0)
+        #expect(try await tool.run(["check"]).status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: home).filter { $0.hasPrefix("practice.partial-") }.isEmpty)
     }
 }

@@ -38,14 +38,14 @@ struct ForeignDatabaseTests {
     }
 
     @Test(arguments: [(0, "DELETE"), (7, "DELETE"), (0, "WAL"), (7, "WAL")])
-    func everyCommandRefusesItUntouched(userVersion: Int, journalMode: String) throws {
+    func everyCommandRefusesItUntouched(userVersion: Int, journalMode: String) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let database = tool.path("app.db")
         try Self.makeForeignDatabase(database, userVersion: userVersion, journalMode: journalMode)
         let before = try Self.state(of: database, in: tool)
         for command in Self.commands {
-            let result = try tool.run(command + ["--store", database])
+            let result = try await tool.run(command + ["--store", database])
             #expect(result.status == 65, "\(command): \(result.status) \(result.standardError)")
             #expect(result.standardError.contains("\(database) is another program's SQLite database (its tables: \"notes\"), "
                                                   + "not a Stillpoint store; it was left untouched"), "\(result.standardError)")
@@ -60,19 +60,19 @@ struct ForeignDatabaseTests {
         }
     }
 
-    @Test func importAndDemoAddTheirTablesWhenToldAndLeaveTheOthers() throws {
+    @Test func importAndDemoAddTheirTablesWhenToldAndLeaveTheOthers() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let database = tool.path("app.db")
         try Self.makeForeignDatabase(database, userVersion: 0, journalMode: "DELETE")
         let csv = try SessionsCommandTests.writeSessions(["2025-06-01T06:00:00Z,1200", "2025-06-02T06:00:00Z,600"], in: tool)
-        let imported = try tool.run(["import", csv, "--format", "csv", "--store", database, "--add-to-foreign-database"])
+        let imported = try await tool.run(["import", csv, "--format", "csv", "--store", database, "--add-to-foreign-database"])
         #expect(imported.status == 0, "\(imported.standardError)")
         #expect(imported.standardOutput.contains("2 new"), "\(imported.standardOutput)")
-        let demo = try tool.run(["demo", "--sessions", "10", "--store", database, "--add-to-foreign-database"])
+        let demo = try await tool.run(["demo", "--sessions", "10", "--store", database, "--add-to-foreign-database"])
         #expect(demo.status == 0, "\(demo.standardError)")
         // Now a store, for every command.
-        let check = try tool.run(["check", "--store", database])
+        let check = try await tool.run(["check", "--store", database])
         #expect(check.status == 0, "\(check.standardError)")
         #expect(check.standardOutput.contains("12 sessions"), "\(check.standardOutput)")
         let notes = try StoreFile(path: database).integer("SELECT count(*) FROM notes WHERE body IN ('buy milk', 'call mum')")
@@ -101,7 +101,7 @@ struct ForeignDatabaseTests {
         if !keptOpen { try container.close() }
         let before = try Self.state(of: database, in: tool)
         for command in Self.commands {
-            let result = try tool.run(command + ["--store", database])
+            let result = try await tool.run(command + ["--store", database])
             #expect(result.status == 65, "\(command): \(result.status) \(result.standardError)")
             #expect(result.standardError.contains("\(database) is another program's SQLite database (its tables: \"Item\")"),
                     "\(command): \(result.standardError)")
@@ -112,13 +112,13 @@ struct ForeignDatabaseTests {
 
     /// A damaged database of another program, open in it (a write-ahead log beside it, so the look at rest cannot
     /// decide), is refused as another program's database, never reported as a damaged store.
-    @Test func aDamagedForeignDatabaseIsForeignNotADamagedStore() throws {
+    @Test func aDamagedForeignDatabaseIsForeignNotADamagedStore() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let database = tool.path("app.db")
         let queue = try DatabaseQueue(path: database)
         defer { try? queue.close() }
-        try queue.writeWithoutTransaction { db in
+        try await queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
             for index in 0..<200 {
@@ -133,7 +133,7 @@ struct ForeignDatabaseTests {
         try handle.write(contentsOf: Data(repeating: 0xFF, count: 512))
         try handle.close()
         for command in [["check"], ["report"], ["imports", "remove", "1"]] {
-            let result = try tool.run(command + ["--store", database])
+            let result = try await tool.run(command + ["--store", database])
             #expect(result.status == 65, "\(command): \(result.standardError)")
             #expect(result.standardError.contains("\(database) is another program's SQLite database (its tables: \"notes\")"),
                     "\(command): \(result.standardError)")
@@ -143,24 +143,24 @@ struct ForeignDatabaseTests {
 
     /// Stillpoint keeps its store version in `user_version`: a database whose program sets it cannot be shared,
     /// even when told.
-    @Test func aDatabaseWhoseProgramSetsUserVersionIsRefusedEvenWhenTold() throws {
+    @Test func aDatabaseWhoseProgramSetsUserVersionIsRefusedEvenWhenTold() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let database = tool.path("app.db")
         try Self.makeForeignDatabase(database, userVersion: 7, journalMode: "DELETE")
         let before = try Self.state(of: database, in: tool)
-        let result = try tool.run(["demo", "--sessions", "10", "--store", database, "--add-to-foreign-database"])
+        let result = try await tool.run(["demo", "--sessions", "10", "--store", database, "--add-to-foreign-database"])
         #expect(result.status == 65, "\(result.standardError)")
         #expect(result.standardError.contains("sets user_version 7"), "\(result.standardError)")
         #expect(result.standardError.contains("make the store in a new file"), "\(result.standardError)")
         #expect(try Self.state(of: database, in: tool) == before)
     }
 
-    @Test func theFlagIsInTheHelpOfImportAndDemo() throws {
+    @Test func theFlagIsInTheHelpOfImportAndDemo() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         for command in ["import", "demo"] {
-            let help = try tool.run(["help", command])
+            let help = try await tool.run(["help", command])
             #expect(help.standardOutput.contains("--add-to-foreign-database"), "\(help.standardOutput)")
         }
     }

@@ -61,16 +61,16 @@ struct HTMLRenderTests {
 
     /// `ended` is a history whose last session is four years before the report (its last year and months shown).
     @Test(arguments: ["large", "empty", "ended"])
-    func nothingLeavesItsCard(store kind: String) throws {
+    func nothingLeavesItsCard(store kind: String) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = tool.path("\(kind).sqlite")
         let sessions = kind == "empty" ? "0" : "6000"
         let end = kind == "ended" ? "2021-05-31T20:00:00Z" : "2025-05-31T20:00:00Z"
-        let demo = try tool.run(["demo", "--sessions", sessions, "--years", "8", "--ending-at", end, "--store", store])
+        let demo = try await tool.run(["demo", "--sessions", sessions, "--years", "8", "--ending-at", end, "--store", store])
         #expect(demo.status == 0, "\(demo.standardError)")
         let output = tool.path("\(kind).html")
-        let report = try tool.run(["report", "--store", store, "--format", "html", "--output", output, "--as-of", ReportCommandTests.asOf])
+        let report = try await tool.run(["report", "--store", store, "--format", "html", "--output", output, "--as-of", ReportCommandTests.asOf])
         #expect(report.status == 0, "\(report.standardError)")
         let html = try String(contentsOfFile: output, encoding: .utf8)
         for width in [1200, 420] {

@@ -56,10 +56,10 @@ struct HostileManifestTests {
         #expect(result.standardError.contains("nest more than"), "\(result.standardError)")
     }
 
-    @Test func aDeeplyNestedWhereOnTheCommandLineIsAUsageError() throws {
+    @Test func aDeeplyNestedWhereOnTheCommandLineIsAUsageError() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         let result = try run(["export", "--store", store, "--where", Self.deepPredicate, "--output", "out.csv"], in: tool)
         #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError.contains("nest more than"), "\(result.standardError)")

@@ -50,7 +50,7 @@ struct HostileTextTests {
     }
 
     @Test(arguments: stores)
-    func aFileNameWithControlCharactersShowsEscapedInImportsAndEveryReport(store kind: String) throws {
+    func aFileNameWithControlCharactersShowsEscapedInImportsAndEveryReport(store kind: String) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = try store(kind, in: tool)
@@ -58,19 +58,19 @@ struct HostileTextTests {
         try Data("start,duration\n2024-03-05T07:00:00Z,1200\n2024-03-06T07:00:00Z,900\n".utf8)
             .write(to: URL(fileURLWithPath: file))
 
-        let imported = try tool.run(["import", file, "--format", "csv", "--store", store])
+        let imported = try await tool.run(["import", file, "--format", "csv", "--store", store])
         #expect(imported.status == 0, "\(imported.standardError)")
         expectNoControlOrForgedLine(imported, "import")
         #expect(imported.standardOutput.contains("imported \(Self.shownName) as run 1"), "\(imported.standardOutput)")
 
-        let imports = try tool.run(["imports", "--store", store])
+        let imports = try await tool.run(["imports", "--store", store])
         #expect(imports.status == 0, "\(imports.standardError)")
         expectNoControlOrForgedLine(imports, "imports")
         #expect(Self.lines(of: imports.standardOutput, startingWith: "run ").count == 1, "\(imports.standardOutput)")
         #expect(imports.standardOutput.contains(Self.shownName), "\(imports.standardOutput)")
 
         // Messages that name the store, and --verbose lines.
-        let check = try tool.run(["check", "--store", store, "--verbose"])
+        let check = try await tool.run(["check", "--store", store, "--verbose"])
         #expect(check.status == 0, "\(check.standardError)")
         expectNoControlOrForgedLine(check, "check")
         #expect(Self.lines(of: check.standardOutput + check.standardError, startingWith: "run 98").isEmpty,
@@ -89,7 +89,7 @@ struct HostileTextTests {
             "json": #"log\u001b]0;owned\u0007\u001b[2J\u009b31m\nrun 99  Jan 1, 2026  forged.csv"#,
         ]
         for (format, name) in shown {
-            let report = try tool.run(["report", "--store", store, "--format", format, "--as-of", Self.asOf])
+            let report = try await tool.run(["report", "--store", store, "--format", format, "--as-of", Self.asOf])
             #expect(report.status == 0, "\(format): \(report.standardError)")
             expectNoControlOrForgedLine(report, format, crlf: format == "csv")
             #expect(report.standardOutput.contains(name), "\(format): \(report.standardOutput)")
@@ -100,7 +100,7 @@ struct HostileTextTests {
     /// line, escaped. (Kinds are made identifiers at import, `yoga_2_j_run_99`, so a source is the export's field
     /// that reaches the reports as written.)
     @Test(arguments: stores)
-    func exportFieldsWithControlCharactersShowEscapedInReportsAndSessions(store kind: String) throws {
+    func exportFieldsWithControlCharactersShowEscapedInReportsAndSessions(store kind: String) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = try store(kind, in: tool)
@@ -109,16 +109,16 @@ struct HostileTextTests {
             + " <Record type=\"HKCategoryTypeIdentifierMindfulSession\" sourceName=\"Watch&#10;Sessions                 999,999\u{1B}[31m\" "
             + "startDate=\"2024-03-05 07:00:00 +0000\" endDate=\"2024-03-05 07:20:00 +0000\"/>\n</HealthData>\n").utf8)
             .write(to: URL(fileURLWithPath: health))
-        let healthImport = try tool.run(["import", health, "--format", "apple-health", "--store", store])
+        let healthImport = try await tool.run(["import", health, "--format", "apple-health", "--store", store])
         #expect(healthImport.status == 0, "\(healthImport.standardError)")
 
-        let text = try tool.run(["report", "--store", store, "--format", "text", "--as-of", Self.asOf])
+        let text = try await tool.run(["report", "--store", store, "--format", "text", "--as-of", Self.asOf])
         #expect(text.status == 0, "\(text.standardError)")
         expectNoControlOrForgedLine(text, "text")
         #expect(Self.lines(of: text.standardOutput, startingWith: "Sessions", holding: "999,999").isEmpty, "\(text.standardOutput)")
         #expect(text.standardOutput.contains(#"Watch\nSessions                 999,999\u{1B}[31m"#), "\(text.standardOutput)")
         for format in ["markdown", "csv", "html"] {
-            let report = try tool.run(["report", "--store", store, "--format", format, "--as-of", Self.asOf])
+            let report = try await tool.run(["report", "--store", store, "--format", format, "--as-of", Self.asOf])
             #expect(report.status == 0, "\(format): \(report.standardError)")
             expectNoControlOrForgedLine(report, format, crlf: format == "csv")
             #expect(Self.lines(of: report.standardOutput, startingWith: "Sessions", holding: "999,999").isEmpty,
@@ -126,7 +126,7 @@ struct HostileTextTests {
         }
 
         for arguments in [["sessions"], ["sessions", "--live", "--snapshots", "1"]] {
-            let sessions = try tool.run(arguments + ["--store", store])
+            let sessions = try await tool.run(arguments + ["--store", store])
             #expect(sessions.status == 0, "\(arguments): \(sessions.standardError)")
             expectNoControlOrForgedLine(sessions, arguments.joined(separator: " "))
             #expect(sessions.standardOutput.contains(#"Watch\nSessions                 999,999\u{1B}[31m"#), "\(sessions.standardOutput)")
@@ -135,10 +135,10 @@ struct HostileTextTests {
 
     /// Messages that name a file or a store show its name escaped, on one line.
     @Test(arguments: stores)
-    func errorMessagesShowNamesEscapedOnOneLine(store kind: String) throws {
+    func errorMessagesShowNamesEscapedOnOneLine(store kind: String) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let missing = try tool.run(["import", tool.path(Self.hostileName), "--format", "csv", "--store", try store(kind, in: tool)])
+        let missing = try await tool.run(["import", tool.path(Self.hostileName), "--format", "csv", "--store", try store(kind, in: tool)])
         #expect(missing.status == 66, "\(missing.standardError)")
         expectNoControlOrForgedLine(missing, "import of a missing file")
         #expect(missing.standardError.hasPrefix("Error: ") && missing.standardError.filter { $0 == "\n" }.count == 1,
@@ -149,7 +149,7 @@ struct HostileTextTests {
         let store = kind == "sqlite"
             ? tool.path(Self.hostileName + ".sqlite")
             : try PostgresTestServer.shared().uri(database: "no%1B%5B2J%0Arun%2099")
-        let report = try tool.run(["report", "--store", store])
+        let report = try await tool.run(["report", "--store", store])
         #expect(report.status == 66, "\(report.standardError)")
         expectNoControlOrForgedLine(report, "report of a missing store")
         #expect(report.standardError.filter { $0 == "\n" }.count == 1, "\(report.standardError)")
@@ -160,7 +160,7 @@ struct HostileTextTests {
 
     /// `validate` shows a manifest's path and the keys and values its problems quote escaped: only its own lines
     /// (the manifest's line and the caret, the list of modules) are lines.
-    @Test func validateShowsTheManifestsTextEscaped() throws {
+    @Test func validateShowsTheManifestsTextEscaped() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let forged = "\nrun 99  Jan 1, 2026  forged.csv"
@@ -168,7 +168,7 @@ struct HostileTextTests {
         let broken = tool.path("broken" + forged + ".yaml")
         try "version: 1\nstatistics:\n  - id: \"total_time\\nrun 99  forged\"\n  - id: session_count\n    name: \"\\nrun 99 x\"\n    bogus: 1\n"
             .write(toFile: broken, atomically: true, encoding: .utf8)
-        let problems = try tool.run(["validate", broken])
+        let problems = try await tool.run(["validate", broken])
         #expect(problems.status == 65, "\(problems.standardError)")
         expectNoControlOrForgedLine(problems, "validate of a manifest with problems")
         #expect(problems.standardError.contains("broken" + shownForged + ".yaml:"), "\(problems.standardError)")
@@ -177,7 +177,7 @@ struct HostileTextTests {
         let valid = tool.path("valid" + forged + ".yaml")
         // Entry names are snake_case, so only the path can carry a line break here.
         try "version: 1\nstatistics:\n  - id: session_count\n".write(toFile: valid, atomically: true, encoding: .utf8)
-        let listed = try tool.run(["validate", valid])
+        let listed = try await tool.run(["validate", valid])
         #expect(listed.status == 0, "\(listed.standardError)")
         expectNoControlOrForgedLine(listed, "validate of a valid manifest")
         #expect(listed.standardOutput.contains("valid" + shownForged + ".yaml is a valid manifest"), "\(listed.standardOutput)")
@@ -185,7 +185,7 @@ struct HostileTextTests {
 
     /// A value the argument parser refuses (`--format`, `--as-of`, `--ending-at`, `--time-zone`, `--duration-unit`)
     /// is quoted escaped, in one line, with status 64.
-    @Test func valuesTheParserRefusesAreQuotedEscapedOnOneLine() throws {
+    @Test func valuesTheParserRefusesAreQuotedEscapedOnOneLine() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let value = "x\u{1B}[2J\nrun 99  Jan 1, 2026  forged.csv"
@@ -196,7 +196,7 @@ struct HostileTextTests {
                           ["import", csv, "--format", "csv", "--store", store, "--time-zone", value],
                           ["import", csv, "--format", "csv", "--store", store, "--duration-unit", value],
                           ["sessions", "--store", store, "--limit", value]] {
-            let result = try tool.run(arguments)
+            let result = try await tool.run(arguments)
             #expect(result.status == 64, "\(arguments): \(result.standardError)")
             expectNoControlOrForgedLine(result, arguments.joined(separator: " "))
             #expect(result.standardError.hasPrefix("Error: ") && result.standardError.filter { $0 == "\n" }.count == 1,

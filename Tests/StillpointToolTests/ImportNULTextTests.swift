@@ -14,7 +14,7 @@ struct ImportNULTextTests {
     }
 
     @Test(arguments: stores)
-    func aCSVNoteWithNULIsSkippedWithItsLineAndTheGoodRowsAreSaved(store kind: String) throws {
+    func aCSVNoteWithNULIsSkippedWithItsLineAndTheGoodRowsAreSaved(store kind: String) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = try makeStore(kind, in: tool)
@@ -25,7 +25,7 @@ struct ImportNULTextTests {
         try bytes.write(to: URL(fileURLWithPath: csv))
 
         for attempt in 1...2 {
-            let imported = try tool.run(["import", csv, "--format", "csv", "--note-column", "note", "--store", store])
+            let imported = try await tool.run(["import", csv, "--format", "csv", "--note-column", "note", "--store", store])
             #expect(imported.status == 0, "\(kind), attempt \(attempt): \(imported.standardError)")
             #expect(imported.standardError.contains("skipped line 3: the note holds a NUL character (U+0000)"),
                     "\(kind): \(imported.standardError)")
@@ -33,13 +33,13 @@ struct ImportNULTextTests {
             #expect(imported.standardOutput.contains("1 skipped"), "\(kind): \(imported.standardOutput)")
             #expect(!imported.standardError.contains("PostgresNULTextError"), "\(imported.standardError)")
         }
-        let exported = try tool.run(["export", "--store", store, "--columns", "start,note", "--sort", "start", "--output", "-"])
+        let exported = try await tool.run(["export", "--store", store, "--columns", "start,note", "--sort", "start", "--output", "-"])
         #expect(exported.status == 0, "\(exported.standardError)")
         #expect(exported.lines == "start,note\n2024-05-01T07:00:00Z,calm\n2024-05-03T07:00:00Z,steady\n", "\(kind)")
     }
 
     @Test(arguments: stores)
-    func anAppleHealthSourceWithNULIsSkippedWithItsLineAndTheGoodRowsAreSaved(store kind: String) throws {
+    func anAppleHealthSourceWithNULIsSkippedWithItsLineAndTheGoodRowsAreSaved(store kind: String) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = try makeStore(kind, in: tool)
@@ -58,12 +58,12 @@ struct ImportNULTextTests {
 
             """.utf8))
         try bytes.write(to: URL(fileURLWithPath: file))
-        let imported = try tool.run(["import", file, "--format", "apple-health", "--store", store])
+        let imported = try await tool.run(["import", file, "--format", "apple-health", "--store", store])
         #expect(imported.status == 0, "\(kind): \(imported.standardError)")
         #expect(imported.standardError.contains("skipped line 4: the source holds a NUL character (U+0000)"),
                 "\(kind): \(imported.standardError)")
         #expect(imported.standardOutput.contains("2 new"), "\(kind): \(imported.standardOutput)")
-        let exported = try tool.run(["export", "--store", store, "--columns", "start,source", "--sort", "start", "--output", "-"])
+        let exported = try await tool.run(["export", "--store", store, "--columns", "start,source", "--sort", "start", "--output", "-"])
         #expect(exported.lines == "start,source\n2024-03-09T07:30:00Z,Breathe\n2024-03-11T07:30:00Z,Breathe\n", "\(kind)")
     }
 }

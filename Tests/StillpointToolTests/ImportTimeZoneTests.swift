@@ -45,7 +45,7 @@ struct ImportTimeZoneTests {
         return values
     }
 
-    @Test func anInsightTimerExportGivesTheSameStreaksDaysAndHoursInEveryZone() throws {
+    @Test func anInsightTimerExportGivesTheSameStreaksDaysAndHoursInEveryZone() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let (text, sevenOClock) = Self.insightTimerExport()
@@ -55,11 +55,11 @@ struct ImportTimeZoneTests {
         var reports: [String: [String: String]] = [:]
         for zone in Self.zones {
             let store = tool.path("\(zone.replacingOccurrences(of: "/", with: "-")).sqlite")
-            let imported = try tool.run(["import", file, "--format", "insight-timer", "--store", store], environment: ["TZ": zone])
+            let imported = try await tool.run(["import", file, "--format", "insight-timer", "--store", store], environment: ["TZ": zone])
             #expect(imported.status == 0, "\(imported.standardError)")
             let rule = "Insight Timer times carry no zone: read as the wall-clock times you saw (--time-zone Europe/Berlin to give their zone)"
             #expect(imported.standardError.components(separatedBy: rule).count == 2, "said once: \(imported.standardError)")
-            let report = try tool.run(["report", "--store", store, "--format", "json", "--as-of", "2023-12-01T12:00:00Z"],
+            let report = try await tool.run(["report", "--store", store, "--format", "json", "--as-of", "2023-12-01T12:00:00Z"],
                                       environment: ["TZ": zone])
             #expect(report.status == 0, "\(report.standardError)")
             reports[zone] = try Self.values(report.standardOutput, ids: ids)
@@ -72,50 +72,50 @@ struct ImportTimeZoneTests {
         #expect(reports["Asia/Tokyo"] == london)
     }
 
-    @Test func aZoneGivenToTheImportStoresTrueInstantsAndCorrectsAnEarlierImportInPlace() throws {
+    @Test func aZoneGivenToTheImportStoresTrueInstantsAndCorrectsAnEarlierImportInPlace() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let file = tool.path("sessions.csv")
         try "Started At,Duration,Preset,Activity\n07/01/2023 07:30:00,0:25:0,,Meditation\n01/02/2023 07:30:00,0:25:0,,Meditation\n"
             .write(toFile: file, atomically: true, encoding: .utf8)
         let store = tool.path("practice.sqlite")
-        let first = try tool.run(["import", file, "--format", "insight-timer", "--store", store], environment: ["TZ": "Asia/Tokyo"])
+        let first = try await tool.run(["import", file, "--format", "insight-timer", "--store", store], environment: ["TZ": "Asia/Tokyo"])
         #expect(first.status == 0, "\(first.standardError)")
-        let plain = try tool.run(["export", "--store", store, "--columns", "start,timeZone", "--sort", "start", "--output", "-"])
+        let plain = try await tool.run(["export", "--store", store, "--columns", "start,timeZone", "--sort", "start", "--output", "-"])
         #expect(plain.lines == "start,timeZone\n2023-01-02T07:30:00Z,Etc/UTC\n2023-07-01T07:30:00Z,Etc/UTC\n")
-        let zoned = try tool.run(["import", file, "--format", "insight-timer", "--store", store, "--time-zone", "America/New_York"],
+        let zoned = try await tool.run(["import", file, "--format", "insight-timer", "--store", store, "--time-zone", "America/New_York"],
                                  environment: ["TZ": "Asia/Tokyo"])
         #expect(zoned.status == 0, "\(zoned.standardError)")
         #expect(zoned.standardOutput.contains(": 0 new, 2 updated"), "\(zoned.standardOutput)")
         #expect(zoned.standardError.contains("read as wall-clock times in America/New_York"))
-        let exported = try tool.run(["export", "--store", store, "--columns", "start,timeZone", "--sort", "start", "--output", "-"])
+        let exported = try await tool.run(["export", "--store", store, "--columns", "start,timeZone", "--sort", "start", "--output", "-"])
         #expect(exported.lines
                 == "start,timeZone\n2023-01-02T12:30:00Z,America/New_York\n2023-07-01T11:30:00Z,America/New_York\n")
     }
 
-    @Test func aCSVWithOffsetsOrAZoneKeepsTrueInstants() throws {
+    @Test func aCSVWithOffsetsOrAZoneKeepsTrueInstants() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let file = tool.path("log.csv")
         try "start,duration\n2023-07-01T07:30:00+02:00,600\n2023-07-02T07:30:00Z,600\n2023-07-03T07:30:00,600\n"
             .write(toFile: file, atomically: true, encoding: .utf8)
         let store = tool.path("plain.sqlite")
-        let plain = try tool.run(["import", file, "--format", "csv", "--store", store], environment: ["TZ": "America/Los_Angeles"])
+        let plain = try await tool.run(["import", file, "--format", "csv", "--store", store], environment: ["TZ": "America/Los_Angeles"])
         #expect(plain.status == 0, "\(plain.standardError)")
         #expect(plain.standardError.contains("csv times without an offset are read as the wall-clock times you saw"))
-        let exported = try tool.run(["export", "--store", store, "--columns", "start,timeZone", "--sort", "start", "--output", "-"])
+        let exported = try await tool.run(["export", "--store", store, "--columns", "start,timeZone", "--sort", "start", "--output", "-"])
         #expect(exported.lines
                 == "start,timeZone\n2023-07-01T05:30:00Z,GMT+0200\n2023-07-02T07:30:00Z,GMT\n2023-07-03T07:30:00Z,Etc/UTC\n")
         let zonedStore = tool.path("zoned.sqlite")
-        let zoned = try tool.run(["import", file, "--format", "csv", "--store", zonedStore, "--time-zone", "Asia/Tokyo"],
+        let zoned = try await tool.run(["import", file, "--format", "csv", "--store", zonedStore, "--time-zone", "Asia/Tokyo"],
                                  environment: ["TZ": "America/Los_Angeles"])
         #expect(zoned.status == 0, "\(zoned.standardError)")
-        let zonedExport = try tool.run(["export", "--store", zonedStore, "--columns", "start,timeZone", "--sort", "start", "--output", "-"])
+        let zonedExport = try await tool.run(["export", "--store", zonedStore, "--columns", "start,timeZone", "--sort", "start", "--output", "-"])
         #expect(zonedExport.lines
                 == "start,timeZone\n2023-07-01T05:30:00Z,Asia/Tokyo\n2023-07-02T07:30:00Z,Asia/Tokyo\n2023-07-02T22:30:00Z,Asia/Tokyo\n")
     }
 
-    @Test func anAppleHealthSessionCountsOnTheDayAndHourItWasLived() throws {
+    @Test func anAppleHealthSessionCountsOnTheDayAndHourItWasLived() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let file = tool.path("export.xml")
@@ -129,12 +129,12 @@ struct ImportTimeZoneTests {
             </HealthData>
             """.write(toFile: file, atomically: true, encoding: .utf8)
         let store = tool.path("practice.sqlite")
-        let imported = try tool.run(["import", file, "--format", "apple-health", "--store", store], environment: ["TZ": "Asia/Tokyo"])
+        let imported = try await tool.run(["import", file, "--format", "apple-health", "--store", store], environment: ["TZ": "Asia/Tokyo"])
         #expect(imported.status == 0, "\(imported.standardError)")
         #expect(imported.standardError.contains("Apple Health times carry their offset"))
-        let exported = try tool.run(["export", "--store", store, "--columns", "start,timeZone", "--sort", "start", "--output", "-"])
+        let exported = try await tool.run(["export", "--store", store, "--columns", "start,timeZone", "--sort", "start", "--output", "-"])
         #expect(exported.lines == "start,timeZone\n2024-03-10T04:30:00Z,GMT-0500\n2024-03-10T05:00:00Z,Asia/Kolkata\n")
-        let report = try tool.run(["report", "--store", store, "--format", "json", "--as-of", "2024-03-11T00:00:00Z"],
+        let report = try await tool.run(["report", "--store", store, "--format", "json", "--as-of", "2024-03-11T00:00:00Z"],
                                   environment: ["TZ": "Asia/Tokyo"])
         let hours = try Self.values(report.standardOutput, ids: ["sessions_by_hour"])["sessions_by_hour"] ?? ""
         #expect(hours.contains(#""23":{"count":1,"#), "lived at 23:30 in Chicago: \(hours)")

@@ -11,17 +11,17 @@ struct InterruptWhileLockedTests {
     /// exit of a tool that stops within its second.
     static let bound = Duration.seconds(2)
 
-    private func makeStore(in tool: ToolRunner) throws -> String {
+    private func makeStore(in tool: ToolRunner) async throws -> String {
         let uri = try PostgresTestServer.shared().makeDatabase("interrupt")
-        let demo = try tool.run(["demo", "--sessions", "200", "--years", "1", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
+        let demo = try await tool.run(["demo", "--sessions", "200", "--years", "1", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
         try #require(demo.status == 0, "\(demo.standardError)")
         return uri
     }
 
-    @Test func ctrlCEndsEveryCommandWaitingOnALockWithinASecond() throws {
+    @Test func ctrlCEndsEveryCommandWaitingOnALockWithinASecond() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let uri = try makeStore(in: tool)
+        let uri = try await makeStore(in: tool)
         let csv = tool.path("more.csv")
         try "start,duration\n2025-05-31T06:00:00Z,1200\n".write(toFile: csv, atomically: true, encoding: .utf8)
         let lock = try ServerLock(uri)
@@ -53,10 +53,10 @@ struct InterruptWhileLockedTests {
 
     /// The report, the reproduction: its statistics are cancelled on the server and it asks nothing more, so no
     /// statement of it is left waiting on the lock once it has exited.
-    @Test func ctrlCOnAReportLeavesNoStatementWaitingOnTheLock() throws {
+    @Test func ctrlCOnAReportLeavesNoStatementWaitingOnTheLock() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let uri = try makeStore(in: tool)
+        let uri = try await makeStore(in: tool)
         let lock = try ServerLock(uri)
         defer { lock.release() }
         let running = try RunningTool(["report", "--store", uri, "--as-of", ReportCommandTests.asOf], in: tool)
@@ -68,14 +68,14 @@ struct InterruptWhileLockedTests {
         #expect(running.standardError.contains("stopped by Ctrl-C:"), "\(running.standardError)")
         // Whether it let go by itself or was ended at the bound (as under the thread sanitizer, where cancelling
         // takes longer), it asked nothing more of the server after the Ctrl-C.
-        Thread.sleep(forTimeInterval: 0.5)
+        try await Task.sleep(for: .milliseconds(500))
         #expect(try lock.waitingProcesses().isEmpty, "a statement of the report still waits on the lock")
     }
 
-    @Test func aSecondCtrlCEndsTheReportAtOnce() throws {
+    @Test func aSecondCtrlCEndsTheReportAtOnce() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let uri = try makeStore(in: tool)
+        let uri = try await makeStore(in: tool)
         let lock = try ServerLock(uri)
         defer { lock.release() }
         let running = try RunningTool(["report", "--store", uri, "--as-of", ReportCommandTests.asOf], in: tool)

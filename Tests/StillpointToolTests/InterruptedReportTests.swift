@@ -5,11 +5,11 @@ import Testing
 @Suite("stillpoint report, interrupted", .serialized)
 struct InterruptedReportTests {
     @Test(.timeLimit(.minutes(3)))
-    func ctrlCCancelsTheRunningStatisticsAndExitsWith130() throws {
+    func ctrlCCancelsTheRunningStatisticsAndExitsWith130() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = tool.path("practice.sqlite")
-        let demo = try tool.run(["demo", "--sessions", "20000", "--years", "4", "--ending-at", "2025-05-31T20:00:00Z", "--store", store])
+        let demo = try await tool.run(["demo", "--sessions", "20000", "--years", "4", "--ending-at", "2025-05-31T20:00:00Z", "--store", store])
         #expect(demo.status == 0, "\(demo.standardError)")
         // Many instances of a statistic that scans every session: seconds of work, so that Ctrl-C lands while
         // most of them still wait or run.
@@ -33,6 +33,6 @@ struct InterruptedReportTests {
         #expect(output[report.lowerBound...].contains("cancelled"))
 
         // The store is intact: another report reads every session.
-        #expect(try ImportCommandTests().count(store, in: tool) == 20000)
+        #expect(try await ImportCommandTests().count(store, in: tool) == 20000)
     }
 }

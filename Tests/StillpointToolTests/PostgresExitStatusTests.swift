@@ -11,12 +11,12 @@ import Testing
 struct PostgresExitStatusTests {
     private static let commands = [["check"], ["report"], ["sessions"], ["imports"], ["import", "SESSIONS", "--format", "csv"]]
 
-    private func run(_ command: [String], store: String, in tool: ToolRunner) throws -> ToolRunner.Result {
+    private func run(_ command: [String], store: String, in tool: ToolRunner) async throws -> ToolRunner.Result {
         let csv = try SessionsCommandTests.writeSessions(["2025-05-31T06:00:00Z,600"], in: tool)
-        return try tool.run(command.map { $0 == "SESSIONS" ? csv : $0 } + ["--store", store])
+        return try await tool.run(command.map { $0 == "SESSIONS" ? csv : $0 } + ["--store", store])
     }
 
-    @Test func aPortThatIsNotANumberOrAParameterLibpqRefusesIsAMistakeOnTheCommandLine() throws {
+    @Test func aPortThatIsNotANumberOrAParameterLibpqRefusesIsAMistakeOnTheCommandLine() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let uri = try PostgresTestServer.shared().makeDatabase("usage")
@@ -29,7 +29,7 @@ struct PostgresExitStatusTests {
         ]
         for (store, reason) in cases {
             for command in Self.commands {
-                let result = try run(command, store: store, in: tool)
+                let result = try await run(command, store: store, in: tool)
                 #expect(result.status == 64, "\(store), \(command): \(result.standardError)")
                 #expect(result.standardError.contains(reason), "\(store), \(command): \(result.standardError)")
                 #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
@@ -39,12 +39,12 @@ struct PostgresExitStatusTests {
 
     /// A role that may read the store but not write it: every reading command works, and a write is refused
     /// before it starts, saying which rights are missing and the grant that gives them; after that grant, it works.
-    @Test func aReadOnlyRoleIsRefusedWritesWithTheRightsItLacks() throws {
+    @Test func aReadOnlyRoleIsRefusedWritesWithTheRightsItLacks() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let server = try PostgresTestServer.shared()
         let uri = try server.makeDatabase("rights")
-        let demo = try tool.run(["demo", "--sessions", "100", "--years", "1", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
+        let demo = try await tool.run(["demo", "--sessions", "100", "--years", "1", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
         #expect(demo.status == 0, "\(demo.standardError)")
         let role = Self.newRole()
         let admin = try PostgresConnection(uri: uri)
@@ -53,11 +53,11 @@ struct PostgresExitStatusTests {
         let reader = Self.uri(uri, role: role)
 
         for command in [["check"], ["report"], ["sessions"], ["imports"]] {
-            let result = try run(command, store: reader, in: tool)
+            let result = try await run(command, store: reader, in: tool)
             #expect(result.status == 0, "\(command): \(result.standardError)")
         }
         for command in [["import", "SESSIONS", "--format", "csv"], ["demo"], ["imports", "remove", "1"]] {
-            let result = try run(command, store: reader, in: tool)
+            let result = try await run(command, store: reader, in: tool)
             #expect(result.status == 77, "\(command): \(result.standardError)")
             #expect(result.standardError.contains("the role \(role) may not INSERT, UPDATE, DELETE the store's tables in the schema public"),
                     "\(command): \(result.standardError)")
@@ -67,12 +67,12 @@ struct PostgresExitStatusTests {
         // The grants the message gives are enough.
         try admin.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA \"public\" TO \"\(role)\"")
         try admin.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA \"public\" TO \"\(role)\"")
-        let imported = try run(["import", "SESSIONS", "--format", "csv"], store: reader, in: tool)
+        let imported = try await run(["import", "SESSIONS", "--format", "csv"], store: reader, in: tool)
         #expect(imported.status == 0, "\(imported.standardError)")
     }
 
     /// A role that may not create tables in the schema cannot make a store there: 77 and the grant, not an I/O error.
-    @Test func aRoleWithoutCreateOnTheSchemaIsRefusedMakingAStore() throws {
+    @Test func aRoleWithoutCreateOnTheSchemaIsRefusedMakingAStore() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let uri = try PostgresTestServer.shared().makeDatabase("create")
@@ -83,24 +83,24 @@ struct PostgresExitStatusTests {
         try admin.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
         let maker = Self.uri(uri, role: role)
         for command in [["import", "SESSIONS", "--format", "csv"], ["demo"]] {
-            let result = try run(command, store: maker, in: tool)
+            let result = try await run(command, store: maker, in: tool)
             #expect(result.status == 77, "\(command): \(result.standardError)")
             #expect(result.standardError.contains("the role \(role) may not create the store's tables in the schema public"),
                     "\(result.standardError)")
             #expect(result.standardError.contains("GRANT CREATE ON SCHEMA \"public\" TO \"\(role)\""), "\(result.standardError)")
         }
         try admin.execute("GRANT CREATE ON SCHEMA \"public\" TO \"\(role)\"")
-        let imported = try run(["import", "SESSIONS", "--format", "csv"], store: maker, in: tool)
+        let imported = try await run(["import", "SESSIONS", "--format", "csv"], store: maker, in: tool)
         #expect(imported.status == 0, "\(imported.standardError)")
     }
 
     /// A search_path that names no schema, or only one the role may not use: 77 for every command, not "no store"
     /// (66) nor an I/O error (74).
-    @Test func aSearchPathWithNoSchemaTheRoleMayUseIsRefused() throws {
+    @Test func aSearchPathWithNoSchemaTheRoleMayUseIsRefused() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let uri = try PostgresTestServer.shared().makeDatabase("path")
-        let demo = try tool.run(["demo", "--sessions", "100", "--years", "1", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
+        let demo = try await tool.run(["demo", "--sessions", "100", "--years", "1", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
         #expect(demo.status == 0, "\(demo.standardError)")
         let role = Self.newRole()
         let admin = try PostgresConnection(uri: uri)
@@ -108,7 +108,7 @@ struct PostgresExitStatusTests {
         try admin.execute("CREATE SCHEMA hidden")
         for store in [uri + "&options=-csearch_path%3Dnowhere", Self.uri(uri, role: role) + "&options=-csearch_path%3Dhidden"] {
             for command in Self.commands {
-                let result = try run(command, store: store, in: tool)
+                let result = try await run(command, store: store, in: tool)
                 #expect(result.status == 77, "\(store), \(command): \(result.standardError)")
                 #expect(result.standardError.contains("names no schema the role"), "\(result.standardError)")
                 #expect(result.standardError.contains("GRANT USAGE, CREATE ON SCHEMA"), "\(result.standardError)")
@@ -119,16 +119,16 @@ struct PostgresExitStatusTests {
     /// `"a" > 0` compares a string constant with a number: SQLite would answer by its order of storage classes and
     /// PostgreSQL refuse the SQL; both stores refuse it the same way, as a mistake in `--where`.
     @Test(arguments: [#""a" > 0"#, #""a" == 0"#, #"1 IN {"a", "b"}"#, #"2.5 <= "b""#])
-    func aWhereComparingConstantsOfDifferentTypesIsRefusedOnBothStores(predicate: String) throws {
+    func aWhereComparingConstantsOfDifferentTypesIsRefusedOnBothStores(predicate: String) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let uri = try PostgresTestServer.shared().makeDatabase("where")
         let file = tool.path("practice.sqlite")
         var errors: [String] = []
         for store in [file, uri] {
-            let demo = try tool.run(["demo", "--sessions", "100", "--years", "1", "--ending-at", "2025-05-31T20:00:00Z", "--store", store])
+            let demo = try await tool.run(["demo", "--sessions", "100", "--years", "1", "--ending-at", "2025-05-31T20:00:00Z", "--store", store])
             #expect(demo.status == 0, "\(demo.standardError)")
-            let result = try tool.run(["sessions", "--where", predicate, "--store", store])
+            let result = try await tool.run(["sessions", "--where", predicate, "--store", store])
             #expect(result.status == 64, "\(store): \(result.standardError)")
             #expect(result.standardError.contains("can't be compared"), "\(result.standardError)")
             #expect(!result.standardError.contains("SQL"), "\(result.standardError)")

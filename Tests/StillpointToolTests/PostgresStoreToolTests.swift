@@ -14,26 +14,26 @@ struct PostgresStoreToolTests {
         try PostgresTestServer.shared().makeDatabase("tool")
     }
 
-    @Test func demoImportReportCheckAndExportWorkOnAPostgreSQLStore() throws {
+    @Test func demoImportReportCheckAndExportWorkOnAPostgreSQLStore() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let uri = try makeDatabase()
-        let demo = try tool.run(["demo", "--sessions", "1500", "--years", "3", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
+        let demo = try await tool.run(["demo", "--sessions", "1500", "--years", "3", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
         #expect(demo.status == 0, "\(demo.standardError)")
         #expect(demo.standardOutput.contains("wrote 1500 demo sessions"))
 
         // The same history in a SQLite store gives the same report, line for line.
-        let file = try ReportCommandTests.makeStore(tool)
-        let onServer = try tool.run(["report", "--store", uri, "--format", "json", "--as-of", ReportCommandTests.asOf])
-        let onFile = try tool.run(["report", "--store", file, "--format", "json", "--as-of", ReportCommandTests.asOf])
+        let file = try await ReportCommandTests.makeStore(tool)
+        let onServer = try await tool.run(["report", "--store", uri, "--format", "json", "--as-of", ReportCommandTests.asOf])
+        let onFile = try await tool.run(["report", "--store", file, "--format", "json", "--as-of", ReportCommandTests.asOf])
         #expect(onServer.status == 0, "\(onServer.standardError)")
         #expect(onServer.standardOutput == onFile.standardOutput)
 
         // Exports of the same history are the same bytes.
         for format in ["csv", "jsonl"] {
             let (serverFile, localFile) = (tool.path("server.\(format)"), tool.path("file.\(format)"))
-            let fromServer = try tool.run(["export", "--store", uri, "--format", format, "--output", serverFile])
-            let fromFile = try tool.run(["export", "--store", file, "--format", format, "--output", localFile])
+            let fromServer = try await tool.run(["export", "--store", uri, "--format", format, "--output", serverFile])
+            let fromFile = try await tool.run(["export", "--store", file, "--format", format, "--output", localFile])
             #expect(fromServer.status == 0, "\(fromServer.standardError)")
             #expect(fromFile.status == 0, "\(fromFile.standardError)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: serverFile)) == Data(contentsOf: URL(fileURLWithPath: localFile)))
@@ -41,24 +41,24 @@ struct PostgresStoreToolTests {
 
         let csv = tool.path("more.csv")
         try "start,duration\n2025-05-31T06:00:00Z,1200\n2025-05-31T18:30:00Z,900\n".write(toFile: csv, atomically: true, encoding: .utf8)
-        let imported = try tool.run(["import", csv, "--format", "csv", "--store", uri])
+        let imported = try await tool.run(["import", csv, "--format", "csv", "--store", uri])
         #expect(imported.status == 0, "\(imported.standardError)")
         #expect(imported.standardOutput.contains("2 new"), "\(imported.standardOutput)")
         // Again: nothing is duplicated.
-        let again = try tool.run(["import", csv, "--format", "csv", "--store", uri])
+        let again = try await tool.run(["import", csv, "--format", "csv", "--store", uri])
         #expect(again.standardOutput.contains("0 new"), "\(again.standardOutput)")
-        #expect(try ImportCommandTests().count(uri, in: tool) == 1502)
+        #expect(try await ImportCommandTests().count(uri, in: tool) == 1502)
 
-        let check = try tool.run(["check", "--store", uri])
+        let check = try await tool.run(["check", "--store", uri])
         #expect(check.status == 0, "\(check.standardError)")
         #expect(check.standardOutput.contains("1502 sessions"), "\(check.standardOutput)")
     }
 
-    @Test func anImportInAnotherProcessWakesTheWatch() throws {
+    @Test func anImportInAnotherProcessWakesTheWatch() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let uri = try makeDatabase()
-        let demo = try tool.run(["demo", "--sessions", "1500", "--years", "3", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
+        let demo = try await tool.run(["demo", "--sessions", "1500", "--years", "3", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
         #expect(demo.status == 0, "\(demo.standardError)")
         let watching = try RunningTool(["report", "--watch", "--store", uri, "--as-of", ReportCommandTests.asOf], in: tool)
         defer { watching.kill() }
@@ -69,7 +69,7 @@ struct PostgresStoreToolTests {
 
         let csv = tool.path("new.csv")
         try "start,duration\n2025-05-31T06:00:00Z,1200\n".write(toFile: csv, atomically: true, encoding: .utf8)
-        let imported = try tool.run(["import", csv, "--format", "csv", "--store", uri])
+        let imported = try await tool.run(["import", csv, "--format", "csv", "--store", uri])
         #expect(imported.status == 0, "\(imported.standardError)")
         let refreshed = watching.waitForOutput(within: .seconds(60)) { WatchReportTests.sessionCounts(in: $0).last == 1501 }
         #expect(refreshed, "no refreshed report; stdout: \(watching.standardOutput)\nstderr: \(watching.standardError)")
@@ -79,13 +79,13 @@ struct PostgresStoreToolTests {
 
     /// The server goes away while a report watches it: one notice that the watch lost it and keeps trying (not
     /// one per retry), one when it is back, and the report follows an import made after.
-    @Test func aWatchSaysOnceThatTheServerIsAwayAndOnceThatItIsBack() throws {
+    @Test func aWatchSaysOnceThatTheServerIsAwayAndOnceThatItIsBack() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         // A server of its own: stopping the shared one would fail the tests running beside this one.
         let server = try PostgresTestServer.ownServer()
         let uri = try server.makeDatabase("watch")
-        let demo = try tool.run(["demo", "--sessions", "1500", "--years", "3", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
+        let demo = try await tool.run(["demo", "--sessions", "1500", "--years", "3", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
         #expect(demo.status == 0, "\(demo.standardError)")
         let watching = try RunningTool(["report", "--watch", "--store", uri, "--as-of", ReportCommandTests.asOf], in: tool)
         defer { watching.kill() }
@@ -100,14 +100,14 @@ struct PostgresStoreToolTests {
                 "no notice of the lost server; stderr: \(watching.standardError)")
         #expect(watching.standardError.contains("still watching"), "\(watching.standardError)")
         // Some retries (every 0.3 s) while the server stays away, each silent.
-        Thread.sleep(forTimeInterval: 2)
+        try await Task.sleep(for: .seconds(2))
         try server.start()
         #expect(watching.waitForError(within: .seconds(30)) { $0.contains("the PostgreSQL server at \(place) is back") },
                 "no notice of the server's return; stderr: \(watching.standardError)")
 
         let csv = tool.path("new.csv")
         try "start,duration\n2025-05-31T06:00:00Z,1200\n".write(toFile: csv, atomically: true, encoding: .utf8)
-        let imported = try tool.run(["import", csv, "--format", "csv", "--store", uri])
+        let imported = try await tool.run(["import", csv, "--format", "csv", "--store", uri])
         #expect(imported.status == 0, "\(imported.standardError)")
         let refreshed = watching.waitForOutput(within: .seconds(60)) { WatchReportTests.sessionCounts(in: $0).last == 1501 }
         #expect(refreshed, "no refreshed report; stdout: \(watching.standardOutput)\nstderr: \(watching.standardError)")
@@ -119,12 +119,12 @@ struct PostgresStoreToolTests {
 
     /// `sessions --live` follows an import made in another process, and says once that the server is away while it
     /// is, and once that it is back.
-    @Test func aLiveListFollowsImportsAndSaysOnceThatTheServerIsAwayAndBack() throws {
+    @Test func aLiveListFollowsImportsAndSaysOnceThatTheServerIsAwayAndBack() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let server = try PostgresTestServer.ownServer()
         let uri = try server.makeDatabase("live")
-        let demo = try tool.run(["demo", "--sessions", "100", "--years", "1", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
+        let demo = try await tool.run(["demo", "--sessions", "100", "--years", "1", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
         #expect(demo.status == 0, "\(demo.standardError)")
         let following = try RunningTool(["sessions", "--live", "--limit", "3", "--store", uri], in: tool)
         defer { following.kill() }
@@ -141,7 +141,7 @@ struct PostgresStoreToolTests {
         #expect(following.waitForError(within: .seconds(30)) { $0.contains("the PostgreSQL server at \(place) is back") },
                 "no notice of the server's return; stderr: \(following.standardError)")
         let csv = try SessionsCommandTests.writeSessions(["2025-06-01T06:00:00Z,1200", "2025-06-02T06:00:00Z,600"], in: tool)
-        let imported = try tool.run(["import", csv, "--format", "csv", "--store", uri])
+        let imported = try await tool.run(["import", csv, "--format", "csv", "--store", uri])
         #expect(imported.status == 0, "\(imported.standardError)")
         let caughtUp = following.waitForOutput(within: .seconds(60)) { output in
             SessionsCommandTests.snapshots(in: output).last?.prefix(2).map { $0.dropFirst(2).prefix(16) } == ["2025-06-02 06:00", "2025-06-01 06:00"]
@@ -198,21 +198,21 @@ struct PostgresStoreToolTests {
         #expect(inserted == stored, "\(stored.subtracting(inserted).count) saved sessions never reached the watcher")
     }
 
-    @Test func aServerThatCannotBeReachedIsNamedWithoutThePassword() throws {
+    @Test func aServerThatCannotBeReachedIsNamedWithoutThePassword() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         // Port 1 on the loopback address: nothing listens there.
-        let result = try tool.run(["report", "--store", "postgresql://practice:hunter2@127.0.0.1:1/practice"])
+        let result = try await tool.run(["report", "--store", "postgresql://practice:hunter2@127.0.0.1:1/practice"])
         #expect(result.status == 69)
         #expect(result.standardError.contains("127.0.0.1"), "\(result.standardError)")
         #expect(result.standardError.contains("check that the server runs"), "\(result.standardError)")
         #expect(!result.standardError.contains("hunter2"), "\(result.standardError)")
     }
 
-    @Test func aURIThatCannotBeReadIsAMistakeOnTheCommandLine() throws {
+    @Test func aURIThatCannotBeReadIsAMistakeOnTheCommandLine() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let result = try tool.run(["report", "--store", "postgresql://me:hunter2@[::1/practice"])
+        let result = try await tool.run(["report", "--store", "postgresql://me:hunter2@[::1/practice"])
         #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError.contains("is not a PostgreSQL connection URI"), "\(result.standardError)")
         #expect(!result.standardError.contains("hunter2"), "\(result.standardError)")
@@ -220,12 +220,12 @@ struct PostgresStoreToolTests {
 
     /// Like a store file that is not there: 66, the database named, and how to make it.
     @Test(arguments: [["report"], ["import", "sessions.csv", "--format", "csv"], ["demo"]])
-    func aDatabaseThatDoesNotExistIsAMissingStore(command: [String]) throws {
+    func aDatabaseThatDoesNotExistIsAMissingStore(command: [String]) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         try "start,duration\n2025-05-31T06:00:00Z,1200\n".write(toFile: tool.path("sessions.csv"), atomically: true, encoding: .utf8)
         let uri = try PostgresTestServer.shared().uri(database: "no_such_practice") + "&password=hunter2"
-        let result = try tool.run(command.map { $0 == "sessions.csv" ? tool.path($0) : $0 } + ["--store", uri])
+        let result = try await tool.run(command.map { $0 == "sessions.csv" ? tool.path($0) : $0 } + ["--store", uri])
         #expect(result.status == 66, "\(result.standardError)")
         #expect(result.standardError.contains("there is no store at \(StoreLocation.postgres(uri).displayPath)"), "\(result.standardError)")
         #expect(result.standardError.contains("the database no_such_practice does not exist"), "\(result.standardError)")
@@ -236,11 +236,11 @@ struct PostgresStoreToolTests {
         #expect(!result.standardError.contains("hunter2"), "\(result.standardError)")
     }
 
-    @Test func aDatabaseWithoutAStoreIsNotOneToReport() throws {
+    @Test func aDatabaseWithoutAStoreIsNotOneToReport() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let uri = try makeDatabase()
-        let result = try tool.run(["report", "--store", uri])
+        let result = try await tool.run(["report", "--store", uri])
         #expect(result.status == 66)
         #expect(result.standardError.contains("there is no store in"), "\(result.standardError)")
         #expect(result.standardError.contains("stillpoint import"), "\(result.standardError)")

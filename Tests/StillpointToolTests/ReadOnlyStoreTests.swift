@@ -6,10 +6,10 @@ import Testing
 @Suite("Reading never blocks on writing", .serialized)
 struct ReadOnlyStoreTests {
     @Test(arguments: [["report", "--format", "json"], ["export", "--output", "out.csv"], ["check"]])
-    func aReadingCommandFinishesWhileAnotherProcessHoldsTheWriteLock(command: [String]) throws {
+    func aReadingCommandFinishesWhileAnotherProcessHoldsTheWriteLock(command: [String]) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         let status = try StoreFile(path: store).whileWriteLocked { () -> Int32? in
             // Opening for writing would wait out its 10 s busy timeout and fail with "database is locked".
             let running = try RunningTool(command + ["--store", store], in: tool)
@@ -26,10 +26,10 @@ struct ReadOnlyStoreTests {
     }
 
     @Test(.enabled(if: TestMount.available, "mounting needs root and a system that allows it"))
-    func aStoreOnAReadOnlyMediumIsReported() throws {
+    func aStoreOnAReadOnlyMediumIsReported() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         try FileManager.default.createDirectory(atPath: tool.path("source"), withIntermediateDirectories: true)
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: store + suffix) {
             try FileManager.default.moveItem(atPath: store + suffix, toPath: tool.path("source/practice.sqlite\(suffix)"))
@@ -40,16 +40,16 @@ struct ReadOnlyStoreTests {
         let readOnlyStore = tool.path("medium/practice.sqlite")
         #expect(!FileManager.default.createFile(atPath: tool.path("medium/probe"), contents: nil))
 
-        let report = try tool.run(["report", "--store", readOnlyStore, "--format", "json", "--as-of", ReportCommandTests.asOf])
+        let report = try await tool.run(["report", "--store", readOnlyStore, "--format", "json", "--as-of", ReportCommandTests.asOf])
         #expect(report.status == 0, "\(report.standardError)")
         #expect(report.standardOutput.contains("\"session_count\""))
-        let check = try tool.run(["check", "--store", readOnlyStore])
+        let check = try await tool.run(["check", "--store", readOnlyStore])
         #expect(check.status == 0, "\(check.standardError)")
         #expect(check.standardOutput.contains("1500 sessions"))
-        let export = try tool.run(["export", "--store", readOnlyStore, "--output", tool.path("sessions.csv")])
+        let export = try await tool.run(["export", "--store", readOnlyStore, "--output", tool.path("sessions.csv")])
         #expect(export.status == 0, "\(export.standardError)")
         // Writing is refused clearly.
-        let demo = try tool.run(["demo", "--sessions", "5", "--store", readOnlyStore])
+        let demo = try await tool.run(["demo", "--sessions", "5", "--store", readOnlyStore])
         #expect(demo.status == 73, "\(demo.standardError)")
         #expect(demo.standardError.contains("cannot be written"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: readOnlyStore)) == before)

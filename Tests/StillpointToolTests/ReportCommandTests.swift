@@ -7,32 +7,32 @@ struct ReportCommandTests {
     static let asOf = "2025-06-01T12:00:00Z"
 
     /// A reproducible store: the demo history ending the day before the report.
-    static func makeStore(_ tool: ToolRunner) throws -> String {
+    static func makeStore(_ tool: ToolRunner) async throws -> String {
         let store = tool.path("practice.sqlite")
-        let result = try tool.run(["demo", "--sessions", "1500", "--years", "3", "--ending-at", "2025-05-31T20:00:00Z", "--store", store])
+        let result = try await tool.run(["demo", "--sessions", "1500", "--years", "3", "--ending-at", "2025-05-31T20:00:00Z", "--store", store])
         #expect(result.status == 0, "\(result.standardError)")
         return store
     }
 
-    @Test func theFirstRunPrintsARealReportFromTheDefaultStore() throws {
+    @Test func theFirstRunPrintsARealReportFromTheDefaultStore() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let result = try tool.run(["report"])
+        let result = try await tool.run(["report"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Sessions"))
         #expect(result.standardOutput.contains("2,400"))
         #expect(FileManager.default.fileExists(atPath: tool.path("home/practice.sqlite")))
         // The second run reuses the store.
-        let again = try tool.run(["report", "--format", "json"])
+        let again = try await tool.run(["report", "--format", "json"])
         #expect(again.status == 0 && again.standardOutput.contains("\"session_count\""))
     }
 
     @Test(arguments: ["default.yaml", "examples/yoga-only.yaml", "examples/rest-days.yaml", "examples/custom-statistics.yaml"])
-    func manifestsMatchTheirGoldenJSON(manifest: String) throws {
+    func manifestsMatchTheirGoldenJSON(manifest: String) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try Self.makeStore(tool)
-        let result = try tool.run(["report", "--config", ToolRunner.repositoryPath("Config/\(manifest)"), "--store", store,
+        let store = try await Self.makeStore(tool)
+        let result = try await tool.run(["report", "--config", ToolRunner.repositoryPath("Config/\(manifest)"), "--store", store,
                                    "--format", "json", "--as-of", Self.asOf])
         #expect(result.status == 0, "\(result.standardError)")
         let name = manifest.replacingOccurrences(of: "examples/", with: "").replacingOccurrences(of: ".yaml", with: ".json")
@@ -40,22 +40,22 @@ struct ReportCommandTests {
     }
 
     @Test(arguments: ["text", "markdown", "csv"])
-    func theDefaultManifestMatchesItsGoldenOutput(format: String) throws {
+    func theDefaultManifestMatchesItsGoldenOutput(format: String) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try Self.makeStore(tool)
+        let store = try await Self.makeStore(tool)
         let output = tool.path("report.out")
-        let result = try tool.run(["report", "--store", store, "--format", format, "--as-of", Self.asOf, "--output", output])
+        let result = try await tool.run(["report", "--store", store, "--format", format, "--as-of", Self.asOf, "--output", output])
         #expect(result.status == 0, "\(result.standardError)")
         try Golden.check(try String(contentsOfFile: output, encoding: .utf8),
                          against: "default.\(format == "markdown" ? "md" : format == "text" ? "txt" : format)")
     }
 
-    @Test func theTextReportOnAPipeIsTheWholeReportAlone() throws {
+    @Test func theTextReportOnAPipeIsTheWholeReportAlone() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try Self.makeStore(tool)
-        let result = try tool.run(["report", "--store", store, "--as-of", Self.asOf])
+        let store = try await Self.makeStore(tool)
+        let result = try await tool.run(["report", "--store", store, "--as-of", Self.asOf])
         #expect(result.status == 0, "\(result.standardError)")
         // Not a terminal: no escape codes; the live lines go to standard error, one per statistic.
         #expect(!result.standardOutput.contains("\u{1B}[") && !result.standardError.contains("\u{1B}["))
@@ -64,12 +64,12 @@ struct ReportCommandTests {
         try Golden.check(result.standardOutput, against: "default.txt")
     }
 
-    @Test func htmlGoesToTheOutputFile() throws {
+    @Test func htmlGoesToTheOutputFile() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try Self.makeStore(tool)
+        let store = try await Self.makeStore(tool)
         let output = tool.path("report.html")
-        let result = try tool.run(["report", "--store", store, "--format", "html", "--output", output, "--as-of", Self.asOf])
+        let result = try await tool.run(["report", "--store", store, "--format", "html", "--output", output, "--as-of", Self.asOf])
         #expect(result.status == 0, "\(result.standardError)")
         let html = try String(contentsOfFile: output, encoding: .utf8)
         #expect(html.contains("<svg") && html.contains("</html>"))

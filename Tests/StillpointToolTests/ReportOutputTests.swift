@@ -21,12 +21,12 @@ struct ReportOutputTests {
         return path
     }
 
-    @Test func theManifestsPathGetsOneFilePerFormatBesideTheManifest() throws {
+    @Test func theManifestsPathGetsOneFilePerFormatBesideTheManifest() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         let config = try manifest("output: {formats: [html, json], path: reports/practice}", store: store, in: tool)
-        let result = try tool.run(["report", "--config", config, "--as-of", Self.asOf])
+        let result = try await tool.run(["report", "--config", config, "--as-of", Self.asOf])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.isEmpty, "the reports went to their files: \(result.standardOutput)")
         let html = try String(contentsOfFile: tool.path("config/reports/practice.html"), encoding: .utf8)
@@ -38,73 +38,73 @@ struct ReportOutputTests {
         #expect(!FileManager.default.fileExists(atPath: tool.path("reports/practice.json")))
     }
 
-    @Test func theCommandLineOverridesTheManifest() throws {
+    @Test func theCommandLineOverridesTheManifest() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         let config = try manifest("output: {formats: [html, json], path: reports/practice}", store: store, in: tool)
         // --format alone: that format, to the manifest's path.
-        let markdown = try tool.run(["report", "--config", config, "--as-of", Self.asOf, "--format", "markdown"])
+        let markdown = try await tool.run(["report", "--config", config, "--as-of", Self.asOf, "--format", "markdown"])
         #expect(markdown.status == 0, "\(markdown.standardError)")
         #expect(FileManager.default.fileExists(atPath: tool.path("config/reports/practice.md")))
         #expect(!FileManager.default.fileExists(atPath: tool.path("config/reports/practice.html")))
         // --output alone: the manifest's formats, one file each from the given base.
-        let both = try tool.run(["report", "--config", config, "--as-of", Self.asOf, "--output", tool.path("mine")])
+        let both = try await tool.run(["report", "--config", config, "--as-of", Self.asOf, "--output", tool.path("mine")])
         #expect(both.status == 0, "\(both.standardError)")
         #expect(FileManager.default.fileExists(atPath: tool.path("mine.html")) && FileManager.default.fileExists(atPath: tool.path("mine.json")))
         // Both, and - for standard output.
-        let json = try tool.run(["report", "--config", config, "--as-of", Self.asOf, "--format", "json", "--output", "-"])
+        let json = try await tool.run(["report", "--config", config, "--as-of", Self.asOf, "--format", "json", "--output", "-"])
         #expect(json.status == 0 && json.standardOutput.hasPrefix("{"), "\(json.standardError)")
     }
 
-    @Test func theManifestAcceptsEveryFormatTheCommandLineDoes() throws {
+    @Test func theManifestAcceptsEveryFormatTheCommandLineDoes() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         let config = try manifest("output: {formats: [csv], path: reports/practice}", store: store, in: tool)
-        let validate = try tool.run(["validate", config])
+        let validate = try await tool.run(["validate", config])
         #expect(validate.status == 0, "\(validate.standardError)")
-        let result = try tool.run(["report", "--config", config, "--as-of", Self.asOf])
+        let result = try await tool.run(["report", "--config", config, "--as-of", Self.asOf])
         #expect(result.status == 0, "\(result.standardError)")
         let csv = try String(contentsOfFile: tool.path("config/reports/practice.csv"), encoding: .utf8)
         #expect(csv.contains("session_count"))
     }
 
-    @Test func aManifestPathOntoTheStoreIsRefusedBeforeAnyWork() throws {
+    @Test func aManifestPathOntoTheStoreIsRefusedBeforeAnyWork() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         // A store named like a report: the json format's extension, added to the path, names the store.
         let store = tool.path("practice.json")
-        let demo = try tool.run(["demo", "--sessions", "50", "--store", store])
+        let demo = try await tool.run(["demo", "--sessions", "50", "--store", store])
         #expect(demo.status == 0, "\(demo.standardError)")
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
         let config = try manifest("output: {formats: [json], path: \(tool.path("practice"))}", store: store, in: tool)
-        let result = try tool.run(["report", "--config", config, "--as-of", Self.asOf])
+        let result = try await tool.run(["report", "--config", config, "--as-of", Self.asOf])
         #expect(result.status != 0)
         #expect(result.standardError.contains("output.path"), "\(result.standardError)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
         // And a folder that does not exist.
         let missing = try manifest("output: {formats: [json], path: nowhere/practice}", store: store, in: tool, folder: "other")
-        let refused = try tool.run(["report", "--config", missing, "--as-of", Self.asOf])
+        let refused = try await tool.run(["report", "--config", missing, "--as-of", Self.asOf])
         #expect(refused.status == 73, "\(refused.standardError)")
         #expect(refused.standardError.contains("does not exist"))
     }
 
     /// Standard output not a terminal: the text report alone, without the live lines before it.
-    @Test func aPipedTextReportIsTheReportAlone() throws {
+    @Test func aPipedTextReportIsTheReportAlone() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
-        let piped = try tool.run(["report", "--store", store, "--as-of", Self.asOf])
+        let store = try await ReportCommandTests.makeStore(tool)
+        let piped = try await tool.run(["report", "--store", store, "--as-of", Self.asOf])
         #expect(piped.status == 0, "\(piped.standardError)")
         let output = tool.path("report.txt")
-        _ = try tool.run(["report", "--store", store, "--as-of", Self.asOf, "--output", output])
+        _ = try await tool.run(["report", "--store", store, "--as-of", Self.asOf, "--output", output])
         #expect(piped.standardOutput == (try String(contentsOfFile: output, encoding: .utf8)))
         #expect(piped.standardOutput.hasPrefix("Practice report"))
     }
 
     /// The same broken manifest: `report --config` and `validate` list the same problems.
-    @Test func reportListsTheProblemsValidateLists() throws {
+    @Test func reportListsTheProblemsValidateLists() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let path = tool.path("broken.yaml")
@@ -120,8 +120,8 @@ struct ReportOutputTests {
             parameters: {count: 0}
         output: {formats: [pdf]}
         """.write(toFile: path, atomically: true, encoding: .utf8)
-        let validate = try tool.run(["validate", path])
-        let report = try tool.run(["report", "--config", path])
+        let validate = try await tool.run(["validate", path])
+        let report = try await tool.run(["report", "--config", path])
         let count = try #require(validate.standardError.split(separator: "\n").last.flatMap { Int($0.split(separator: " ")[0]) })
         #expect(count >= 5, "\(validate.standardError)")
         #expect(report.status == 65)
@@ -130,14 +130,14 @@ struct ReportOutputTests {
 
     /// A key without its colon: libyaml notices at the next line, the message names the line of the mistake,
     /// in `validate` and in `report` alike.
-    @Test func aYAMLSyntaxErrorNamesTheLineOfTheMistake() throws {
+    @Test func aYAMLSyntaxErrorNamesTheLineOfTheMistake() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let path = tool.path("colon.yaml")
         try "version: 1\nstatistics:\n  - session_count\nstore practice.sqlite\ntime_zone: UTC\n"
             .write(toFile: path, atomically: true, encoding: .utf8)
         for arguments in [["validate", path], ["report", "--config", path]] {
-            let result = try tool.run(arguments)
+            let result = try await tool.run(arguments)
             #expect(result.status == 65)
             #expect(result.standardError.contains("colon.yaml:4:1:"), "\(arguments[0]): \(result.standardError)")
         }
@@ -145,13 +145,13 @@ struct ReportOutputTests {
 
     /// Whatever the machine calls UTC, every format says UTC.
     @Test(arguments: ["UTC", "Etc/UTC", "GMT"])
-    func utcIsSpelledUTCEverywhere(zone: String) throws {
+    func utcIsSpelledUTCEverywhere(zone: String) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         for format in ["text", "json", "markdown", "html"] {
             let output = tool.path("report.\(format)")
-            let result = try tool.run(["report", "--store", store, "--format", format, "--output", output, "--as-of", Self.asOf],
+            let result = try await tool.run(["report", "--store", store, "--format", format, "--output", output, "--as-of", Self.asOf],
                                       environment: ["TZ": zone])
             #expect(result.status == 0, "\(result.standardError)")
             let text = try String(contentsOfFile: output, encoding: .utf8)
@@ -161,11 +161,11 @@ struct ReportOutputTests {
 
     /// best_streaks is in date order: the text report labels runs by their dates and marks the longest,
     /// so no "1." stands before a run that is not the best.
-    @Test func bestStreaksAreNotNumbered() throws {
+    @Test func bestStreaksAreNotNumbered() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
-        let result = try tool.run(["report", "--store", store, "--as-of", Self.asOf])
+        let store = try await ReportCommandTests.makeStore(tool)
+        let result = try await tool.run(["report", "--store", store, "--as-of", Self.asOf])
         let lines = result.standardOutput.split(separator: "\n")
         let start = try #require(lines.firstIndex { $0.hasPrefix("Best streaks") })
         let runs = lines[(start + 1)...].prefix { $0.hasPrefix("  ") }
@@ -175,10 +175,10 @@ struct ReportOutputTests {
     }
 
     /// The demo's forgotten timer runs for hours, not days.
-    @Test func theDemosLongestSessionIsAFewHours() throws {
+    @Test func theDemosLongestSessionIsAFewHours() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let result = try tool.run(["report", "--format", "json"])
+        let result = try await tool.run(["report", "--format", "json"])
         #expect(result.status == 0, "\(result.standardError)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let statistics = try #require(json["statistics"] as? [[String: Any]])

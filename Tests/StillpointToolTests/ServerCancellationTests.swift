@@ -10,9 +10,9 @@ import Testing
 @Suite("PostgreSQL: statements the server cancels", .serialized, .enabled(if: PostgresTestServer.isWanted))
 struct ServerCancellationTests {
     /// A database with a small demo history.
-    private func makeStore(in tool: ToolRunner) throws -> String {
+    private func makeStore(in tool: ToolRunner) async throws -> String {
         let uri = try PostgresTestServer.shared().makeDatabase("cancel")
-        let demo = try tool.run(["demo", "--sessions", "200", "--years", "1", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
+        let demo = try await tool.run(["demo", "--sessions", "200", "--years", "1", "--ending-at", "2025-05-31T20:00:00Z", "--store", uri])
         try #require(demo.status == 0, "\(demo.standardError)")
         return uri
     }
@@ -32,10 +32,10 @@ struct ServerCancellationTests {
                 sourceLocation: sourceLocation)
     }
 
-    @Test func aStatementTimeoutEndsEveryCommandWithItsReasonAndStatus75() throws {
+    @Test func aStatementTimeoutEndsEveryCommandWithItsReasonAndStatus75() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let uri = try makeStore(in: tool)
+        let uri = try await makeStore(in: tool)
         let timed = uri + "&options=-c%20statement_timeout%3D300"
         let csv = tool.path("more.csv")
         try "start,duration\n2025-05-31T06:00:00Z,1200\n".write(toFile: csv, atomically: true, encoding: .utf8)
@@ -51,19 +51,19 @@ struct ServerCancellationTests {
             ["import", csv, "--format", "csv", "--store", timed],
         ]
         for command in commands {
-            expectCancelled(try tool.run(command), command[0], saying: "canceling statement due to statement timeout")
+            expectCancelled(try await tool.run(command), command[0], saying: "canceling statement due to statement timeout")
         }
         #expect(!FileManager.default.fileExists(atPath: tool.path("report.json")))
         lock.release()
         // Nothing of the cancelled import stayed: it imports in full once the lock is gone.
-        let imported = try tool.run(["import", csv, "--format", "csv", "--store", uri])
+        let imported = try await tool.run(["import", csv, "--format", "csv", "--store", uri])
         #expect(imported.status == 0 && imported.standardOutput.contains("1 new"), "\(imported.standardOutput)\(imported.standardError)")
     }
 
-    @Test func aStatementAnAdministratorCancelsEndsTheReportWithItsReasonAndStatus75() throws {
+    @Test func aStatementAnAdministratorCancelsEndsTheReportWithItsReasonAndStatus75() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let uri = try makeStore(in: tool)
+        let uri = try await makeStore(in: tool)
         let lock = try ServerLock(uri)
         defer { lock.release() }
         for command in [["report", "--store", uri, "--as-of", ReportCommandTests.asOf], ["sessions", "--store", uri]] {

@@ -52,76 +52,76 @@ struct SessionImportRunsTests {
         return (full, part)
     }
 
-    private func importCSV(_ file: String, into store: String, _ tool: ToolRunner) throws -> ToolRunner.Result {
-        let result = try tool.run(["import", file, "--format", "csv", "--store", store])
+    private func importCSV(_ file: String, into store: String, _ tool: ToolRunner) async throws -> ToolRunner.Result {
+        let result = try await tool.run(["import", file, "--format", "csv", "--store", store])
         #expect(result.status == 0, "\(result.standardError)")
         return result
     }
 
     @Test(arguments: stores)
-    func removingARunRemovesOnlySessionsNoOtherRunRead(_ kind: StoreKind) throws {
+    func removingARunRemovesOnlySessionsNoOtherRunRead(_ kind: StoreKind) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = try makeStore(kind, in: tool)
         let (full, part) = try writeFullAndPart(in: tool)
-        #expect(try importCSV(full, into: store, tool).standardOutput.contains("as run 1: 50 new"))
-        let second = try importCSV(part, into: store, tool)
+        #expect(try await importCSV(full, into: store, tool).standardOutput.contains("as run 1: 50 new"))
+        let second = try await importCSV(part, into: store, tool)
         #expect(second.standardOutput.contains("as run 2: 0 new, 0 updated, 25 already there"), "\(second.standardOutput)")
 
-        let listed = try tool.run(["imports", "--store", store]).standardOutput
+        let listed = try await tool.run(["imports", "--store", store]).standardOutput
         #expect(listed.contains("full.csv  csv") && listed.contains("50 sessions now"), "\(listed)")
         #expect(listed.contains("part.csv  csv") && listed.contains("25 sessions now"), "\(listed)")
 
-        let removed = try tool.run(["imports", "remove", "2", "--store", store])
+        let removed = try await tool.run(["imports", "remove", "2", "--store", store])
         #expect(removed.status == 0, "\(removed.standardError)")
         #expect(removed.standardOutput.contains("removed run 2 and the 0 sessions no other run read"), "\(removed.standardOutput)")
-        #expect(try ImportCommandTests().count(store, in: tool) == 50)
+        #expect(try await ImportCommandTests().count(store, in: tool) == 50)
 
         // The other way round: run 1 goes, and what the next run of part.csv read too stays.
-        let third = try importCSV(part, into: store, tool).standardOutput
+        let third = try await importCSV(part, into: store, tool).standardOutput
         #expect(third.contains(": 0 new, 0 updated, 25 already there"), "\(third)")
-        let first = try tool.run(["imports", "remove", "1", "--store", store])
+        let first = try await tool.run(["imports", "remove", "1", "--store", store])
         #expect(first.standardOutput.contains("removed run 1 and the 25 sessions no other run read"), "\(first.standardOutput)")
-        #expect(try ImportCommandTests().count(store, in: tool) == 25)
-        #expect(try tool.run(["imports", "--store", store]).standardOutput.contains("25 sessions now"))
+        #expect(try await ImportCommandTests().count(store, in: tool) == 25)
+        #expect(try await tool.run(["imports", "--store", store]).standardOutput.contains("25 sessions now"))
     }
 
     /// Two runs of files both named `log.csv`, a file named `not imported`, and sessions no import read: four
     /// entries, keyed by run, in every format.
     @Test(arguments: stores)
-    func byImportHasAnEntryPerRunAndNoFileTakesTheNotImportedKey(_ kind: StoreKind) throws {
+    func byImportHasAnEntryPerRunAndNoFileTakesTheNotImportedKey(_ kind: StoreKind) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = try makeStore(kind, in: tool)
-        let demo = try tool.run(["demo", "--sessions", "3", "--years", "1", "--ending-at", "2019-06-01T20:00:00Z", "--store", store])
+        let demo = try await tool.run(["demo", "--sessions", "3", "--years", "1", "--ending-at", "2019-06-01T20:00:00Z", "--store", store])
         #expect(demo.status == 0, "\(demo.standardError)")
         for (folder, rows) in [("a", "2024-03-01T07:00:00Z,600\n"), ("b", "2024-03-02T07:00:00Z,900\n2024-03-03T07:00:00Z,300\n")] {
             try FileManager.default.createDirectory(atPath: tool.path(folder), withIntermediateDirectories: true)
             try ("start,duration\n" + rows).write(toFile: tool.path("\(folder)/log.csv"), atomically: true, encoding: .utf8)
-            _ = try importCSV("\(folder)/log.csv", into: store, tool)
+            _ = try await importCSV("\(folder)/log.csv", into: store, tool)
         }
         try "start,duration\n2024-03-04T07:00:00Z,1200\n".write(toFile: tool.path("not imported"), atomically: true, encoding: .utf8)
-        _ = try importCSV("not imported", into: store, tool)
+        _ = try await importCSV("not imported", into: store, tool)
 
         let config = tool.path("by-import.yaml")
         try "version: 1\nstatistics:\n  - id: by_import\n".write(toFile: config, atomically: true, encoding: .utf8)
-        func report(_ format: String) throws -> String {
-            let result = try tool.run(["report", "--store", store, "--config", config, "--format", format, "--as-of", "2030-01-01T00:00:00Z"])
+        func report(_ format: String) async throws -> String {
+            let result = try await tool.run(["report", "--store", store, "--config", config, "--format", format, "--as-of", "2030-01-01T00:00:00Z"])
             #expect(result.status == 0, "\(result.standardError)")
             return result.standardOutput
         }
-        let json = try report("json")
+        let json = try await report("json")
         for (key, count) in [("run 1: a/log.csv", 1), ("run 2: b/log.csv", 2), ("run 3: not imported", 1), ("not imported", 3)] {
             let pattern = "\"\(NSRegularExpression.escapedPattern(for: key))\": \\{\\s*\"count\": \(count),"
             #expect(json.range(of: pattern, options: .regularExpression) != nil, "\(key) with \(count) in \(json)")
         }
-        let csv = try report("csv")
+        let csv = try await report("csv")
         #expect(csv.contains("by_import.run 1: a/log.csv.count,by_import,ok,1,count"), "\(csv)")
         #expect(csv.contains("by_import.run 2: b/log.csv.count,by_import,ok,2,count"), "\(csv)")
         #expect(csv.contains("by_import.run 3: not imported.count,by_import,ok,1,count"), "\(csv)")
         #expect(csv.contains("by_import.not imported.count,by_import,ok,3,count"), "\(csv)")
         for format in ["text", "markdown", "html"] {
-            let output = try report(format)
+            let output = try await report(format)
             for key in ["run 1: a/log.csv", "run 2: b/log.csv", "run 3: not imported"] {
                 #expect(output.contains(key), "\(format): \(key) in \(output)")
             }
@@ -130,7 +130,7 @@ struct SessionImportRunsTests {
 
     /// A run killed part-way is listed as killed, and the next complete import of its file replaces it.
     @Test(arguments: stores)
-    func aKilledRunIsListedAsSuchAndACompleteImportReplacesIt(_ kind: StoreKind) throws {
+    func aKilledRunIsListedAsSuchAndACompleteImportReplacesIt(_ kind: StoreKind) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = try makeStore(kind, in: tool)
@@ -138,67 +138,67 @@ struct SessionImportRunsTests {
         let rows = 60_000
         let csv = tool.path("sessions.csv")
         try StoreFaultTests.writeCSV(rows: rows, to: csv)
-        #expect(try tool.run(["demo", "--sessions", "0", "--store", store]).status == 0)
+        #expect(try await tool.run(["demo", "--sessions", "0", "--store", store]).status == 0)
         let running = try RunningTool(["import", csv, "--format", "csv", "--store", store], in: tool)
         var listed = ""
         let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
-            listed = try tool.run(["imports", "--store", store]).standardOutput
+            listed = try await tool.run(["imports", "--store", store]).standardOutput
             if listed.contains("still running"), !listed.contains(" 0 sessions now") { break }
             usleep(50_000)
         }
         running.kill()
         #expect(listed.contains("still running"), "\(listed)")
-        let killed = try tool.run(["imports", "--store", store]).standardOutput
+        let killed = try await tool.run(["imports", "--store", store]).standardOutput
         #expect(killed.contains("run 1") && killed.contains("(unfinished: killed"), "\(killed)")
 
-        let complete = try importCSV(csv, into: store, tool)
+        let complete = try await importCSV(csv, into: store, tool)
         #expect(complete.standardError.contains("this file was imported before (run 1"), "\(complete.standardError)")
         #expect(complete.standardError.contains("killed part-way): run 2 replaces it"), "\(complete.standardError)")
-        let after = try tool.run(["imports", "--store", store]).standardOutput
+        let after = try await tool.run(["imports", "--store", store]).standardOutput
         #expect(after.split(separator: "\n").count == 1 && after.contains("run 2") && after.contains("\(rows) sessions now"), "\(after)")
-        #expect(try ImportCommandTests().count(store, in: tool) == rows)
+        #expect(try await ImportCommandTests().count(store, in: tool) == rows)
     }
 
     /// Another program deletes an import run without its links: `check` names it (65), and an import repairs it.
     @Test(arguments: stores)
-    func linksToARunThatIsGoneAreNamedByCheckAndRepairedByImport(_ kind: StoreKind) throws {
+    func linksToARunThatIsGoneAreNamedByCheckAndRepairedByImport(_ kind: StoreKind) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = try makeStore(kind, in: tool)
         let (full, part) = try writeFullAndPart(in: tool)
-        _ = try importCSV(full, into: store, tool)
+        _ = try await importCSV(full, into: store, tool)
         // The run, and the last session (which part.csv does not hold), deleted without their links.
         try executeBehindTheToolsBack([#"DELETE FROM "ImportRun" WHERE "_id" = 1"#,
                                        #"DELETE FROM "Session" WHERE "_id" = (SELECT max("_id") FROM "Session")"#], on: store, kind: kind)
 
-        let check = try tool.run(["check", "--store", store])
+        let check = try await tool.run(["check", "--store", store])
         #expect(check.status == 65, "\(check.standardOutput) \(check.standardError)")
         #expect(check.standardError.contains("50 sessions are linked to import run 1, which is gone; 1 link reaches a session that is gone"),
                 "\(check.standardError)")
         #expect(check.standardError.contains("stillpoint import FILE"), "\(check.standardError)")
 
-        let repaired = try importCSV(part, into: store, tool)
+        let repaired = try await importCSV(part, into: store, tool)
         #expect(repaired.standardOutput.contains("0 new"), "\(repaired.standardOutput)")
         // SQLite may give the new run the number of the one that is gone: the links were removed before it began.
         let run = try #require(repaired.standardOutput.firstMatch(of: /as run (\d+):/)?.1)
-        let again = try tool.run(["check", "--store", store])
+        let again = try await tool.run(["check", "--store", store])
         #expect(again.status == 0, "\(again.standardError)")
         #expect(again.standardOutput.contains("49 sessions"), "\(again.standardOutput)")
         // The sessions stay: those run 2 read are its own, the rest no run read.
-        #expect(try tool.run(["imports", "--store", store]).standardOutput.contains("25 sessions now"))
-        let removed = try tool.run(["imports", "remove", String(run), "--store", store])
+        #expect(try await tool.run(["imports", "--store", store]).standardOutput.contains("25 sessions now"))
+        let removed = try await tool.run(["imports", "remove", String(run), "--store", store])
         #expect(removed.standardOutput.contains("removed run \(run) and the 25 sessions no other run read"), "\(removed.standardOutput)")
-        #expect(try ImportCommandTests().count(store, in: tool) == 24)
+        #expect(try await ImportCommandTests().count(store, in: tool) == 24)
     }
 
     /// A store of format version 1 (one run per session, in `Session.importRun`), made from `full.csv` and then
     /// `part.csv`; the last session names a run that is gone.
-    private func makeVersionOneStore(_ kind: StoreKind, in tool: ToolRunner) throws -> String {
+    private func makeVersionOneStore(_ kind: StoreKind, in tool: ToolRunner) async throws -> String {
         let store = try makeStore(kind, in: tool)
         let (full, part) = try writeFullAndPart(in: tool)
-        _ = try importCSV(full, into: store, tool)
-        _ = try importCSV(part, into: store, tool)
+        _ = try await importCSV(full, into: store, tool)
+        _ = try await importCSV(part, into: store, tool)
         // Back to version 1's layout: each session names the last run that wrote it; one names a run that is gone.
         let integer = kind == .sqlite ? "INTEGER" : "bigint"
         var downgrade = [
@@ -217,24 +217,24 @@ struct SessionImportRunsTests {
     /// A store of format version 1 keeps its runs when this release first writes it, and is then of version 2,
     /// which version 1 refuses.
     @Test(arguments: stores)
-    func aStoreOfVersionOneKeepsItsRuns(_ kind: StoreKind) throws {
+    func aStoreOfVersionOneKeepsItsRuns(_ kind: StoreKind) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try makeVersionOneStore(kind, in: tool)
+        let store = try await makeVersionOneStore(kind, in: tool)
 
         // Any import upgrades it (reading commands do too, below).
         let other = tool.path("other.csv")
         try "start,duration\n2024-04-01T07:00:00Z,600\n".write(toFile: other, atomically: true, encoding: .utf8)
-        _ = try importCSV(other, into: store, tool)
-        let listed = try tool.run(["imports", "--store", store]).standardOutput
+        _ = try await importCSV(other, into: store, tool)
+        let listed = try await tool.run(["imports", "--store", store]).standardOutput
         let lines = listed.split(separator: "\n")
         #expect(lines.count == 3, "\(listed)")
         // Version 1 kept the last run that wrote each session: run 2 for the first 25, run 1 for the next 24; the
         // last session named a run that is gone, and now belongs to none.
         #expect(lines.first?.contains("24 sessions now") == true, "\(listed)")
         #expect(lines.dropFirst().first?.contains("25 sessions now") == true, "\(listed)")
-        #expect(try ImportCommandTests().count(store, in: tool) == 51)
-        let check = try tool.run(["check", "--store", store])
+        #expect(try await ImportCommandTests().count(store, in: tool) == 51)
+        let check = try await tool.run(["check", "--store", store])
         #expect(check.status == 0, "\(check.standardError)")
         #expect(check.standardOutput.contains("store version 2"), "\(check.standardOutput)")
         if kind == .sqlite {
@@ -245,18 +245,18 @@ struct SessionImportRunsTests {
     /// Every command upgrades a store of format version 1 on either store, as its first command: reading
     /// commands by a short read-write open, and `imports remove` before it removes.
     @Test(arguments: stores, [["report"], ["check"], ["sessions"], ["imports"], ["imports", "remove", "2"]])
-    func everyCommandUpgradesAStoreOfVersionOne(_ kind: StoreKind, first: [String]) throws {
+    func everyCommandUpgradesAStoreOfVersionOne(_ kind: StoreKind, first: [String]) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try makeVersionOneStore(kind, in: tool)
-        let result = try tool.run(first + ["--store", store])
+        let store = try await makeVersionOneStore(kind, in: tool)
+        let result = try await tool.run(first + ["--store", store])
         #expect(result.status == 0, "\(first): \(result.standardError)")
         if first.contains("remove") {
             // Run 2 was the last to write the first 25 sessions, the only run version 1 knew for them.
             #expect(result.standardOutput.contains("removed run 2"), "\(result.standardOutput)")
-            #expect(try ImportCommandTests().count(store, in: tool) == 25)
+            #expect(try await ImportCommandTests().count(store, in: tool) == 25)
         }
-        let check = try tool.run(["check", "--store", store])
+        let check = try await tool.run(["check", "--store", store])
         #expect(check.status == 0, "\(check.standardError)")
         #expect(check.standardOutput.contains("store version 2"), "\(check.standardOutput)")
     }
@@ -266,14 +266,14 @@ struct SessionImportRunsTests {
     /// removal of run 1 waits to delete its sessions while that of run 2 goes as far as it can; on SQLite the two
     /// removals wait behind another connection's write lock and start together when it is released.
     @Test(.timeLimit(.minutes(5)), arguments: stores)
-    func twoRunsRemovedAtOnceRemoveTheSessionsOnlyTheyRead(_ kind: StoreKind) throws {
+    func twoRunsRemovedAtOnceRemoveTheSessionsOnlyTheyRead(_ kind: StoreKind) async throws {
         for attempt in 1...3 {
             let tool = try ToolRunner()
             defer { tool.cleanUp() }
             let store = try makeStore(kind, in: tool)
             let (full, part) = try writeFullAndPart(in: tool)
-            _ = try importCSV(full, into: store, tool)
-            _ = try importCSV(part, into: store, tool)
+            _ = try await importCSV(full, into: store, tool)
+            _ = try await importCSV(part, into: store, tool)
             var removals: [ChildProcess] = []
             func startRemovals() throws {
                 removals = try ["1", "2"].map { try tool.start(["imports", "remove", $0, "--store", store], standardOutput: .null, standardError: .null) }
@@ -303,21 +303,21 @@ struct SessionImportRunsTests {
                 #expect(removal.waitUntilExit() == .exited(0), "attempt \(attempt): removing run \(run + 1)")
             }
             // Runs 1 and 2 both read the first 25 sessions: with both gone, nothing holds them.
-            #expect(try ImportCommandTests().count(store, in: tool) == 0, "attempt \(attempt)")
+            #expect(try await ImportCommandTests().count(store, in: tool) == 0, "attempt \(attempt)")
         }
     }
 
     /// A watched report follows a run's removal that deletes no session: the sessions it shared move to the run
     /// that still holds them.
     @Test(.timeLimit(.minutes(3)), arguments: stores)
-    func aWatchedReportFollowsARunsRemoval(_ kind: StoreKind) throws {
+    func aWatchedReportFollowsARunsRemoval(_ kind: StoreKind) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = try makeStore(kind, in: tool)
         _ = try writeFullAndPart(in: tool)
         // By the names as given, relative to the tool's folder, as by_import shows them.
-        _ = try importCSV("part.csv", into: store, tool)
-        _ = try importCSV("full.csv", into: store, tool)
+        _ = try await importCSV("part.csv", into: store, tool)
+        _ = try await importCSV("full.csv", into: store, tool)
         let config = tool.path("by-import.yaml")
         try "version: 1\nstatistics:\n  - id: by_import\n".write(toFile: config, atomically: true, encoding: .utf8)
         let watching = try RunningTool(["report", "--watch", "--store", store, "--config", config, "--as-of", "2030-01-01T00:00:00Z"], in: tool)
@@ -325,7 +325,7 @@ struct SessionImportRunsTests {
         #expect(watching.waitForOutput(within: .seconds(60)) { $0.contains("run 1: part.csv") && $0.contains("run 2: full.csv") },
                 "\(watching.standardOutput) \(watching.standardError)")
 
-        let removed = try tool.run(["imports", "remove", "1", "--store", store])
+        let removed = try await tool.run(["imports", "remove", "1", "--store", store])
         #expect(removed.standardOutput.contains("removed run 1 and the 0 sessions no other run read"), "\(removed.standardOutput)")
         let followed = watching.waitForOutput(within: .seconds(60)) { output in
             output.range(of: #"run 2: full\.csv +50 sessions"#, options: .regularExpression) != nil

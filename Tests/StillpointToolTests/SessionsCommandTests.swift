@@ -25,11 +25,11 @@ struct SessionsCommandTests {
     }
 
     @Test(.timeLimit(.minutes(3)))
-    func theLatestSessionsArePrintedOnceLatestFirst() throws {
+    func theLatestSessionsArePrintedOnceLatestFirst() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
-        let result = try tool.run(["sessions", "--store", store, "--limit", "4", "--where", "duration >= 600"])
+        let store = try await ReportCommandTests.makeStore(tool)
+        let result = try await tool.run(["sessions", "--store", store, "--limit", "4", "--where", "duration >= 600"])
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n").dropFirst().map(String.init)
         #expect(lines.count == 4, "\(result.standardOutput)")
@@ -37,16 +37,16 @@ struct SessionsCommandTests {
         #expect(starts == starts.sorted(by: >), "latest first: \(result.standardOutput)")
         #expect(starts.allSatisfy { $0 <= "2025-05-31 20:00" })
 
-        let wrong = try tool.run(["sessions", "--store", store, "--where", "lenght > 3"])
+        let wrong = try await tool.run(["sessions", "--store", store, "--where", "lenght > 3"])
         #expect(wrong.status == 64, "\(wrong.standardError)")
         #expect(wrong.standardError.contains("--where"), "\(wrong.standardError)")
     }
 
     @Test(.timeLimit(.minutes(3)))
-    func liveSessionsFollowAnImportInAnotherProcessUntilCtrlC() throws {
+    func liveSessionsFollowAnImportInAnotherProcessUntilCtrlC() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         let following = try RunningTool(["sessions", "--live", "--limit", "5", "--store", store], in: tool)
         defer { following.kill() }
         try #require(following.waitForError(within: .seconds(60)) { $0.contains("following the store") },
@@ -55,7 +55,7 @@ struct SessionsCommandTests {
         let first = try #require(Self.snapshots(in: following.standardOutput).first)
 
         let file = try Self.writeSessions(["2025-06-01T06:00:00Z,1200", "2025-06-01T18:30:00Z,900", "2025-06-02T07:00:00Z,600"], in: tool)
-        let imported = try tool.run(["import", file, "--format", "csv", "--store", store])
+        let imported = try await tool.run(["import", file, "--format", "csv", "--store", store])
         #expect(imported.status == 0, "\(imported.standardError)")
 
         let caughtUp = following.waitForOutput(within: .seconds(60)) { output in
@@ -77,10 +77,10 @@ struct SessionsCommandTests {
     }
 
     @Test(.timeLimit(.minutes(3)))
-    func sigtermEndsTheLiveListCleanlyAndSnapshotsStopsIt() throws {
+    func sigtermEndsTheLiveListCleanlyAndSnapshotsStopsIt() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         let following = try RunningTool(["sessions", "--live", "--limit", "3", "--store", store], in: tool)
         defer { following.kill() }
         try #require(following.waitForOutput(within: .seconds(60)) { Self.snapshots(in: $0).first?.count == 3 })
@@ -92,7 +92,7 @@ struct SessionsCommandTests {
         defer { once.kill() }
         try #require(once.waitForOutput(within: .seconds(60)) { Self.snapshots(in: $0).count == 1 })
         let file = try Self.writeSessions(["2025-06-03T06:00:00Z,1200"], in: tool)
-        #expect(try tool.run(["import", file, "--format", "csv", "--store", store]).status == 0)
+        #expect(try await tool.run(["import", file, "--format", "csv", "--store", store]).status == 0)
         #expect(once.waitForExit(within: .seconds(60)) == 0, "stderr: \(once.standardError)")
         let shown = Self.snapshots(in: once.standardOutput)
         #expect(shown.count == 2 && shown[1].first?.hasPrefix("+ 2025-06-03 06:00Z") == true, "\(once.standardOutput)")
@@ -101,16 +101,16 @@ struct SessionsCommandTests {
     /// On a terminal a new state of the list replaces the one before it: the cursor goes back up over it and
     /// the rest of the screen is cleared, instead of a new list printed below.
     @Test(.timeLimit(.minutes(3)), .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal"))
-    func onATerminalTheListIsRedrawnInPlace() throws {
+    func onATerminalTheListIsRedrawnInPlace() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         let following = try RunningTool(["sessions", "--live", "--limit", "4", "--store", store], in: tool, terminal: true)
         defer { following.kill() }
         try #require(following.waitForOutput(within: .seconds(60)) { $0.contains("snapshot 0") },
                      "the live list did not start: \(following.standardOutput)")
         let file = try Self.writeSessions(["2025-06-01T06:00:00Z,1200"], in: tool)
-        #expect(try tool.run(["import", file, "--format", "csv", "--store", store]).status == 0)
+        #expect(try await tool.run(["import", file, "--format", "csv", "--store", store]).status == 0)
         // Four sessions and the header: five lines up, then clear to the end of the screen.
         let redrawn = following.waitForOutput(within: .seconds(60)) { $0.contains("\u{1B}[5A\r\u{1B}[J") && $0.contains("snapshot 1") }
         #expect(redrawn, "no list redrawn in place: \(following.standardOutput.suffix(600))")

@@ -41,22 +41,22 @@ struct StoreContentsReportTests {
     func everyFormatReportsAStoreHoldingThemAndTheyChangeNothing() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         let formats = ["text", "json", "markdown", "csv", "html"]
-        func reports() throws -> [String: String] {
+        func reports() async throws -> [String: String] {
             var outputs: [String: String] = [:]
             for format in formats {
                 let output = tool.path("report.\(format)")
-                let result = try tool.run(["report", "--store", store, "--format", format, "--as-of", ReportCommandTests.asOf,
+                let result = try await tool.run(["report", "--store", store, "--format", format, "--as-of", ReportCommandTests.asOf,
                                            "--output", output])
                 #expect(result.status == 0, "\(format): status \(result.status); \(result.standardError)")
                 outputs[format] = try? String(contentsOfFile: output, encoding: .utf8)
             }
             return outputs
         }
-        let before = try reports()
+        let before = try await reports()
         try await Self.addRows(Self.badRows, to: store)
-        let after = try reports()
+        let after = try await reports()
         for format in formats {
             let text = try #require(after[format], "no \(format) report")
             #expect(text.firstMatch(of: /(?i)\b(inf|infinity|nan)\b/) == nil, "\(format): \(text.prefix(2_000))")
@@ -65,14 +65,14 @@ struct StoreContentsReportTests {
         #expect(after["json"]?.contains("\"value\": 1500") == true)
     }
 
-    @Test func anEmptyStoreReportsInEveryFormat() throws {
+    @Test func anEmptyStoreReportsInEveryFormat() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = tool.path("empty.sqlite")
-        let created = try tool.run(["demo", "--sessions", "0", "--store", store])
+        let created = try await tool.run(["demo", "--sessions", "0", "--store", store])
         #expect(created.status == 0, "\(created.standardError)")
         for format in ["text", "json", "markdown", "csv", "html"] {
-            let result = try tool.run(["report", "--store", store, "--format", format, "--as-of", ReportCommandTests.asOf])
+            let result = try await tool.run(["report", "--store", store, "--format", format, "--as-of", ReportCommandTests.asOf])
             #expect(result.status == 0, "\(format): \(result.standardError)")
             #expect(result.standardOutput.firstMatch(of: /(?i)\b(inf|infinity|nan)\b/) == nil)
         }

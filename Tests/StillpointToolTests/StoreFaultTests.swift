@@ -20,7 +20,7 @@ struct StoreFaultTests {
         ["import", csv, "--format", "csv", "--store", store]
     }
 
-    @Test func anImportKilledAtRandomMomentsLeavesASoundStoreAndTheRerunCompletesIt() throws {
+    @Test func anImportKilledAtRandomMomentsLeavesASoundStoreAndTheRerunCompletesIt() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let rows = 20_000
@@ -38,18 +38,18 @@ struct StoreFaultTests {
             guard try file.integer(#"SELECT count(*) FROM sqlite_master WHERE name = 'Session'"#) == 1 else { continue }
             #expect(try file.integer(#"SELECT count(*) - count(DISTINCT "key") FROM "Session""#) == 0)
         }
-        let rerun = try tool.run(Self.importArguments(csv, store: store))
+        let rerun = try await tool.run(Self.importArguments(csv, store: store))
         #expect(rerun.status == 0, "\(rerun.standardError)")
         #expect(try file.integer(#"SELECT count(*) FROM "Session""#) == rows)
         #expect(try file.integer(#"SELECT count(DISTINCT "key") FROM "Session""#) == rows)
         #expect(try file.integrityCheck() == ["ok"])
-        let check = try tool.run(["check", "--store", store])
+        let check = try await tool.run(["check", "--store", store])
         #expect(check.status == 0, "\(check.standardError)")
         #expect(check.standardOutput.contains("\(rows) sessions"))
     }
 
     @Test(.enabled(if: TestMount.available, "mounting a small tmpfs needs root and a system that allows it"))
-    func anImportThatFillsTheDiskFailsClearlyAndLeavesTheStoreUsable() throws {
+    func anImportThatFillsTheDiskFailsClearlyAndLeavesTheStoreUsable() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let csv = tool.path("sessions.csv")
@@ -58,15 +58,15 @@ struct StoreFaultTests {
         defer { disk.unmount() }
         let store = tool.path("disk/practice.sqlite")
 
-        let result = try tool.run(Self.importArguments(csv, store: store))
+        let result = try await tool.run(Self.importArguments(csv, store: store))
         #expect(result.status == 74, "\(result.status) \(result.standardError)")
         #expect(result.standardError.contains("the disk is full"), "\(result.standardError)")
         #expect(!result.standardError.contains("Error Domain="))
 
-        let report = try tool.run(["report", "--store", store, "--format", "json", "--as-of", ReportCommandTests.asOf])
+        let report = try await tool.run(["report", "--store", store, "--format", "json", "--as-of", ReportCommandTests.asOf])
         #expect(report.status == 0, "\(report.standardError)")
         #expect(report.standardOutput.contains("\"session_count\""))
-        let check = try tool.run(["check", "--store", store])
+        let check = try await tool.run(["check", "--store", store])
         #expect(check.status == 0, "\(check.standardOutput) \(check.standardError)")
         #expect(try StoreFile(path: store).integrityCheck() == ["ok"])
     }

@@ -6,10 +6,10 @@ import Testing
 /// standard error, however it was redirected.
 @Suite("outputs never overwrite the store", .serialized)
 struct StoreFilesTests {
-    @Test func exportAndReportRefuseEverySpellingOfTheStore() throws {
+    @Test func exportAndReportRefuseEverySpellingOfTheStore() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         try FileManager.default.createSymbolicLink(atPath: tool.path("link.csv"), withDestinationPath: store)
         try FileManager.default.linkItem(atPath: store, toPath: tool.path("hard.csv"))
         try FileManager.default.createDirectory(atPath: tool.path("sub"), withIntermediateDirectories: true)
@@ -21,7 +21,7 @@ struct StoreFilesTests {
         for output in spellings {
             for command in [["export", "--store", "practice.sqlite", "--output", output],
                             ["report", "--store", store, "--format", "csv", "--output", output]] {
-                let result = try tool.run(command)
+                let result = try await tool.run(command)
                 #expect(result.status == 73, "\(command): \(result.standardError)")
                 #expect(result.standardError.contains("--output \(output) is the store"), "\(result.standardError)")
                 #expect(!result.standardError.contains("Error Domain="))
@@ -29,26 +29,26 @@ struct StoreFilesTests {
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
         #expect(!FileManager.default.fileExists(atPath: store + "-journal"))
-        let report = try tool.run(["report", "--store", store])
+        let report = try await tool.run(["report", "--store", store])
         #expect(report.status == 0, "\(report.standardError)")
         #expect(report.standardOutput.contains("1,500"))
     }
 
-    @Test func theDefaultStoreIsProtectedToo() throws {
+    @Test func theDefaultStoreIsProtectedToo() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let result = try tool.run(["report", "--output", "home/practice.sqlite"])
+        let result = try await tool.run(["report", "--output", "home/practice.sqlite"])
         #expect(result.status == 73, "\(result.standardError)")
-        let report = try tool.run(["report"])
+        let report = try await tool.run(["report"])
         #expect(report.status == 0, "\(report.standardError)")
         #expect(report.standardOutput.contains("2,400"))
     }
 
-    @Test func anotherFileBesideTheStoreIsWritten() throws {
+    @Test func anotherFileBesideTheStoreIsWritten() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
-        let result = try tool.run(["export", "--store", store, "--output", "practice.sqlite.csv"])
+        let store = try await ReportCommandTests.makeStore(tool)
+        let result = try await tool.run(["export", "--store", store, "--output", "practice.sqlite.csv"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(FileManager.default.fileExists(atPath: tool.path("practice.sqlite.csv")))
     }
@@ -87,12 +87,12 @@ struct StoreFilesTests {
     }
 
     @Test(.timeLimit(.minutes(5)))
-    func standardOutputOrErrorOpenOnTheStoreIsRefusedBeforeAnythingIsWritten() throws {
+    func standardOutputOrErrorOpenOnTheStoreIsRefusedBeforeAnythingIsWritten() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         let csv = try SessionsCommandTests.writeSessions(["2025-06-01T06:00:00Z,1200"], in: tool)
-        _ = try tool.run(["import", csv, "--format", "csv", "--store", store])
+        _ = try await tool.run(["import", csv, "--format", "csv", "--store", store])
         try FileManager.default.linkItem(atPath: store, toPath: tool.path("hard-link.sqlite"))
         let before = try Self.state(of: store)
         for command in Self.storeCommands(store: store, csv: csv) {
@@ -142,15 +142,15 @@ struct StoreFilesTests {
             #expect(try Data(contentsOf: URL(fileURLWithPath: companion)).isEmpty)
             try FileManager.default.removeItem(atPath: companion)
         }
-        let check = try tool.run(["check", "--store", store])
+        let check = try await tool.run(["check", "--store", store])
         #expect(check.status == 0, "\(check.standardError)")
         #expect(check.standardOutput.contains("1501 sessions"), "\(check.standardOutput)")
     }
 
-    @Test func standardOutputOntoTheDefaultStoreIsRefused() throws {
+    @Test func standardOutputOntoTheDefaultStoreIsRefused() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let first = try tool.run(["check"])
+        let first = try await tool.run(["check"])
         #expect(first.status == 0, "\(first.standardError)")
         let store = tool.path("home/practice.sqlite")
         let before = try Self.state(of: store)

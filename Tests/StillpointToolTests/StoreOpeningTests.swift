@@ -12,12 +12,12 @@ struct StoreOpeningTests {
     ]
 
     @Test(arguments: commands)
-    func aFolderAsTheStoreIsAClearError(command: [String]) throws {
+    func aFolderAsTheStoreIsAClearError(command: [String]) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let folder = tool.path("sessions")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let result = try tool.run(command + ["--store", folder])
+        let result = try await tool.run(command + ["--store", folder])
         #expect(result.status == 66, "\(result.status) \(result.standardError)")
         #expect(result.standardError.contains("\(folder) is a folder"), "\(result.standardError)")
         #expect(result.standardError.contains("practice.sqlite"))
@@ -27,13 +27,13 @@ struct StoreOpeningTests {
 
     /// A device or a FIFO is not a folder: the message says what it is, not to make `/dev/null/practice.sqlite`.
     @Test(arguments: commands)
-    func aDeviceOrAFIFOAsTheStoreIsNotCalledAFolder(command: [String]) throws {
+    func aDeviceOrAFIFOAsTheStoreIsNotCalledAFolder(command: [String]) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let fifo = tool.path("pipe")
         try #require(mkfifo(fifo, 0o600) == 0)
         for (store, kind) in [("/dev/null", "a character device"), (fifo, "a FIFO (named pipe)")] {
-            let result = try tool.run(command + ["--store", store])
+            let result = try await tool.run(command + ["--store", store])
             #expect(result.status == 66, "\(result.status) \(result.standardError)")
             #expect(result.standardError.contains("\(store) is \(kind), not a regular file"), "\(result.standardError)")
             #expect(!result.standardError.contains("folder") && !result.standardError.contains("\(store)/"), "\(result.standardError)")
@@ -42,11 +42,11 @@ struct StoreOpeningTests {
     }
 
     @Test(arguments: [["report"], ["export", "--output", "out.csv"], ["check"]])
-    func aReadingCommandDoesNotCreateAMissingStore(command: [String]) throws {
+    func aReadingCommandDoesNotCreateAMissingStore(command: [String]) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = tool.path("typo.sqlite")
-        let result = try tool.run(command + ["--store", store])
+        let result = try await tool.run(command + ["--store", store])
         #expect(result.status == 66, "\(result.status) \(result.standardError)")
         #expect(result.standardError.contains("there is no store at \(store)"))
         #expect(result.standardError.contains("stillpoint import FILE --store \(store)"))
@@ -55,13 +55,13 @@ struct StoreOpeningTests {
         #expect(!FileManager.default.fileExists(atPath: tool.path("out.csv")))
     }
 
-    @Test func writingCommandsCreateTheStore() throws {
+    @Test func writingCommandsCreateTheStore() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = tool.path("new.sqlite")
-        let result = try tool.run(["demo", "--sessions", "20", "--store", store])
+        let result = try await tool.run(["demo", "--sessions", "20", "--store", store])
         #expect(result.status == 0, "\(result.standardError)")
-        let check = try tool.run(["check", "--store", store])
+        let check = try await tool.run(["check", "--store", store])
         #expect(check.status == 0, "\(check.standardError)")
         #expect(check.standardOutput.contains("20 sessions"))
     }

@@ -66,7 +66,7 @@ struct StorePasswordTests {
     ]
 
     @Test(arguments: forms)
-    func noCommandPrintsThePassword(form: Form) throws {
+    func noCommandPrintsThePassword(form: Form) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let server = try PostgresTestServer.shared()
@@ -81,13 +81,13 @@ struct StorePasswordTests {
                         ["sessions"], ["imports"], ["export", "--format", "csv", "--output", "-"]]
         for command in commands {
             for verbose in [[], ["--verbose"]] {
-                let result = try tool.run(command + ["--store", store] + verbose)
+                let result = try await tool.run(command + ["--store", store] + verbose)
                 expectNoPassword(in: result, of: form, running: command + verbose)
                 #expect(result.status == form.status, "\(command + verbose): \(result.standardError)")
             }
         }
         if form.status == 0 {
-            let sessions = try tool.run(["sessions", "--store", store])
+            let sessions = try await tool.run(["sessions", "--store", store])
             #expect(sessions.standardOutput.contains("2025-05-31 06:00"), "\(sessions.standardOutput)")
         }
         // The name never became a file (nor a folder) beside the tool.
@@ -98,7 +98,7 @@ struct StorePasswordTests {
         let manifest = tool.path("report.yaml")
         try "store: \"\(Self.yamlEscaped(store))\"\nstatistics: [session_count]\n".write(toFile: manifest, atomically: true, encoding: .utf8)
         for verbose in [[], ["--verbose"]] {
-            let report = try tool.run(["report", "--config", manifest] + verbose)
+            let report = try await tool.run(["report", "--config", manifest] + verbose)
             expectNoPassword(in: report, of: form, running: ["report", "--config"] + verbose)
             #expect(report.status == form.status, "\(report.standardError)")
         }
@@ -109,11 +109,11 @@ struct StorePasswordTests {
         ]
         for text in broken {
             try text.write(toFile: manifest, atomically: true, encoding: .utf8)
-            let validated = try tool.run(["validate", manifest])
+            let validated = try await tool.run(["validate", manifest])
             expectNoPassword(in: validated, of: form, running: ["validate", text])
             #expect(validated.status == 65, "\(text): \(validated.standardError)")
             #expect(validated.standardError.contains("report.yaml:1:"), "\(validated.standardError)")
-            let reported = try tool.run(["report", "--config", manifest, "--verbose"])
+            let reported = try await tool.run(["report", "--config", manifest, "--verbose"])
             expectNoPassword(in: reported, of: form, running: ["report", "--config", text])
             #expect(reported.status == 65, "\(text): \(reported.standardError)")
         }
@@ -123,11 +123,11 @@ struct StorePasswordTests {
     @Test(arguments: ["postgresql://postgres:Hunter2?Secret@127.0.0.1:1/practice",
                       "PostgreSQL://postgres:Hunter2%3FSecret@127.0.0.1:1/practice",
                       "host=127.0.0.1 port=1 dbname=practice password='Hunter2 Secret'"])
-    func anUnreachableServerIsNamedWithoutThePassword(store: String) throws {
+    func anUnreachableServerIsNamedWithoutThePassword(store: String) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         for command in [["check"], ["report"], ["sessions"], ["imports"]] {
-            let result = try tool.run(command + ["--store", store, "--verbose"])
+            let result = try await tool.run(command + ["--store", store, "--verbose"])
             #expect(result.status == 69, "\(command): \(result.standardError)")
             #expect(result.standardError.contains("127.0.0.1"), "\(result.standardError)")
             for piece in Self.pieces {
@@ -138,17 +138,17 @@ struct StorePasswordTests {
 
     /// A SQLite file whose name holds `=` is still a file when written as a path (`./`), and one that reads as
     /// libpq's pairs but that libpq cannot read is refused as a mistake, never made into a file.
-    @Test func aFileWhoseNameHoldsAnEqualsSignIsWrittenAsAPath() throws {
+    @Test func aFileWhoseNameHoldsAnEqualsSignIsWrittenAsAPath() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let csv = try SessionsCommandTests.writeSessions(["2025-05-31T06:00:00Z,600"], in: tool)
-        let refused = try tool.run(["import", csv, "--format", "csv", "--store", "notes=practice.sqlite"])
+        let refused = try await tool.run(["import", csv, "--format", "csv", "--store", "notes=practice.sqlite"])
         #expect(refused.status == 64, "\(refused.standardError)")
         #expect(!FileManager.default.fileExists(atPath: tool.path("notes=practice.sqlite")))
-        let file = try tool.run(["import", csv, "--format", "csv", "--store", "./notes=practice.sqlite"])
+        let file = try await tool.run(["import", csv, "--format", "csv", "--store", "./notes=practice.sqlite"])
         #expect(file.status == 0, "\(file.standardError)")
         #expect(FileManager.default.fileExists(atPath: tool.path("notes=practice.sqlite")))
-        let check = try tool.run(["check", "--store", "./notes=practice.sqlite"])
+        let check = try await tool.run(["check", "--store", "./notes=practice.sqlite"])
         #expect(check.status == 0 && check.standardOutput.contains("notes=practice.sqlite"), "\(check.standardError)")
     }
 

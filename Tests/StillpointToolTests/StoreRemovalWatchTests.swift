@@ -19,11 +19,11 @@ struct StoreRemovalWatchTests {
     }
 
     @Test(.timeLimit(.minutes(3)), arguments: [0, 1])
-    func aRemovedStoreEndsTheCommandWithOneLine(index: Int) throws {
+    func aRemovedStoreEndsTheCommandWithOneLine(index: Int) async throws {
         let (command, started) = Self.following[index]
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         let running = try RunningTool(command + ["--store", store], in: tool)
         defer { running.kill() }
         try #require(running.waitForError(within: .seconds(60)) { $0.contains(started) }, "\(running.standardError)")
@@ -37,13 +37,13 @@ struct StoreRemovalWatchTests {
     }
 
     @Test(.timeLimit(.minutes(3)), arguments: [0, 1])
-    func aReplacedStoreEndsTheCommandWithOneLine(index: Int) throws {
+    func aReplacedStoreEndsTheCommandWithOneLine(index: Int) async throws {
         let (command, started) = Self.following[index]
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         let other = tool.path("other.sqlite")
-        let made = try tool.run(["demo", "--sessions", "20", "--store", other])
+        let made = try await tool.run(["demo", "--sessions", "20", "--store", other])
         #expect(made.status == 0, "\(made.standardError)")
         let running = try RunningTool(command + ["--store", store], in: tool)
         defer { running.kill() }

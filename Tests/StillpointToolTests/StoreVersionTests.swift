@@ -11,16 +11,16 @@ struct StoreVersionTests {
     ]
 
     @Test(arguments: commands)
-    func aStoreOfANewerVersionIsRefusedBeforeAnythingIsWritten(command: [String]) throws {
+    func aStoreOfANewerVersionIsRefusedBeforeAnythingIsWritten(command: [String]) async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
-        let check = try tool.run(["check", "--store", store])
+        let store = try await ReportCommandTests.makeStore(tool)
+        let check = try await tool.run(["check", "--store", store])
         #expect(check.standardOutput.contains("store version 2"), "\(check.standardOutput) \(check.standardError)")
         try StoreFile(path: store).setVersion(9)
         let files = try Self.snapshot(tool.directory)
 
-        let result = try tool.run(command + ["--store", store])
+        let result = try await tool.run(command + ["--store", store])
         #expect(result.status == 65, "\(result.status) \(result.standardError)")
         #expect(result.standardError.contains("version 9"), "\(result.standardError)")
         #expect(result.standardError.contains("versions up to 2"))

@@ -12,7 +12,7 @@ extension ToolRunner {
 
     /// Runs the tool with `input` on its standard input. A tool still running after `limit` seconds is
     /// terminated, so that a hang fails the test (its status is then `SIGTERM`'s) instead of stalling the suite.
-    func run(_ arguments: [String], input: Input, killAfter limit: TimeInterval = 120) throws -> Result {
+    func run(_ arguments: [String], input: Input, killAfter limit: TimeInterval = 120) async throws -> Result {
         // A tool that stops reading early must not kill the test process with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         let tool: ChildProcess
@@ -27,7 +27,11 @@ extension ToolRunner {
         case .file(let path):
             tool = try start(arguments, standardInput: .file(path))
         }
-        if tool.waitUntilExit(within: .seconds(limit)) == nil { tool.signal(SIGTERM) }
-        return tool.waitForResult()
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(limit))
+            tool.signal(SIGTERM)
+        }
+        defer { watchdog.cancel() }
+        return await tool.result()
     }
 }

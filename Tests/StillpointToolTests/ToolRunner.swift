@@ -41,9 +41,10 @@ struct ToolRunner {
                                 standardInput: standardInput, standardOutput: standardOutput, standardError: standardError)
     }
 
-    /// Runs the tool to its end.
+    /// Runs the tool to its end. It waits without holding a thread of the shared pool: the suite's other tests (a
+    /// server's, a live report's) go on meanwhile.
     @discardableResult
-    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
-        try start(arguments, environment: extra).waitForResult()
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Result {
+        try await start(arguments, environment: extra).result()
     }
 }

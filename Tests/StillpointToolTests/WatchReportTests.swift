@@ -14,10 +14,10 @@ struct WatchReportTests {
     }
 
     @Test(.timeLimit(.minutes(3)))
-    func anImportInAnotherProcessRefreshesTheReportAndCtrlCEndsTheWatch() throws {
+    func anImportInAnotherProcessRefreshesTheReportAndCtrlCEndsTheWatch() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         let watching = try RunningTool(["report", "--watch", "--store", store, "--as-of", ReportCommandTests.asOf], in: tool)
         defer { watching.kill() }
 
@@ -30,7 +30,7 @@ struct WatchReportTests {
         let file = tool.path("new-sessions.csv")
         try "start,duration\n2025-05-31T06:00:00Z,1200\n2025-05-31T18:30:00Z,900\n2025-06-01T07:00:00Z,600\n"
             .write(toFile: file, atomically: true, encoding: .utf8)
-        let imported = try tool.run(["import", file, "--format", "csv", "--store", store])
+        let imported = try await tool.run(["import", file, "--format", "csv", "--store", store])
         #expect(imported.status == 0, "\(imported.standardError)")
         #expect(imported.standardOutput.contains("3 new"), "\(imported.standardOutput)")
 
@@ -48,16 +48,16 @@ struct WatchReportTests {
                 "\(watching.standardOutput)")
 
         // The store is intact: another report reads every session.
-        #expect(try ImportCommandTests().count(store, in: tool) == 1503)
+        #expect(try await ImportCommandTests().count(store, in: tool) == 1503)
     }
 
     /// On a terminal a refreshed report replaces the one before it: the cursor goes home and the screen is
     /// cleared before it, instead of a whole new report printed below.
     @Test(.timeLimit(.minutes(3)), .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal"))
-    func onATerminalARefreshRedrawsInPlace() throws {
+    func onATerminalARefreshRedrawsInPlace() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         let watching = try RunningTool(["report", "--watch", "--store", store, "--as-of", ReportCommandTests.asOf],
                                        in: tool, terminal: true)
         defer { watching.kill() }
@@ -67,7 +67,7 @@ struct WatchReportTests {
 
         let file = tool.path("new-sessions.csv")
         try "start,duration\n2025-05-31T06:00:00Z,1200\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let imported = try tool.run(["import", file, "--format", "csv", "--store", store])
+        let imported = try await tool.run(["import", file, "--format", "csv", "--store", store])
         #expect(imported.status == 0, "\(imported.standardError)")
 
         let redrawn = watching.waitForOutput(within: .seconds(60)) { output in
@@ -80,10 +80,10 @@ struct WatchReportTests {
     /// Many change sets saved while the watcher cannot keep up (here: while it is paused) make at most two
     /// refreshes, not one each, and the last report counts every session.
     @Test(.timeLimit(.minutes(3)))
-    func changesSavedDuringARefreshAreCoalesced() throws {
+    func changesSavedDuringARefreshAreCoalesced() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
-        let store = try ReportCommandTests.makeStore(tool)
+        let store = try await ReportCommandTests.makeStore(tool)
         let watching = try RunningTool(["report", "--watch", "--store", store, "--as-of", ReportCommandTests.asOf], in: tool)
         defer { watching.kill() }
         try #require(watching.waitForError(within: .seconds(60)) { $0.contains("watching the store") },
@@ -99,7 +99,7 @@ struct WatchReportTests {
             let file = tool.path("batch-\(batch).csv")
             let rows = (0..<5).map { "2025-05-\(10 + batch)T0\($0):00:00Z,600" }
             try (["start,duration"] + rows).joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
-            let imported = try tool.run(["import", file, "--format", "csv", "--store", store])
+            let imported = try await tool.run(["import", file, "--format", "csv", "--store", store])
             #expect(imported.status == 0, "\(imported.standardError)")
         }
         watching.send(SIGCONT)
@@ -124,18 +124,18 @@ struct WatchReportTests {
     /// `report --watch --practitioner alice` follows Alice's sessions only: another practitioner's import is seen and
     /// leaves her report standing (not rendered again); her own import renders it again.
     @Test(.timeLimit(.minutes(3)))
-    func aPractitionersWatchIsRenderedAgainForTheirOwnImportOnly() throws {
+    func aPractitionersWatchIsRenderedAgainForTheirOwnImportOnly() async throws {
         let tool = try ToolRunner()
         defer { tool.cleanUp() }
         let store = tool.path("practice.sqlite")
-        func importSessions(_ rows: String, for practitioner: String, named name: String) throws {
+        func importSessions(_ rows: String, for practitioner: String, named name: String) async throws {
             let file = tool.path(name)
             try ("start,duration\n" + rows).write(toFile: file, atomically: true, encoding: .utf8)
-            let imported = try tool.run(["import", file, "--format", "csv", "--practitioner", practitioner, "--store", store])
+            let imported = try await tool.run(["import", file, "--format", "csv", "--practitioner", practitioner, "--store", store])
             #expect(imported.status == 0, "\(imported.standardError)")
         }
-        try importSessions("2025-05-30T06:00:00Z,1200\n2025-05-31T06:00:00Z,900\n", for: "alice", named: "alice-1.csv")
-        try importSessions("2025-05-30T07:00:00Z,600\n", for: "bob", named: "bob-1.csv")
+        try await importSessions("2025-05-30T06:00:00Z,1200\n2025-05-31T06:00:00Z,900\n", for: "alice", named: "alice-1.csv")
+        try await importSessions("2025-05-30T07:00:00Z,600\n", for: "bob", named: "bob-1.csv")
         // Statistics that read the digest only: an import's runs (which by_import reads) do not re-render it either.
         let config = tool.path("counts.yaml")
         try "version: 1\nstatistics:\n  - id: session_count\n".write(toFile: config, atomically: true, encoding: .utf8)
@@ -147,11 +147,11 @@ struct WatchReportTests {
                      "the watch did not start; stderr: \(watching.standardError)")
         #expect(watching.waitForOutput(within: .seconds(20)) { Self.sessionCounts(in: $0) == [2] }, "\(watching.standardOutput)")
 
-        try importSessions("2025-06-01T07:00:00Z,600\n2025-06-02T07:00:00Z,600\n", for: "bob", named: "bob-2.csv")
+        try await importSessions("2025-06-01T07:00:00Z,600\n2025-06-02T07:00:00Z,600\n", for: "bob", named: "bob-2.csv")
         let stood = watching.waitForError(within: .seconds(60)) { $0.contains("none of the practitioner's sessions changed: the report stands") }
         #expect(stood, "Bob's import was not seen; stderr: \(watching.standardError)")
 
-        try importSessions("2025-06-01T06:00:00Z,1500\n", for: "alice", named: "alice-2.csv")
+        try await importSessions("2025-06-01T06:00:00Z,1500\n", for: "alice", named: "alice-2.csv")
         #expect(watching.waitForOutput(within: .seconds(60)) { Self.sessionCounts(in: $0).last == 3 }, "\(watching.standardOutput)")
         let (status, _) = watching.interruptAndWaitForExit(within: .seconds(20))
         #expect(status == 0, "\(watching.standardError)")
