@@ -221,6 +221,12 @@ extension StoreError {
             return StoreError.sqlite(path: path, code: failure.code, message: failure.message)
         }
         guard let databaseError = error as? DatabaseError else { return error }
+        // A request compiled from a predicate nested deeper than SQLite's parser takes (about 45 levels, where the
+        // format allows 100): the predicate's problem, told as one, and not a fault of the store.
+        if databaseError.resultCode == .SQLITE_ERROR, databaseError.message == "parser stack overflow" {
+            return FetchPredicateError(.syntax, "the predicate nests deeper than SQLite can compile (its parser's stack overflowed); "
+                                       + "write it with fewer levels of parentheses, NOT or minus signs")
+        }
         switch databaseError.resultCode {
         case .SQLITE_INTERRUPT:
             return CancellationError()
