@@ -74,6 +74,34 @@ struct PostgresChangeLogTests {
         try elsewhere.execute("ROLLBACK")
     }
 
+    /// The race a single read can lose: a transaction of another database runs in the read's snapshot and ends
+    /// before `pg_stat_activity` is read, so nothing shows it is not this database's, and it holds the horizon
+    /// back. The read says so, and `entries(after:)` reads again. A repeatable-read transaction keeps the reader's
+    /// snapshot from before the other transaction ended, which opens the window for as long as the test needs.
+    @Test func aReadHeldBackByATransactionThatEndedSaysSoAndIsReadAgain() throws {
+        let counter = PostgresStatementCounter()
+        let reader = try PostgresConnection(uri: uri, countingIn: counter)
+        let position = try PostgresChangeLog.currentPosition(on: reader)
+        let elsewhere = try PostgresConnection(uri: try PostgresTestServer.shared().makeDatabase("ended"))
+        try elsewhere.execute("BEGIN")
+        let ended = try #require(try elsewhere.execute("SELECT pg_current_xact_id()::text").text(row: 0, column: 0).flatMap(UInt64.init))
+        let committed = try record("after", on: PostgresConnection(uri: uri))   // a later transaction id, committed
+        try reader.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        try reader.execute("SELECT 1")                              // the snapshot, with `ended` running in it
+        try elsewhere.execute("COMMIT")
+        let read = try PostgresChangeLog.readEntries(after: position, on: reader)
+        #expect(read.heldBackByEndedTransaction)
+        #expect(read.next.watermark <= ended && read.entries.isEmpty, "held back by the transaction that ended")
+        let before = counter.roundTrips
+        _ = try PostgresChangeLog.entries(after: position, on: reader)
+        #expect(counter.roundTrips - before == PostgresChangeLog.readsWhileHeldBackByEndedTransaction,
+                "read again, each time with the same snapshot here")
+        try reader.execute("COMMIT")
+
+        let (entries, next) = try PostgresChangeLog.entries(after: position, on: reader)
+        #expect(entries.map(\.sequence) == [committed] && next.watermark > ended, "a new snapshot moves past it")
+    }
+
     /// Writers on their own connections (server processes of their own) commit and roll back at random while a
     /// reader polls: the reader ends with every committed row exactly once and no rolled-back one.
     @Test func concurrentWritersNeverMakeTheReaderSkipARow() throws {
@@ -141,7 +169,8 @@ struct PostgresChangeLogTests {
         let deadline = Date().addingTimeInterval(10)
         repeat {
             let before = counter.roundTrips
-            let (entries, after) = try PostgresChangeLog.entries(after: next, on: reader)
+            // One read; `entries(after:on:)` reads again only when a transaction that ended held the first back.
+            let (entries, after) = try { let read = try PostgresChangeLog.readEntries(after: next, on: reader); return (read.entries, read.next) }()
             #expect(counter.roundTrips - before == 1)
             #expect(after >= next)
             read += entries.map(\.sequence)

@@ -113,19 +113,53 @@ package enum PostgresChangeLog {
 
     /// The horizon and the rows below it in one statement, so one snapshot: a transaction below the horizon
     /// was not running in it, so its rows (if it committed) are all visible to the same statement.
+    ///
+    /// Its last column says whether the horizon was held back by a transaction that has ended since the snapshot
+    /// (`pg_xact_status` reads the commit log now, not as of the snapshot): one of another database, which
+    /// `pg_stat_activity` no longer shows, or one of this database that committed after it. A new snapshot moves on.
     private static let entriesQuery = """
         WITH snapshot AS (SELECT pg_current_snapshot() AS taken),
-             horizon AS (SELECT greatest($1::xid8, \(positionExpression)) AS next FROM snapshot)
-        SELECT horizon.next::text, entry.sequence, entry.author, entry.timestamp, entry.changes, entry.origin
+             horizon AS (SELECT greatest($1::xid8, \(positionExpression)) AS next, pg_snapshot_xmax(taken) AS xmax
+                         FROM snapshot)
+        SELECT horizon.next::text, entry.sequence, entry.author, entry.timestamp, entry.changes, entry.origin,
+            CASE WHEN horizon.next < horizon.xmax THEN pg_xact_status(horizon.next) IS DISTINCT FROM 'in progress'
+                 ELSE false END
         FROM horizon LEFT JOIN \(table) AS entry
             ON entry.transaction_id >= $1::xid8 AND entry.transaction_id < horizon.next
         ORDER BY entry.sequence
         """
 
+    /// How many times ``entries(after:on:)`` reads again while its horizon is held back by a transaction that
+    /// has ended: each read takes a new snapshot, so one more is nearly always enough.
+    static let readsWhileHeldBackByEndedTransaction = 5
+
+    /// One read of the entries after `position`, and whether a transaction that has ended since held it back.
+    struct Read {
+        var entries: [Entry]
+        var next: Position
+        var heldBackByEndedTransaction: Bool
+    }
+
     /// The rows of every transaction that ended since `position`, in sequence order, and the position after them:
     /// one statement, one round trip (the watcher reads this at each ring).
+    ///
+    /// A read held back by a transaction that ended after its snapshot reads again at once: a caller that reads
+    /// once (a report catching up after a commit it was told of) would otherwise miss that commit until the next.
     package static func entries(after position: Position, on connection: PostgresConnection) throws(PostgresError)
         -> (entries: [Entry], next: Position) {
+        var read = try readEntries(after: position, on: connection)
+        var reads = 1
+        while read.heldBackByEndedTransaction && reads < readsWhileHeldBackByEndedTransaction {
+            let more = try readEntries(after: read.next, on: connection)
+            read = Read(entries: read.entries + more.entries, next: more.next,
+                        heldBackByEndedTransaction: more.heldBackByEndedTransaction)
+            reads += 1
+        }
+        return (read.entries, read.next)
+    }
+
+    /// One statement's read of the entries after `position` (see ``entries(after:on:)``).
+    static func readEntries(after position: Position, on connection: PostgresConnection) throws(PostgresError) -> Read {
         let rows = try connection.execute(entriesQuery, [String(position.watermark)])
         guard rows.rowCount > 0, let next = rows.text(row: 0, column: 0).flatMap(UInt64.init) else {
             throw PostgresError(message: "the server gave no snapshot horizon", target: connection.target.description)
@@ -137,6 +171,7 @@ package enum PostgresChangeLog {
                          timestamp: rows.double(row: row, column: 3) ?? 0, changes: rows.text(row: row, column: 4) ?? "",
                          origin: rows.text(row: row, column: 5) ?? "")
         }
-        return (entries, max(position, Position(watermark: next)))
+        return Read(entries: entries, next: max(position, Position(watermark: next)),
+                    heldBackByEndedTransaction: rows.text(row: 0, column: 6) == "t")
     }
 }
