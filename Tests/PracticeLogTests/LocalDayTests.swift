@@ -32,6 +32,43 @@ struct LocalDayTests {
         }
     }
 
+    /// A report service holds a year of days per practitioner in its report values: a day is its number only,
+    /// so that a value holding one is not boxed.
+    @Test func isItsDayNumberOnly() {
+        #expect(MemoryLayout<LocalDay>.size == MemoryLayout<Int>.size)
+    }
+
+    @Test func calendarFieldsRoundTripOverEveryDayOfTheTextRange() throws {
+        // Every day `yyyy-MM-dd` can write, 0000-01-01 through 9999-12-31: the year, month and day computed from
+        // the number give the text, the text parses to the number, and the fields make the number again.
+        let first = try #require(LocalDay("0000-01-01")).dayNumber
+        let last = try #require(LocalDay("9999-12-31")).dayNumber
+        var mismatches: [Int] = []
+        var previous = LocalDay(dayNumber: first - 1)
+        for number in first...last {
+            let day = LocalDay(dayNumber: number)
+            let (year, month, dayOfMonth) = (day.year, day.month, day.day)
+            let follows = dayOfMonth == previous.day + 1 && month == previous.month && year == previous.year
+                || dayOfMonth == 1 && (month == previous.month + 1 && year == previous.year || month == 1 && year == previous.year + 1)
+            if LocalDay(year: year, month: month, day: dayOfMonth)?.dayNumber != number || !follows
+                || (number % 97 == 0 && LocalDay(day.description)?.dayNumber != number) {
+                mismatches.append(number)
+            }
+            previous = day
+        }
+        #expect(mismatches.isEmpty, "day numbers whose calendar fields do not round-trip: \(mismatches.prefix(5))")
+        #expect(LocalDay(dayNumber: last).description == "9999-12-31")
+    }
+
+    @Test(arguments: [Int(Int32.min), -1_000_000_000, -1, 0, 1_000_000_000, Int(Int32.max)])
+    func calendarFieldsRoundTripAtTheEdgesOfThirtyTwoBitDayNumbers(number: Int) throws {
+        // The digest holds day numbers in 32 bits; a damaged row's start can reach their ends.
+        let day = LocalDay(dayNumber: number)
+        #expect(LocalDay(year: day.year, month: day.month, day: day.day)?.dayNumber == number)
+        #expect(day.startOfMonth.day == 1 && day.startOfMonth.month == day.month && day.startOfMonth.year == day.year)
+        #expect(day.startOfQuarter.month == (day.month - 1) / 3 * 3 + 1 && day.startOfYear.dayNumber <= number)
+    }
+
     @Test func agreesWithFoundationsGregorianCalendar() throws {
         // Foundation switches to the Julian calendar before 1582, so compare from 1600 on.
         var calendar = Foundation.Calendar(identifier: .gregorian)

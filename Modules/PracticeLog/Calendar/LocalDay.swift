@@ -12,14 +12,21 @@ import StillpointCore
 /// day.weekday                       // .wednesday
 /// ```
 public struct LocalDay: Sendable, Hashable, Comparable, Strideable, Codable, LosslessStringConvertible {
-    /// The year; 0 is 1 BC, as in ISO 8601.
-    public let year: Int
-    /// The month, 1 through 12.
-    public let month: Int
-    /// The day of the month, 1 through 31.
-    public let day: Int
-    /// Days since 1970-01-01, which is day 0.
+    /// Days since 1970-01-01, which is day 0. The only stored property: a day is 8 bytes, so that values holding
+    /// one (a report's days, held by a service for thousands of practitioners) keep it in place, not boxed.
     public let dayNumber: Int
+
+    /// The year; 0 is 1 BC, as in ISO 8601.
+    public var year: Int { Int(civil.year) }
+    /// The month, 1 through 12.
+    public var month: Int { Int(civil.month) }
+    /// The day of the month, 1 through 31.
+    public var day: Int { Int(civil.day) }
+
+    /// The year, month and day, computed from the day number (a few integer operations).
+    private var civil: (year: Int64, month: Int64, day: Int64) {
+        CivilDate.of(daysSince1970: Int64(dayNumber))
+    }
 
     /// The day with the given number of days since 1970-01-01.
     ///
@@ -27,10 +34,6 @@ public struct LocalDay: Sendable, Hashable, Comparable, Strideable, Codable, Los
     /// LocalDay(dayNumber: 0).description   // "1970-01-01"
     /// ```
     public init(dayNumber: Int) {
-        let date = CivilDate.of(daysSince1970: Int64(dayNumber))
-        self.year = Int(date.year)
-        self.month = Int(date.month)
-        self.day = Int(date.day)
         self.dayNumber = dayNumber
     }
 
@@ -49,9 +52,6 @@ public struct LocalDay: Sendable, Hashable, Comparable, Strideable, Codable, Los
         let yearOfEra = marchYear - era * 400
         let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        self.year = year
-        self.month = month
-        self.day = day
         self.dayNumber = era * 146_097 + dayOfEra - 719_468
     }
 
@@ -78,9 +78,10 @@ public struct LocalDay: Sendable, Hashable, Comparable, Strideable, Codable, Los
 
     /// The date as `yyyy-MM-dd`.
     public var description: String {
+        let (year, month, day) = civil
         let yearText = String(abs(year))
         let paddedYear = String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText
-        let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+        let twoDigits = { (value: Int64) in value < 10 ? "0\(value)" : "\(value)" }
         return (year < 0 ? "-" : "") + paddedYear + "-" + twoDigits(month) + "-" + twoDigits(day)
     }
 
@@ -128,7 +129,7 @@ public struct LocalDay: Sendable, Hashable, Comparable, Strideable, Codable, Los
     /// LocalDay("2024-02-29")!.startOfMonth.description   // "2024-02-01"
     /// ```
     public var startOfMonth: LocalDay {
-        LocalDay(uncheckedYear: year, month: month, day: 1)
+        adding(days: 1 - day)
     }
 
     /// The first day of this day's quarter, a key for totals per quarter.
@@ -137,7 +138,8 @@ public struct LocalDay: Sendable, Hashable, Comparable, Strideable, Codable, Los
     /// LocalDay("2024-05-20")!.startOfQuarter.description   // "2024-04-01"
     /// ```
     public var startOfQuarter: LocalDay {
-        LocalDay(uncheckedYear: year, month: (quarter - 1) * 3 + 1, day: 1)
+        let (year, month, _) = civil
+        return LocalDay(uncheckedYear: Int(year), month: Int((month - 1) / 3 * 3 + 1), day: 1)
     }
 
     /// The first day of this day's year, a key for totals per year.

@@ -25,16 +25,19 @@ import StillpointManifest
 public final class PractitionerReports: Sendable {
     public let container: PersistentContainer
     private let maxConcurrentStatistics: Int
+    private let keepsResults: Bool
     private let log: @Sendable (String) -> Void
     /// The runner of each practitioner reported on, by id, with the practitioner's row id when it was made.
     private let runners = LockedState<[String: ReportRunner]>([:])
 
     /// Reports on `container`, each running up to `maxConcurrentStatistics` statistics at a time; `log` hears how
-    /// each practitioner's digest was read or caught up.
+    /// each practitioner's digest was read or caught up. With `keepsResults` false, the runners keep no results of
+    /// their digest statistics between reports (``ReportRunner/init(container:maxConcurrentStatistics:practitioner:keepsResults:log:)``).
     public init(container: PersistentContainer, maxConcurrentStatistics: Int = ProcessInfo.processInfo.activeProcessorCount,
-                log: @escaping @Sendable (String) -> Void = { _ in }) {
+                keepsResults: Bool = true, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.container = container
         self.maxConcurrentStatistics = maxConcurrentStatistics
+        self.keepsResults = keepsResults
         self.log = log
     }
 
@@ -54,7 +57,8 @@ public final class PractitionerReports: Sendable {
         let runner = runners.withLock { runners in
             // The same id with another row id is another practitioner (the first removed, a new one added).
             if let held = runners[id], held.practitioner == rowID { return held }
-            let made = ReportRunner(container: container, maxConcurrentStatistics: maxConcurrentStatistics, practitioner: rowID) { [log] line in
+            let made = ReportRunner(container: container, maxConcurrentStatistics: maxConcurrentStatistics, practitioner: rowID,
+                                    keepsResults: keepsResults) { [log] line in
                 log("\(id): \(line)")
             }
             runners[id] = made

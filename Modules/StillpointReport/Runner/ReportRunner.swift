@@ -18,7 +18,12 @@ import StillpointStatistics
 /// ```
 public final class ReportRunner: Sendable {
     public let container: PersistentContainer
-    private let queue: ContextOperationQueue
+    private let maxConcurrentStatistics: Int
+    /// Whether the digest statistics' results are kept for the next run to reuse (``KeptResult``).
+    private let keepsResults: Bool
+    /// The queues of the runs under way, for ``cancel()``: a queue is made for each run and let go after it, so
+    /// that a runner kept between runs (one per practitioner in a report service) holds none.
+    private let running = LockedState<[ContextOperationQueue]>([])
     private let log: @Sendable (String) -> Void
     /// The digest of the last run and the results of its digest statistics, for the next run to catch up with.
     private let kept = LockedState<(digest: SessionDigest?, results: [String: KeptResult])>((nil, [:]))
@@ -36,18 +41,19 @@ public final class ReportRunner: Sendable {
     /// ```
     public var lastStoreFailure: StoreError? { storeFailure.withLock { $0 } }
 
-    /// A runner of up to `maxConcurrentStatistics` statistics at a time; `log` hears how each run read the
-    /// store (built the digest, caught up with it, or had to build it again, and why).
     /// The row id of the practitioner whose sessions the report reads (``PractitionerReports``); `nil`: every session.
     public let practitioner: Int64?
 
+    /// A runner of up to `maxConcurrentStatistics` statistics at a time; `log` hears how each run read the
+    /// store (built the digest, caught up with it, or had to build it again, and why). With `keepsResults` false
+    /// a later run computes every digest statistic again rather than reuse a result none of whose sessions
+    /// changed: a report service holding thousands of runners keeps no report values between runs.
     public init(container: PersistentContainer, maxConcurrentStatistics: Int = ProcessInfo.processInfo.activeProcessorCount,
-                practitioner: Int64? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
+                practitioner: Int64? = nil, keepsResults: Bool = true, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.container = container
         self.practitioner = practitioner
-        self.queue = ContextOperationQueue(container: container, name: "report",
-                                           maxConcurrentOperationCount: max(1, maxConcurrentStatistics),
-                                           dependencyFailurePolicy: .runDependents)
+        self.keepsResults = keepsResults
+        self.maxConcurrentStatistics = max(1, maxConcurrentStatistics)
         self.log = log
     }
 
@@ -66,9 +72,12 @@ public final class ReportRunner: Sendable {
     /// large it is, and the change-log position it is current with.
     var keptDigest: SessionDigest? { kept.withLock { $0.digest } }
 
+    /// How many digest statistics' results are kept for the next run.
+    var keptResultCount: Int { kept.withLock { $0.results.count } }
+
     /// Cancels the statistics that have not finished.
     public func cancel() {
-        queue.cancelAllOperations()
+        for queue in running.withLock({ $0 }) { queue.cancelAllOperations() }
     }
 
     /// Runs `entries` in manifest order and returns the report.
@@ -78,16 +87,19 @@ public final class ReportRunner: Sendable {
     /// (a watched report); then a statistic none of whose sessions changed keeps its result without running.
     public func run(_ entries: [PreparedEntry], environment: ReportEnvironment,
                     onEvent: @escaping @MainActor @Sendable (ReportEvent) -> Void = { _ in }) async -> Report {
-        var report = Report(
-            asOf: environment.asOf, timeZone: environment.timeZone,
-            entries: entries.map { entry in
-                let description = entry.statistic.description
-                return ReportEntry(id: entry.id, name: entry.name, title: description.name, presentation: description.presentation,
-                                   outcome: .waiting)
-            })
+        var report = Self.planned(entries, environment: environment)
         await onEvent(.planned(report.entries))
         storeFailure.withLock { $0 = nil }
 
+        let queue = ContextOperationQueue(container: container, name: "report", maxConcurrentOperationCount: maxConcurrentStatistics,
+                                          dependencyFailurePolicy: .runDependents)
+        running.withLock { $0.append(queue) }
+        defer {
+            running.withLock { running in
+                running.removeAll { $0 === queue }
+                if running.isEmpty { running = [] }   // without the room it had
+            }
+        }
         let events = queue.events
         catchUp.withLock { $0 = nil }
         let digestOperation = entries.contains { $0.prepared.readsDigest } ? makeDigestOperation() : nil
@@ -125,6 +137,41 @@ public final class ReportRunner: Sendable {
         keptDigest?.releaseSummaries()
         await onEvent(.completed(report))
         return report
+    }
+
+    /// The report `entries` make from the digest as it is kept, without reading the store or catching up: a report
+    /// service makes a held report again this way for another format, also while the store is away. The outcomes of
+    /// the statistics that read the store come from `storeOutcomes` (by entry index); `nil` when a statistic reads
+    /// the digest and none is kept. Run it where no run of this runner is under way (a service's lane).
+    func reportFromKeptDigest(_ entries: [PreparedEntry], environment: ReportEnvironment,
+                              storeOutcomes: [Int: ReportOutcome], notice: String?) -> Report? {
+        let digest = keptDigest
+        if digest == nil, entries.contains(where: { $0.prepared.readsDigest }) { return nil }
+        var report = Self.planned(entries, environment: environment)
+        report.notice = notice
+        for (index, entry) in entries.enumerated() {
+            guard let digest, entry.prepared.readsDigest else {
+                report.entries[index].outcome = storeOutcomes[index] ?? .failed(message: "the statistic reads the store; its result was not kept")
+                continue
+            }
+            do {
+                report.entries[index].outcome = try entry.prepared.compute(digest: digest).map(ReportOutcome.finished)
+                    ?? .failed(message: "the statistic returned no result")
+            } catch {
+                report.entries[index].outcome = .failed(message: Self.message(for: error))
+            }
+        }
+        digest?.releaseSummaries()
+        return report
+    }
+
+    /// The report of `entries` before any has run: each waiting, in manifest order.
+    private static func planned(_ entries: [PreparedEntry], environment: ReportEnvironment) -> Report {
+        Report(asOf: environment.asOf, timeZone: environment.timeZone, entries: entries.map { entry in
+            let description = entry.statistic.description
+            return ReportEntry(id: entry.id, name: entry.name, title: description.name, presentation: description.presentation,
+                               outcome: .waiting)
+        })
     }
 
     /// The operation that hands the digest to the statistics: the kept one brought up to date, or a new one.
@@ -172,7 +219,7 @@ public final class ReportRunner: Sendable {
             }
             let result = try entry.prepared.compute(digest: pass.digest, context: context)
             kept.withLock { kept in
-                guard kept.digest === pass.digest else { return }
+                guard keepsResults, kept.digest === pass.digest else { return }
                 kept.results[entry.name] = KeptResult(entry, environment: environment, result: result)
             }
             return result

@@ -9,7 +9,8 @@ import StillpointStatistics
 ///
 /// A practitioner's report is made on the first request for it (their digest read from the store by
 /// ``PractitionerReports``), then kept, per manifest, as rendered JSON (other formats rendered on demand and kept
-/// until it changes). The service follows the store's change log from the moment it is made (``StoreWatch``:
+/// until it changes). The structured report is not kept: another format is made again from the practitioner's
+/// digest in memory, as of the same instant, without reading the store. The service follows the store's change log from the moment it is made (``StoreWatch``:
 /// PostgreSQL pushes by `NOTIFY`, SQLite is polled; a burst of commits is merged by ``ChangeCoalescer``) and makes
 /// again only the reports of the practitioners a change touched: whose digests held a changed session, or who own
 /// one now. Each report that changed gets a new generation and goes to its subscribers (``updates(of:manifest:after:)``).
@@ -37,12 +38,20 @@ public final class LiveReports: Sendable {
         let manifest: String
     }
 
-    /// What is held of one report.
+    /// What is held of one report: its texts, not its structured ``Report`` (whose values, a year of days, cost
+    /// more than the JSON for each of thousands of practitioners), and what making it again from the digest needs.
     struct Held: Sendable {
-        var report: Report
         var generation: Int64
         /// The day (of the manifest's zone and day start) it was made on: a report of yesterday is made again.
         var day: Int
+        /// The instant it was made as of: another format is made again as of it.
+        var asOf: Date
+        /// The hash of what it says, its instant aside: a refresh that says the same keeps the generation.
+        var content: Int
+        /// What the digest cannot make again: the demo notice, and the outcomes of the statistics that read the
+        /// store themselves (by entry index; none in the built-in manifests).
+        var notice: String?
+        var storeOutcomes: [Int: ReportOutcome]
         /// Its rendered texts by format name, JSON always.
         var rendered: [String: String]
         /// Its last refresh failed on the store: it is served as it is, stale, until a refresh succeeds.
@@ -108,7 +117,8 @@ public final class LiveReports: Sendable {
         self.renderers = renderers
         self.now = now
         self.log = log
-        reports = PractitionerReports(container: container, log: log)
+        // Runners that keep no results: the service holds no report values between refreshes.
+        reports = PractitionerReports(container: container, keepsResults: false, log: log)
         // Followed before any report is made, so that no commit falls between a report and the watch.
         watch = StoreWatch(container, every: pollInterval)
         state = LockedState(State())
@@ -154,13 +164,23 @@ public final class LiveReports: Sendable {
         if let rendered = held.rendered[format.name] {
             body = rendered
         } else {
-            body = renderer.render(held.report)
+            // The held report as it is in the lane: a refresh before this one may have replaced it.
+            let asked = held
+            guard let (current, made) = try await inLane(of: id, { [self] () -> (Held, Report)? in
+                let current = state.withLock { $0.held[key] } ?? asked
+                return try await madeAgain(current, key, manifest).map { (current, $0) }
+            }) else {
+                forget(id)
+                return nil
+            }
+            held = current
+            body = renderer.render(made)
             state.withLock { state in
                 if state.held[key]?.generation == held.generation { state.held[key]?.rendered[format.name] = body }
             }
         }
         return LiveReport(practitioner: id, manifest: name, format: format, generation: held.generation, body: body,
-                          asOf: held.report.asOf, isStale: stale || held.failed)
+                          asOf: held.asOf, isStale: stale || held.failed)
     }
 
     /// The JSON report of the practitioner `id` now, then each time it changes (with its new generation), until
@@ -268,15 +288,17 @@ public final class LiveReports: Sendable {
         let environment = current.environment
         let day = environment.dayBoundary.day(of: environment.asOf).dayNumber
         if onlyIfOld, let held = state.withLock({ $0.held[key] }), held.day == day { return held }
-        guard let (report, runner) = try await make(key.practitioner, try current.prepare(modules: modules), environment) else {
+        let entries = try current.prepare(modules: modules)
+        guard let (report, runner) = try await make(key.practitioner, entries, environment) else {
             forget(key.practitioner)
             return nil
         }
         let position = runner.keptDigest?.historyToken.sequence ?? 0
         let json = (renderers.renderer(for: .json) ?? JSONReportRenderer()).render(report)
+        let content = Self.content(of: report)
         let (held, sent) = state.withLock { state -> (Held, [(AsyncStream<LiveReport>.Continuation, LiveReport)]) in
             state.refreshes += 1
-            if var held = state.held[key], Self.sameContent(held.report, report) {
+            if var held = state.held[key], held.content == content {
                 held.day = day
                 held.failed = false
                 state.held[key] = held
@@ -284,13 +306,34 @@ public final class LiveReports: Sendable {
             }
             let generation = max(state.generations[key.practitioner, default: 0] + 1, position)
             state.generations[key.practitioner] = generation
-            let held = Held(report: report, generation: generation, day: day, rendered: [ReportFormat.json.name: json])
+            let storeOutcomes = Dictionary(uniqueKeysWithValues: entries.indices.filter { !entries[$0].prepared.readsDigest }
+                .map { ($0, report.entries[$0].outcome) })
+            let held = Held(generation: generation, day: day, asOf: report.asOf, content: content, notice: report.notice,
+                            storeOutcomes: storeOutcomes, rendered: [ReportFormat.json.name: json])
             state.held[key] = held
             let update = Self.json(of: held, key, stale: state.isStale)
             return (held, (state.subscribers[key] ?? [:]).values.map { ($0, update) })
         }
         for (continuation, update) in sent { continuation.yield(update) }
         return held
+    }
+
+    /// The report `held` was rendered from, made again from the practitioner's digest in memory as of its instant
+    /// (the same bytes in every format, also while the store is away); from the store only when no digest is held
+    /// (the practitioner's runner was replaced meanwhile); `nil` when the store then has no such practitioner. Run
+    /// it in the practitioner's lane.
+    func madeAgain(_ held: Held, _ key: Key, _ manifest: Manifest) async throws -> Report? {
+        // The statistics are prepared as of the held report's instant too: their filters carry it.
+        var current = manifest
+        current.environment.asOf = held.asOf
+        let environment = current.environment
+        let entries = try current.prepare(modules: modules)
+        if let runner = reports.runner(of: key.practitioner),
+           let report = runner.reportFromKeptDigest(entries, environment: environment, storeOutcomes: held.storeOutcomes,
+                                                    notice: held.notice) {
+            return report
+        }
+        return try await make(key.practitioner, entries, environment)?.0
     }
 
     /// The report of the practitioner `id` from their digest (caught up with the store), with its demo notice, and
@@ -323,15 +366,16 @@ public final class LiveReports: Sendable {
         for continuation in ended { continuation.finish() }
     }
 
-    /// Whether two reports say the same, whatever instant each was made as of.
-    static func sameContent(_ old: Report, _ new: Report) -> Bool {
-        var new = new
-        new.asOf = old.asOf
-        return new == old
+    /// The hash of what `report` says, whatever instant it was made as of: two reports that say the same have the
+    /// same; two that differ, the same only by a 64-bit hash's chance.
+    static func content(of report: Report) -> Int {
+        var report = report
+        report.asOf = Date(timeIntervalSince1970: 0)
+        return report.hashValue
     }
 
     static func json(of held: Held, _ key: Key, stale: Bool) -> LiveReport {
         LiveReport(practitioner: key.practitioner, manifest: key.manifest, format: .json, generation: held.generation,
-                   body: held.rendered[ReportFormat.json.name] ?? "", asOf: held.report.asOf, isStale: stale || held.failed)
+                   body: held.rendered[ReportFormat.json.name] ?? "", asOf: held.asOf, isStale: stale || held.failed)
     }
 }

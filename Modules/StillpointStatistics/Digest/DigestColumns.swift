@@ -16,7 +16,8 @@ package struct DigestColumns: Sendable {
         package var zone: ByteInterner.Number
     }
 
-    private(set) var rowIDs: [Int64] = []
+    /// 32-bit offsets from a base that moves (``RowIDColumn``): 4 bytes a session, where 64-bit ids were 8.
+    private(set) var rowIDs = RowIDColumn()
     package private(set) var starts: [Double] = []
     package private(set) var durations: [Double] = []
     /// The texts' numbers, 16 bits each (``ByteInterner``): 6 bytes a session, where 32 bits were 12.
@@ -34,7 +35,7 @@ package struct DigestColumns: Sendable {
     /// The bytes the rows take in the columns (their texts' names aside): what a report service counts it holds.
     package var byteCount: Int {
         func bytes<T>(_ column: [T]) -> Int { column.count * MemoryLayout<T>.stride }
-        return bytes(rowIDs) + bytes(starts) + bytes(durations) + bytes(kinds) + bytes(sources) + bytes(zones)
+        return rowIDs.byteCount + bytes(starts) + bytes(durations) + bytes(kinds) + bytes(sources) + bytes(zones)
     }
 
     package subscript(index: Int) -> Row {
@@ -63,7 +64,7 @@ package struct DigestColumns: Sendable {
 
     /// Lets go of the room the columns grew into while they were read, for a digest that is kept.
     mutating func trimCapacity() {
-        rowIDs = rowIDs.withExactCapacity()
+        rowIDs.trimCapacity()
         starts = starts.withExactCapacity()
         durations = durations.withExactCapacity()
         kinds = kinds.withExactCapacity()

@@ -5,7 +5,7 @@ import StillpointCore
 /// The sessions of a store in compact form, read in one scan, that every statistic of a report reads instead of
 /// the store: a report of twenty statistics scans its million sessions once, not twenty times.
 ///
-/// It holds, per session, the start, the duration and numbers for the kind, source and zone (about 30 bytes a
+/// It holds, per session, the start, the duration and numbers for the kind, source and zone (about 26 bytes a
 /// session). What statistics ask of it (``sessions(_:boundary:)``, ``durations(_:)``) is summed up once per
 /// filter and day rule, and kept: statistics that share a filter share the work. A long-lived report
 /// (`report --watch`) keeps the digest and brings it up to date from the change log (``catchUp(in:)``) instead of

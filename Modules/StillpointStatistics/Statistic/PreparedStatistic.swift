@@ -54,6 +54,17 @@ public struct PreparedStatistic: Sendable {
         }
     }
 
+    /// Computes a digest statistic from `digest` alone, without a store; `nil` for a statistic that reads the store.
+    /// A report service makes a held report again this way, from memory, when another format is asked for.
+    ///
+    /// ```swift
+    /// let again = try prepared.compute(digest: keptDigest)   // nil: it reads the store, keep its last result
+    /// ```
+    public func compute(digest: SessionDigest) throws -> StatisticResult? {
+        guard case .digest(let compute) = computation else { return nil }
+        return try compute(digest)
+    }
+
     /// Computes the statistic alone, building a digest of its own when it reads one.
     public func compute(_ context: isolated ObjectContext) throws -> StatisticResult {
         try compute(digest: nil, context: context)

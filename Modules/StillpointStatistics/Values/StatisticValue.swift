@@ -10,14 +10,14 @@ import PracticeLog
 /// .none   // no value, e.g. the average of no sessions
 /// ```
 ///
-/// Only a day is boxed (a ``LocalDay`` is 32 bytes); the other forms are held in place, 24 bytes each, so that a
-/// report's long lists (a year of daily activity) cost one allocation a record, not one per field, while a report
-/// service holds thousands of them.
+/// Every form is held in place (a ``LocalDay`` is its day number only), 24 bytes each, so that a report's long
+/// lists (a year of daily activity) cost one allocation a record, not one per field, while a report service holds
+/// thousands of them.
 public enum StatisticValue: Sendable, Hashable {
     case none
     case quantity(Double, StatisticUnit)
     case text(String)
-    indirect case day(LocalDay)
+    case day(LocalDay)
     case record([StatisticField])
     case list([StatisticValue])
 

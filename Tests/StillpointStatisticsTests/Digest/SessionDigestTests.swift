@@ -227,7 +227,7 @@ struct SessionDigestTests {
         // 300 rows were appended have room for dozens more).
         func spare<T>(_ array: [T]) -> Int { (array.capacity - array.count) * MemoryLayout<T>.stride }
         digest.withColumns { columns in
-            for bytes in [spare(columns.rowIDs), spare(columns.starts), spare(columns.durations),
+            for bytes in [columns.rowIDs.spareBytes, spare(columns.starts), spare(columns.durations),
                           spare(columns.kinds), spare(columns.sources), spare(columns.zones)] {
                 #expect(bytes <= 32)
             }
