@@ -20,9 +20,11 @@ extension SQLiteStoreConnection {
         }
     }
 
-    /// `SELECT _id, attributes... FROM entity WHERE <request's predicate>` stepped in place: one statement, which
-    /// an index led by the predicate's column serves (a practitioner's sessions).
-    func scanRows(_ request: StillpointCore.FetchRequest, attributes: [String], _ body: (borrowing ScannedRow) throws -> Void) throws {
+    /// `SELECT _id, attributes... FROM entity WHERE <request's predicate> ORDER BY <its sort keys>, _id` stepped in
+    /// place: one statement, which an index led by the predicate's column serves (a practitioner's sessions). A
+    /// statement steps through its rows whether `streaming` or not.
+    func scanRows(_ request: StillpointCore.FetchRequest, attributes: [String], streaming: Bool,
+                  _ body: (borrowing ScannedRow) throws -> Void) throws {
         let query = try dialect.select(request, columns: (["_id"] + attributes).map(Store.quote).joined(separator: ", "))
         // A statement of its own: the body may scan again.
         try db.query(try db.makeStatement(sql: query.sql), query.arguments) { try body(ScannedRow(statement: $0, columns: .sqlite)) }

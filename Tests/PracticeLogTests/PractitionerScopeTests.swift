@@ -5,8 +5,8 @@ import StillpointTestSupport
 import Testing
 
 /// A context scoped to Alice (``FetchScope`` on ``Practitioner``) reads and writes nothing of Bob's, by any route,
-/// on SQLite and PostgreSQL: fetches, counts, dictionary fetches, row streams, table scans, reads by ID, batch
-/// updates and deletes, exports and live results, whatever predicate names Bob.
+/// on SQLite and PostgreSQL: fetches, counts, dictionary fetches, row streams, table scans and ordered scans, reads by
+/// ID, batch updates and deletes, exports and live results, whatever predicate names Bob.
 @Suite("a practitioner's scope")
 struct PractitionerScopeTests {
     /// Alice and Bob with three sessions each (keys `alice-0`..., `bob-0`...; Bob's are of kind `secret`), each read
@@ -81,14 +81,23 @@ struct PractitionerScopeTests {
                 try context.forEachRow(keyOnly) { values in if case .string(let key) = values[0] { streamed.append(key) } }
                 var enumerated: [String] = []
                 try context.enumerate(request) { batch in enumerated += batch.map { $0[Session.key] } }
-                return (keys, count, totals, streamed, enumerated)
+                var scanned: [String] = []
+                var inOrder = request
+                inOrder.sortKeys = [.descending(Session.start.name)]
+                try context.scanRows(inOrder, attributes: ["key"]) { row in
+                    _ = row.withUTF8(0) { scanned.append(String(decoding: $0, as: UTF8.self)) }
+                }
+                return (keys, count, totals, streamed, enumerated, scanned)
             }
-            let all = found.0 + found.3 + found.4
+            let all = found.0 + found.3 + found.4 + found.5
             #expect(all.allSatisfy { $0.hasPrefix("alice-") }, "\(format): \(all)")
             #expect(found.1 == found.0.count, "\(format)")
             let total = found.2.first?["total"]
             #expect(total == .double(Double(found.0.count) * 600) || total == .integer(Int64(found.0.count) * 600) || found.0.isEmpty, "\(format): \(found.2)")
-            if format == "TRUEPREDICATE" { #expect(found.0.count == 3) }
+            if format == "TRUEPREDICATE" {
+                #expect(found.0.count == 3)
+                #expect(found.5 == ["alice-2", "alice-1", "alice-0"])
+            }
         }
         let others = try await context.perform { context in
             (try context.fetch(FetchRequest(Practitioner.self)).map { $0[Practitioner.id] },

@@ -94,6 +94,27 @@ struct PostgresScanTests {
         static let entity = EntityDescription("Typed", attributes: [text, integer, double, date, flag, uuid, data])
     }
 
+    /// The rows a request matches, streamed in its order (the batch job's scan of every session): through a cursor,
+    /// a chunk at a time, read in place, in the request's order (then row ids); its body may run statements.
+    @Test func anOrderedStreamingScanReadsTheRowsInTheRequestsOrderThroughACursor() async throws {
+        let (_, connection) = try await makeStore()
+        var rows: [(kind: String, uid: Int64, rowID: Int64)] = [], cursors: Set<Int64?> = []
+        try PostgresStoreConnection.reading(on: connection) { reader in
+            let request = FetchRequest(Reading.self, predicate: try FetchPredicate("uid > %@", 10), sortedBy: [.descending("kind"), .ascending("uid")])
+            try reader.scanRows(request, attributes: ["kind", "uid"], streaming: true) { row in
+                rows.append((row.withUTF8(0) { String(decoding: $0, as: UTF8.self) } ?? "", row.integer(1) ?? 0, row.rowID))
+                if rows.count % 1_000 == 1 { cursors.insert(try Self.openCursors(on: connection)) }
+            }
+            #expect(try Self.openCursors(on: connection) == 0)
+        }
+        let expected = (11...Int64(Self.count)).map { (kind: "kind \($0 % 7)", uid: $0) }
+            .sorted { $0.kind != $1.kind ? $0.kind > $1.kind : $0.uid < $1.uid }
+        #expect(rows.map(\.kind) == expected.map(\.kind))
+        #expect(rows.map(\.uid) == expected.map(\.uid))
+        #expect(rows.map(\.rowID) == expected.map(\.uid))
+        #expect(cursors == [1])
+    }
+
     /// A scan reads libpq's text in place (no value made per row): each column gives the number or the text the
     /// values every other read makes would give, nulls, fractions, large numbers and infinities included.
     @Test func aScanReadsEachTypeInPlaceAsTheValuesReadIt() async throws {

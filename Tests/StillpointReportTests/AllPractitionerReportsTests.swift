@@ -50,6 +50,53 @@ struct AllPractitionerReportsTests {
         #expect(counts == [1, 2, 0, 3])
     }
 
+    /// The one scan writes byte for byte the JSON lines of one report per practitioner made on its own (a cold
+    /// report, through the practitioner's scope), in the store's order of their ids: ids that sort unusually (upper
+    /// case, digits as text, a space, letters past ASCII), added out of that order, one without a session, and
+    /// sessions of a source and a zone of their own, read in place.
+    @Test(arguments: PracticeStore.all)
+    func theOneScanWritesTheLinesOfOneReportPerPractitioner(_ store: PracticeStore) async throws {
+        let container = try store.open(schema: Session.schema)
+        defer { try? container.close() }
+        let ids = ["zoë", "Zed", "10", "9", "ålex", "alice", "a b"]
+        for (number, id) in ids.enumerated() where id != "Zed" {
+            for day in 0...number {
+                try await Property.apply(.upsert(id, key: "\(id)-\(day)", day: day * 3 % 11, minutes: 5 + number * 7 + day,
+                                                 kind: day.isMultiple(of: 2) ? "yoga" : "meditation"), to: container)
+            }
+        }
+        try await Practitioners.add("Zed", in: container)
+        try await container.performBackgroundTask { context in
+            for (index, id) in ["zoë", "9"].enumerated() {
+                let session = context.insert(Session.self)
+                try session.set(Session.practitioner, to: try Practitioners.object(id, in: context))
+                session[Session.key] = "\(id)-zoned"
+                session[Session.start] = Property.asOf.addingTimeInterval(-5_000 - Double(index) * 86_400)
+                session[Session.duration] = 900
+                session[Session.source] = "insight-timer"
+                session[Session.timeZone] = index == 0 ? "Asia/Kolkata" : "America/New_York"
+            }
+            try await context.save()
+        }
+
+        var manifest = try Manifest(yaml: Property.manifest)
+        manifest.environment.asOf = Property.asOf
+        let entries = try manifest.prepare(catalog: try BuiltInStatistics.catalog())
+        let lines = LockedState<[String]>([])
+        try await AllPractitionerReports.run(entries, environment: manifest.environment, in: container) { id, report in
+            lines.withLock { $0.append(JSONReportRenderer().line(report, practitioner: id)) }
+        }
+        let inIDOrder = try await Practitioners.list(in: container).map(\.id)
+        #expect(Set(inIDOrder) == Set(ids))
+        var alone: [String] = []
+        for id in inIDOrder {
+            let report = try #require(try await PractitionerReports(container: container).report(for: id, entries, environment: manifest.environment))
+            alone.append(JSONReportRenderer().line(report, practitioner: id))
+        }
+        #expect(lines.withLock { $0 } == alone)
+        #expect(alone.contains { $0.contains("\"practitioner\":\"Zed\"") })
+    }
+
     /// A statistic that reads the store (not the digest) runs scoped to each practitioner in turn, while the one scan
     /// of every session goes on: it counts their own sessions only, none for a practitioner without one.
     @Test(arguments: PracticeStore.all)

@@ -24,7 +24,26 @@ extension ObjectContext {
         if let rowIDs, rowIDs.isEmpty { return }
         var request = FetchRequest(entity, predicate: try rowIDs.map { try FetchPredicate("_id IN %@", $0) }.map { $0 && restriction } ?? restriction)
         request.includesPendingChanges = false
-        try graph.scanRows(request, attributes: attributes, body)
+        try graph.scanRows(request, attributes: attributes, streaming: false, body)
+    }
+
+    /// Streams the saved rows `request` matches (its predicate and this context's scope), in the order of its sort
+    /// keys and then of row ids, each with its row ID and the `attributes` asked for, read in place as
+    /// ``scanRows(of:attributes:rowIDs:_:)`` reads them: no value or string is made per row. Memory holds a batch of
+    /// rows at a time whatever their number (on PostgreSQL a cursor), and `body` may read the store itself. The
+    /// request's window and properties are not used; a to-one relationship's name reads the row id of the object
+    /// it names (``ScannedRow/integer(_:)``). Unsaved changes of this context are not seen.
+    ///
+    /// ```swift
+    /// let request = FetchRequest(Session.self, sortedBy: [.ascending("practitioner"), .ascending("start")])
+    /// try context.scanRows(request, attributes: ["practitioner", "duration"]) { row in
+    ///     totals[row.integer(0) ?? 0, default: 0] += row.double(1) ?? 0
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``SchemaError`` for an attribute or sort key the entity does not have.
+    public func scanRows(_ request: FetchRequest, attributes: [String], _ body: (borrowing ScannedRow) throws -> Void) throws {
+        try graph.scanRows(request.scoped(by: scope), attributes: attributes, streaming: true, body)
     }
 
     /// The position in the change log of the state this context reads: inside ``withPinnedSnapshot(_:)``, the

@@ -9,10 +9,12 @@ extension ObjectGraph {
         try withReader { reader in try reader.scanRows(of: entity, attributes: attributes, rowIDs: rowIDs, body) }
     }
 
-    /// The store side of a scoped ``ObjectContext/scanRows(of:attributes:rowIDs:_:)``: the rows `request` matches.
-    func scanRows(_ request: FetchRequest, attributes: [String], _ body: (borrowing ScannedRow) throws -> Void) throws {
+    /// The store side of a scoped ``ObjectContext/scanRows(of:attributes:rowIDs:_:)`` and of
+    /// ``ObjectContext/scanRows(_:attributes:_:)``: the rows `request` matches, in its order.
+    func scanRows(_ request: FetchRequest, attributes: [String], streaming: Bool,
+                  _ body: (borrowing ScannedRow) throws -> Void) throws {
         for name in attributes { _ = try request.entity.attribute(position: name) }
-        try withReader { reader in try reader.scanRows(request, attributes: attributes, body) }
+        try withReader { reader in try reader.scanRows(request, attributes: attributes, streaming: streaming, body) }
     }
 
     /// The change sets after `token` in the state this graph reads, complete or an error.

@@ -55,6 +55,18 @@ public struct ScannedRow: ~Copyable {
         }
     }
 
+    /// The integer attribute at `column` (a to-one relationship's column: the row id of the object it names), `nil`
+    /// when it is null.
+    public func integer(_ column: Int) -> Int64? {
+        switch source {
+        case .statement(let statement, let columns):
+            return columns.isNull(statement, Int32(column) + 1) ? nil : columns.integer(statement, Int32(column) + 1)
+        case .values(_, let values):
+            if case .integer(let value) = values[column] { return value }
+            return nil
+        }
+    }
+
     /// Calls `body` with the UTF-8 bytes of the text attribute at `column`, `nil` when it is null. The bytes are
     /// valid only during the call.
     public func withUTF8<T>(_ column: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T? {

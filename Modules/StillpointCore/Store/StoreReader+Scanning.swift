@@ -13,4 +13,9 @@ extension StoreReader {
             try forEachObject(FetchRequest(entity), limit: nil, offset: nil, streaming: true, pick)
         }
     }
+
+    /// The rows of part of a table, read whole where the store can (see ``scanRows(_:attributes:streaming:_:)``).
+    package func scanRows(_ request: FetchRequest, attributes: [String], _ body: (borrowing ScannedRow) throws -> Void) throws {
+        try scanRows(request, attributes: attributes, streaming: false, body)
+    }
 }

@@ -64,8 +64,10 @@ package protocol StoreReader {
     func scanRows(of entity: EntityDescription, attributes: [String], rowIDs: [Int64]?,
                   _ body: (borrowing ScannedRow) throws -> Void) throws
 
-    /// Streams the row ID and `attributes` of each row `request` matches (its predicate, scope included; no order,
-    /// no window) in one statement: a scan of part of a table, such as one practitioner's sessions through the
-    /// index their column leads. `body` may read the store itself; the part's rows may be held at once.
-    func scanRows(_ request: FetchRequest, attributes: [String], _ body: (borrowing ScannedRow) throws -> Void) throws
+    /// Streams the row ID and `attributes` of each row `request` matches (its predicate, scope included, in the order
+    /// of its sort keys and then row ids; no window) in one statement: a scan of part of a table, such as one
+    /// practitioner's sessions through the index their column leads. `body` may read the store itself. Without
+    /// `streaming` the rows may be held at once (one round trip); with it, memory holds a batch of rows at a time
+    /// whatever their number (a cursor: the batch job's scan of every session).
+    func scanRows(_ request: FetchRequest, attributes: [String], streaming: Bool, _ body: (borrowing ScannedRow) throws -> Void) throws
 }

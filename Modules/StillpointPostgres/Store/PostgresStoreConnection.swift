@@ -104,11 +104,20 @@ package struct PostgresStoreConnection: StoreReader {
     /// One statement, its result read whole (one round trip, no cursor's three): the rows of part of a table, such
     /// as one practitioner's sessions, through the index their column leads. Memory holds that part's rows. The
     /// statement is prepared on the connection: the next practitioner's read runs it by name, neither parsed nor
-    /// planned again.
-    package func scanRows(_ request: FetchRequest, attributes: [String], _ body: (borrowing ScannedRow) throws -> Void) throws {
+    /// planned again. `streaming`, it is read through a cursor instead, a batch of rows at a time (the batch job's
+    /// scan of every session), each batch read in place.
+    package func scanRows(_ request: FetchRequest, attributes: [String], streaming: Bool,
+                          _ body: (borrowing ScannedRow) throws -> Void) throws {
         let types = try attributes.map { name throws(SchemaError) in try request.entity.checkedAttribute(named: name).type }
         let query = try dialect.select(request, columns: (["_id"] + attributes).map(dialect.quote).joined(separator: ", "))
-        try connection.executePrepared(query.sql, query.arguments.map(PostgresValueText.text)).forEachScannedRow(types: types, body)
+        let parameters = query.arguments.map(PostgresValueText.text)
+        guard streaming else {
+            return try connection.executePrepared(query.sql, parameters).forEachScannedRow(types: types, body)
+        }
+        // Between batches the connection is free for `body`, which may read the store (a statistic of the batch job).
+        try PostgresCursor(connection, name: "stillpoint_ordered_scan").forEachChunk(query.sql, parameters) { result in
+            try result.forEachScannedRow(types: types, body)
+        }
     }
 
     package func count(_ request: FetchRequest) throws -> Int {

@@ -6,8 +6,9 @@ import StillpointManifest
 
 /// The batch job: one report per practitioner of a store, in id order, from one scan of every session in the
 /// order of the `(practitioner, start)` index, each handed on as soon as its turn comes. Only one practitioner's
-/// digest is in memory at a time, and the scan streams (``ObjectContext/forEachRow(_:_:)``: on PostgreSQL a cursor
-/// read 2,000 rows per `FETCH`), so memory does not grow with the number of practitioners.
+/// digest is in memory at a time, and the scan streams (``ObjectContext/scanRows(_:attributes:_:)``: on PostgreSQL
+/// a cursor read 2,000 rows per `FETCH`), so memory does not grow with the number of practitioners. The rows are
+/// read in place: no value or string is made per session.
 ///
 /// The scan follows the index (practitioners by row id), which needs no sort: ordering by the practitioners' ids
 /// instead made the database look up and sort every session first (on PostgreSQL most of the job's time). When
@@ -29,7 +30,7 @@ public enum AllPractitionerReports {
     public static func run(_ entries: [PreparedEntry], environment: ReportEnvironment, in container: PersistentContainer,
                            each: @escaping @Sendable (String, Report) throws -> Void) async throws {
         // The practitioner's row id: the relationship's own column, which leads the (practitioner, start) index.
-        let practitionerRowID = "\(Session.practitioner.name)._id"
+        let practitionerColumn = Session.practitioner.name
         try await container.newBackgroundContext(name: "all practitioners").perform { context in
             try context.withPinnedSnapshot {
                 let token = try context.historyToken()
@@ -38,15 +39,13 @@ public enum AllPractitionerReports {
                 let noSessions = builder.build(token: token)
                 var turns = Turns(try practitioners(in: context))
                 var current: Int64?
-                var sessions = FetchRequest(Session.self)
-                sessions.properties = [.attribute(practitionerRowID)] + ["start", "duration", "kind", "source", "timeZone"].map(FetchProperty.attribute)
-                sessions.sortKeys = [.ascending(practitionerRowID), .ascending(Session.start.name)]
+                let sessions = FetchRequest(Session.self, sortedBy: [.ascending(practitionerColumn), .ascending(Session.start.name)])
                 func made(_ practitioner: Turns.Practitioner, _ digest: SessionDigest, _ context: isolated ObjectContext) throws {
                     try turns.made(practitioner, try report(of: practitioner.rowID, entries, environment, digest, context), each)
                 }
-                try context.forEachRow(sessions) { values in
+                try context.scanRows(sessions, attributes: [practitionerColumn] + SessionDigest.attributes) { row in
                     // A session of nobody (written by another program without a practitioner) is in no report.
-                    guard case .integer(let rowID) = values[0] else { return }
+                    guard let rowID = row.integer(0) else { return }
                     if let current, current != rowID {
                         let digest = builder.build(token: token)
                         if let practitioner = turns.practitioner(rowID: current) { try made(practitioner, digest, context) }
@@ -56,8 +55,7 @@ public enum AllPractitionerReports {
                         for practitioner in turns.withoutSessions(before: rowID) { try made(practitioner, noSessions, context) }
                     }
                     current = rowID
-                    try builder.append(start: values[1].numericValue ?? .nan, duration: values[2].numericValue ?? .nan,
-                                   kind: values[3].text, source: values[4].text, timeZone: values[5].text)
+                    try builder.append(row, columnsFrom: 1)
                 }
                 if let current, let practitioner = turns.practitioner(rowID: current) {
                     try made(practitioner, builder.build(token: token), context)
@@ -149,12 +147,5 @@ public enum AllPractitionerReports {
             }
             return ReportEntry(id: entry.id, name: entry.name, title: description.name, presentation: description.presentation, outcome: outcome)
         })
-    }
-}
-
-private extension AttributeValue {
-    /// The text of a string value; `nil` for anything else.
-    var text: String? {
-        if case .string(let text) = self { text } else { nil }
     }
 }

@@ -10,6 +10,11 @@ import StillpointStatistics
 /// A failing statistic reports its error and the others still finish; ``cancel()`` stops the running ones
 /// (their SQLite statements are interrupted) and the waiting ones never start.
 ///
+/// A runner of one practitioner's report (``practitioner``) computes the statistics that read the digest in the
+/// digest's own operation, one after the other, as soon as it is read: a practitioner's digest is small, and an
+/// operation each cost more in threads woken than the statistics themselves. Their entries then start and finish
+/// together.
+///
 /// ```swift
 /// let runner = ReportRunner(container: container)
 /// let report = try await runner.run(entries, environment: manifest.environment) { event in
@@ -102,35 +107,52 @@ public final class ReportRunner: Sendable {
         }
         let events = queue.events
         catchUp.withLock { $0 = nil }
-        let digestOperation = entries.contains { $0.prepared.readsDigest } ? makeDigestOperation() : nil
-        var indexByOperation: [ObjectIdentifier: Int] = [:]
+        // A practitioner's digest is small: its statistics run in the digest's own operation, one after the other,
+        // where an operation each cost more in threads woken than the statistics themselves (a report of one
+        // practitioner of ten years takes about a millisecond). A whole store's run each in an operation of its
+        // own, side by side.
+        let inDigestOperation = practitioner == nil ? [] : entries.indices.filter { entries[$0].prepared.readsDigest }
+        let digestOperation = entries.contains { $0.prepared.readsDigest }
+            ? makeDigestOperation(computing: inDigestOperation.map { ($0, entries[$0]) }, environment: environment) : nil
+        var indicesByOperation: [ObjectIdentifier: [Int]] = [:]
+        if let digestOperation, !inDigestOperation.isEmpty { indicesByOperation[ObjectIdentifier(digestOperation)] = inDigestOperation }
         var operations: [AnyContextOperation] = []
-        for (index, entry) in entries.enumerated() {
+        for (index, entry) in entries.enumerated() where !inDigestOperation.contains(index) {
             let operation = statisticOperation(entry, environment: environment, digest: digestOperation)
-            indexByOperation[ObjectIdentifier(operation)] = index
+            indicesByOperation[ObjectIdentifier(operation)] = [index]
             operations.append(operation)
         }
         queue.addOperations((digestOperation.map { [$0] } ?? []) + operations)
 
-        var remaining = operations.count
+        var remaining = entries.count
         for await event in events where remaining > 0 {
             // The digest's failure too: the statistics that read it fail only with a word about it.
             if case .failed(let error as StoreError) = event.kind { storeFailure.withLock { $0 = $0 ?? error } }
-            guard let index = indexByOperation[ObjectIdentifier(event.operation)] else { continue }
-            let outcome: ReportOutcome
-            switch event.kind {
-            case .enqueued: continue
-            case .started: outcome = .running(progress: nil)
-            case .progress(let progress): outcome = .running(progress: progress.fractionCompleted)
-            case .finished(let value):
-                outcome = (value as? StatisticResult).map(ReportOutcome.finished) ?? .failed(message: "the statistic returned no result")
-            case .failed(let error): outcome = .failed(message: Self.message(for: error))
-            case .cancelled: outcome = .cancelled
+            guard let indices = indicesByOperation[ObjectIdentifier(event.operation)] else { continue }
+            for index in indices {
+                let outcome: ReportOutcome
+                switch event.kind {
+                case .enqueued: continue
+                case .started: outcome = .running(progress: nil)
+                case .progress(let progress): outcome = .running(progress: progress.fractionCompleted)
+                case .finished(let pass as DigestPass):
+                    switch pass.results[index] {
+                    case .success(let result)?: outcome = .finished(result)
+                    case .failure(let error)?:
+                        if let error = error as? StoreError { storeFailure.withLock { $0 = $0 ?? error } }
+                        outcome = .failed(message: Self.message(for: error))
+                    case nil: outcome = .failed(message: "the statistic returned no result")
+                    }
+                case .finished(let value):
+                    outcome = (value as? StatisticResult).map(ReportOutcome.finished) ?? .failed(message: "the statistic returned no result")
+                case .failed(let error): outcome = .failed(message: Self.message(for: error))
+                case .cancelled: outcome = .cancelled
+                }
+                report.entries[index].outcome = outcome
+                await onEvent(.updated(index: index, outcome))
+                if case .running = outcome { continue }
+                remaining -= 1
             }
-            report.entries[index].outcome = outcome
-            await onEvent(.updated(index: index, outcome))
-            if case .running = outcome { continue }
-            remaining -= 1
             if remaining == 0 { break }
         }
         // Every statistic has read the digest's summaries: the digest is kept for the next run without them.
@@ -174,26 +196,44 @@ public final class ReportRunner: Sendable {
         })
     }
 
-    /// The operation that hands the digest to the statistics: the kept one brought up to date, or a new one.
-    private func makeDigestOperation() -> ContextOperation<DigestPass> {
-        ContextOperation(identifier: "digest", priority: .high) { [self] context, _ in
-            // The same read transaction for the change log and the rows, so that they agree.
-            try context.withPinnedSnapshot {
-                if let digest = kept.withLock({ $0.digest }) {
-                    switch try digest.catchUp(in: context) {
-                    case .updated(let update):
-                        log("digest: caught up with \(update.changeSets) change set(s), \(update.sessions) session(s)")
-                        catchUp.withLock { $0 = update }
-                        return DigestPass(digest: digest, update: update)
-                    case .rebuild(let reason):
-                        log("digest: \(reason)")
-                    }
+    /// The operation that hands the digest to the statistics: the kept one brought up to date, or a new one; then
+    /// it computes the statistics `computing` (by their index in the report) from it, each failure in its own result.
+    private func makeDigestOperation(computing statistics: [(index: Int, entry: PreparedEntry)],
+                                     environment: ReportEnvironment) -> ContextOperation<DigestPass> {
+        ContextOperation(identifier: "digest", priority: .high) { [self] context, operation in
+            var pass = try readDigest(context)
+            guard !statistics.isEmpty else { return pass }
+            try scopeToPractitioner(context)
+            for (index, entry) in statistics {
+                try operation.checkCancellation()
+                do {
+                    pass.results[index] = .success(try computeFromDigest(entry, environment: environment, pass: pass, context: context))
+                } catch {
+                    pass.results[index] = .failure(error)
                 }
-                let digest = try practitioner.map { try SessionDigest(in: context, practitioner: $0) } ?? SessionDigest(in: context)
-                log("digest: read \(digest.count) session(s) in one scan")
-                kept.withLock { $0 = (digest, [:]) }
-                return DigestPass(digest: digest, update: nil)
             }
+            return pass
+        }
+    }
+
+    /// The digest for a run: the kept one brought up to date, or a new one.
+    private func readDigest(_ context: isolated ObjectContext) throws -> DigestPass {
+        // The same read transaction for the change log and the rows, so that they agree.
+        try context.withPinnedSnapshot {
+            if let digest = kept.withLock({ $0.digest }) {
+                switch try digest.catchUp(in: context) {
+                case .updated(let update):
+                    log("digest: caught up with \(update.changeSets) change set(s), \(update.sessions) session(s)")
+                    catchUp.withLock { $0 = update }
+                    return DigestPass(digest: digest, update: update)
+                case .rebuild(let reason):
+                    log("digest: \(reason)")
+                }
+            }
+            let digest = try practitioner.map { try SessionDigest(in: context, practitioner: $0) } ?? SessionDigest(in: context)
+            log("digest: read \(digest.count) session(s) in one scan")
+            kept.withLock { $0 = (digest, [:]) }
+            return DigestPass(digest: digest, update: nil)
         }
     }
 
@@ -213,19 +253,25 @@ public final class ReportRunner: Sendable {
             try scopeToPractitioner(context)
             // A failed or cancelled digest's own error is this statistic's: it says what happened in the store.
             let pass = try operation.outcome(of: digestOperation)?.get() ?? operation.result(of: digestOperation)
-            if let update = pass.update,
-               let reused = kept.withLock({ $0.results[entry.name] })?.reusable(for: entry, environment: environment, update: update) {
-                return reused
-            }
-            let result = try entry.prepared.compute(digest: pass.digest, context: context)
-            kept.withLock { kept in
-                guard keepsResults, kept.digest === pass.digest else { return }
-                kept.results[entry.name] = KeptResult(entry, environment: environment, result: result)
-            }
-            return result
+            return try computeFromDigest(entry, environment: environment, pass: pass, context: context)
         }
         operation.addDependency(digestOperation)
         return operation
+    }
+
+    /// A statistic from the digest, reusing its last result when none of its inputs changed, and kept for the next run.
+    private func computeFromDigest(_ entry: PreparedEntry, environment: ReportEnvironment, pass: DigestPass,
+                                   context: isolated ObjectContext) throws -> StatisticResult {
+        if let update = pass.update,
+           let reused = kept.withLock({ $0.results[entry.name] })?.reusable(for: entry, environment: environment, update: update) {
+            return reused
+        }
+        let result = try entry.prepared.compute(digest: pass.digest, context: context)
+        kept.withLock { kept in
+            guard keepsResults, kept.digest === pass.digest else { return }
+            kept.results[entry.name] = KeptResult(entry, environment: environment, result: result)
+        }
+        return result
     }
 
     /// Scopes a statistic's context to the practitioner reported on, if any: the store then applies it to every

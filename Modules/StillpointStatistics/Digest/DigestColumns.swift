@@ -1,4 +1,5 @@
 import Foundation
+import StillpointCore
 
 /// The digest's copy of the session table: one array per column, in row-ID order, numbers for texts.
 ///
@@ -70,6 +71,18 @@ package struct DigestColumns: Sendable {
         kinds = kinds.withExactCapacity()
         sources = sources.withExactCapacity()
         zones = zones.withExactCapacity()
+    }
+
+    /// The row of a scan whose columns `first` to `first + 4` are the digest's (``SessionDigest/attributes``), with
+    /// its texts numbered from their bytes in place; `nil` when its start or duration is not a number.
+    ///
+    /// - Throws: ``DigestColumnsError/tooManyTexts(column:)`` for a new text past ``ByteInterner/capacity``.
+    mutating func row(of scanned: borrowing ScannedRow, from first: Int, rowID: Int64) throws -> Row? {
+        guard let start = scanned.double(first), let duration = scanned.double(first + 1) else { return nil }
+        return Row(rowID: rowID, start: start, duration: duration,
+                   kind: try scanned.withUTF8(first + 2) { try kindNames.number(of: $0) } ?? 0,
+                   source: try scanned.withUTF8(first + 3) { try sourceNames.number(of: $0) } ?? 0,
+                   zone: try scanned.withUTF8(first + 4) { try zoneNames.number(of: $0) } ?? 0)
     }
 
     /// Adds a row read by a scan in row-ID order.

@@ -56,7 +56,7 @@ public final class SessionDigest: Sendable {
     private let state: LockedState<State>
 
     /// The attributes the digest reads, in the order of its columns.
-    static let attributes = ["start", "duration", "kind", "source", "timeZone"]
+    package static let attributes = ["start", "duration", "kind", "source", "timeZone"]
 
     /// Reads every session of the store `context` reads, in one table scan; call it inside
     /// ``ObjectContext/withPinnedSnapshot(_:)`` so that the digest and its ``historyToken`` agree.
@@ -250,12 +250,7 @@ public final class SessionDigest: Sendable {
     private static func scan(in context: isolated ObjectContext, rowIDs: [Int64]?, into columns: inout DigestColumns,
                              _ body: (inout DigestColumns, DigestColumns.Row) -> Void) throws {
         try context.scanRows(of: Session.entity, attributes: attributes, rowIDs: rowIDs) { scanned in
-            guard let start = scanned.double(0), let duration = scanned.double(1) else { return }
-            let row = DigestColumns.Row(
-                rowID: scanned.rowID, start: start, duration: duration,
-                kind: try scanned.withUTF8(2) { try columns.kindNames.number(of: $0) } ?? 0,
-                source: try scanned.withUTF8(3) { try columns.sourceNames.number(of: $0) } ?? 0,
-                zone: try scanned.withUTF8(4) { try columns.zoneNames.number(of: $0) } ?? 0)
+            guard let row = try columns.row(of: scanned, from: 0, rowID: scanned.rowID) else { return }
             body(&columns, row)
         }
     }

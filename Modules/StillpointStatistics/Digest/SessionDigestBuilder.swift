@@ -31,6 +31,24 @@ public struct SessionDigestBuilder: Sendable {
         columns.append(row)
     }
 
+    /// Adds the session of a scan whose columns `first` to `first + 4` are the digest's (start, duration, kind, source
+    /// and time zone), its texts read in place: the batch job's scan, which makes no string per session. A start or
+    /// duration that is not a finite number is left out, as ``append(start:duration:kind:source:timeZone:)`` leaves it.
+    ///
+    /// ```swift
+    /// try context.scanRows(request, attributes: ["practitioner", "start", "duration", "kind", "source", "timeZone"]) { row in
+    ///     try builder.append(row, columnsFrom: 1)
+    /// }
+    /// ```
+    ///
+    /// - Throws: as ``append(start:duration:kind:source:timeZone:)`` does.
+    public mutating func append(_ scanned: borrowing ScannedRow, columnsFrom first: Int) throws {
+        guard scanned.double(first)?.isFinite == true, scanned.double(first + 1)?.isFinite == true,
+              let row = try columns.row(of: scanned, from: first, rowID: lastRowID + 1) else { return }
+        lastRowID += 1
+        columns.append(row)
+    }
+
     /// The digest of the sessions appended, current with `token` (the snapshot they were read in); the builder is
     /// empty again afterwards.
     public mutating func build(token: HistoryToken) -> SessionDigest {
