@@ -49,22 +49,22 @@ struct SQLiteSaveRows: SaveRowWriter {
         }
     }
 
-    func updateRows(_ rows: [(rowID: Int64, version: Int64, values: ContiguousArray<AttributeValue>)], of entity: EntityDescription) throws -> Set<Int64> {
+    func updateRows(_ rows: [(rowID: Int64, version: Int64, values: ContiguousArray<AttributeValue>)], of entity: EntityDescription) throws -> [Bool] {
         let statement = try statements.statement(.update, for: entity)
-        var written: Set<Int64> = []
+        var written: [Bool] = []
         written.reserveCapacity(rows.count)
-        for row in rows where try db.run(statement, values: row.values, rowID: row.rowID, version: row.version) == 1 {
-            written.insert(row.rowID)
+        for row in rows {
+            written.append(try db.run(statement, values: row.values, rowID: row.rowID, version: row.version) == 1)
         }
         return written
     }
 
-    func deleteRows(_ rows: [(rowID: Int64, version: Int64)], of entity: EntityDescription) throws -> Set<Int64> {
+    func deleteRows(_ rows: [(rowID: Int64, version: Int64)], of entity: EntityDescription) throws -> [Bool] {
         let statement = try statements.statement(.delete, for: entity)
-        var deleted: Set<Int64> = []
+        var deleted: [Bool] = []
         deleted.reserveCapacity(rows.count)
-        for row in rows where try db.run(statement, values: [], rowID: row.rowID, version: row.version) == 1 {
-            deleted.insert(row.rowID)
+        for row in rows {
+            deleted.append(try db.run(statement, values: [], rowID: row.rowID, version: row.version) == 1)
         }
         return deleted
     }

@@ -216,6 +216,47 @@ struct MergePolicyTests {
         }
     }
 
+    /// A save of many rows writes its updates and deletes of one entity in bulk: exactly the rows another context
+    /// changed or deleted are settled by the policy, whatever their place among the others. Under `error`, the
+    /// conflicts name those rows and nothing is written; under object-trump, the rows are merged or deleted.
+    @Test(arguments: TestStore.all, [MergePolicy.error, .mergeByPropertyObjectTrump])
+    func staleRowsAmongABulkSaveAreSettledOneByOne(store: TestStore, policy: MergePolicy) async throws {
+        let container = try await makeContainer(store)
+        try await insertItems(1...8, in: container)
+        let x = container.newBackgroundContext(name: "X")
+        await x.setMergePolicy(policy)
+        let ids = try await x.perform { try $0.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)])).map(\.objectID) }
+        try await container.performBackgroundTask { context in
+            try context.existingObject(with: ids[2])[Item.title] = "changed by Y"   // item 3, which X updates
+            try context.existingObject(with: ids[5])[Item.title] = "changed by Y"   // item 6, which X deletes
+            try context.delete(try context.existingObject(with: ids[6]))            // item 7, which X deletes too
+            try await context.save()
+        }
+        let outcome: Result<Void, any Error> = await x.perform { context in
+            do {
+                for id in ids[0..<4] { try context.existingObject(with: id)[Item.score] = 1 }
+                for id in ids[4..<8] { try context.delete(try context.existingObject(with: id)) }
+                try await context.save()
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        let stored = try await container.newBackgroundContext().perform { context in
+            try context.fetch(FetchRequest(Item.self, sortedBy: [.ascending(Item.uid)])).map { ($0[Item.uid], $0[Item.title], $0[Item.score]) }
+        }
+        switch (policy, outcome) {
+        case (.error, .failure(SaveError.conflicts(let conflicts))):
+            #expect(conflicts.map(\.objectID) == [ids[2], ids[5]])
+            #expect(stored.map(\.0) == [1, 2, 3, 4, 5, 6, 8] && stored.allSatisfy { $0.2 == nil })
+        case (.mergeByPropertyObjectTrump, .success):
+            #expect(stored.map(\.0) == [1, 2, 3, 4] && stored.allSatisfy { $0.2 == 1 })
+            #expect(stored.map(\.1) == ["item 1", "item 2", "changed by Y", "item 4"])
+        default:
+            Issue.record("\(policy): \(outcome)")
+        }
+    }
+
     /// A store with item 1, and a context X under `policy` that has read it.
     private func storeReadByX(_ store: TestStore, under policy: MergePolicy) async throws -> (PersistentContainer, ObjectContext, ObjectID) {
         let container = try await makeContainer(store)

@@ -12,7 +12,7 @@ extension ObjectGraph {
         var entityRefs: [String: SaveTransaction.EntityRef] = [:]
         var lastRef: SaveTransaction.EntityRef?
         func entityRef(of object: ManagedObject) -> SaveTransaction.EntityRef {
-            if let lastRef, lastRef.entity.name == object.entity.name { return lastRef }
+            if let lastRef, lastRef.entity.identity == object.entity.identity { return lastRef }
             let ref = entityRefs[object.entity.name] ?? SaveTransaction.EntityRef(object.entity)
             entityRefs[object.entity.name] = ref
             lastRef = ref

@@ -25,13 +25,14 @@ package protocol SaveRowWriter {
     func updateRow(_ values: ContiguousArray<AttributeValue>, of entity: EntityDescription, rowID: Int64, version: Int64) throws -> RowWriteResult
 
     /// Writes each row's values over it if it still has its version, stepping the version, in as few statements as
-    /// the store can, and returns the ids written; a row left out is stale. The caller sends only updates that leave
-    /// the attributes of every uniqueness constraint as they were, so that none can be refused.
-    func updateRows(_ rows: [(rowID: Int64, version: Int64, values: ContiguousArray<AttributeValue>)], of entity: EntityDescription) throws -> Set<Int64>
+    /// the store can, and returns whether each row was written, in the order of `rows` (`false`: stale). The caller
+    /// sends only updates that leave the attributes of every uniqueness constraint as they were, so that none can
+    /// be refused. By position, not a set of ids: a large save then hashes no row id to learn its outcome.
+    func updateRows(_ rows: [(rowID: Int64, version: Int64, values: ContiguousArray<AttributeValue>)], of entity: EntityDescription) throws -> [Bool]
 
-    /// Deletes each row that still has its version, in as few statements as the store can, and returns the ids
-    /// deleted.
-    func deleteRows(_ rows: [(rowID: Int64, version: Int64)], of entity: EntityDescription) throws -> Set<Int64>
+    /// Deletes each row that still has its version, in as few statements as the store can, and returns whether each
+    /// row was deleted, in the order of `rows` (`false`: it has another version, or is gone).
+    func deleteRows(_ rows: [(rowID: Int64, version: Int64)], of entity: EntityDescription) throws -> [Bool]
 
     /// Deletes the row `rowID` if it still has `version` (any version when `nil`); whether it was deleted.
     func deleteRow(of entity: EntityDescription, rowID: Int64, version: Int64?) throws -> Bool
@@ -218,14 +219,15 @@ extension SaveTransaction {
     private static let bulkThreshold = 4
 
     /// The positions below `count` grouped by entity, in order, for the entities with at least ``bulkThreshold``.
-    /// Entities are told apart by their ``EntityRef``, one per entity in a save: no name is hashed or compared.
-    private static func groups(count: Int, entity: (Int) -> EntityRef, where included: (Int) -> Bool) -> [[Int]] {
+    /// Entities are told apart by the identity of their ``EntityRef``, one per entity in a save: no name is hashed
+    /// or compared, and no reference is retained per row.
+    private static func groups(count: Int, entity: (Int) -> ObjectIdentifier, where included: (Int) -> Bool) -> [[Int]] {
         var groups: [[Int]] = []
         var groupOfEntity: [ObjectIdentifier: Int] = [:]
         // Rows of one entity come in runs: the group of the previous row answers most of them without hashing.
         var previous: (entity: ObjectIdentifier, group: Int)?
         for index in 0..<count where included(index) {
-            let key = ObjectIdentifier(entity(index))
+            let key = entity(index)
             if let previous, previous.entity == key {
                 groups[previous.group].append(index)
                 continue
@@ -247,7 +249,7 @@ extension SaveTransaction {
     /// Inserts in `skipping` were written already; references in the others are resolved through `rowIDs`.
     private func insertInBulk(rows: some SaveRowWriter, skipping: [Bool], resolving rowIDs: [UInt64: Int64]) throws -> [Int64?] {
         var ids = [Int64?](repeating: nil, count: inserts.count)
-        for group in Self.groups(count: inserts.count, entity: { inserts[$0].entityRef }, where: { !skipping[$0] }) {
+        for group in Self.groups(count: inserts.count, entity: { ObjectIdentifier(inserts[$0].entityRef) }, where: { !skipping[$0] }) {
             var written: [Int64?] = []
             let values = group.map { index in
                 rowIDs.isEmpty ? inserts[index].values : Self.resolving(inserts[index].values, of: inserts[index].entity, rowIDs: rowIDs)
@@ -271,10 +273,11 @@ extension SaveTransaction {
             let unique = Set(update.entity.uniquenessConstraints.joined())
             return !update.values.indices.contains { update.values[$0] != update.readValues[$0] && unique.contains(update.entity.storedAttributes[$0].name) }
         }
-        for group in Self.groups(count: updates.count, entity: { updates[$0].entityRef }, where: { eligible(updates[$0]) }) {
+        for group in Self.groups(count: updates.count, entity: { ObjectIdentifier(updates[$0].entityRef) }, where: { eligible(updates[$0]) }) {
+            // Every update in a group has a row id (`eligible`): the batch's positions are the group's.
             let batch = group.compactMap { index in updates[index].id.rowID.map { (rowID: $0, version: updates[index].version, values: updates[index].values) } }
-            let ids = try rows.updateRows(batch, of: updates[group[0]].entity)
-            for index in group { written[index] = updates[index].id.rowID.map(ids.contains) }
+            let results = try rows.updateRows(batch, of: updates[group[0]].entity)
+            for (index, wasWritten) in zip(group, results) { written[index] = wasWritten }
         }
         return written
     }
@@ -283,10 +286,11 @@ extension SaveTransaction {
     /// version, or is gone), `nil` for the deletes left to write one by one.
     private func deleteInBulk(rows: some SaveRowWriter) throws -> [Bool?] {
         var deleted = [Bool?](repeating: nil, count: deletes.count)
-        for group in Self.groups(count: deletes.count, entity: { deletes[$0].entityRef }, where: { deletes[$0].id.rowID != nil }) {
+        for group in Self.groups(count: deletes.count, entity: { ObjectIdentifier(deletes[$0].entityRef) }, where: { deletes[$0].id.rowID != nil }) {
+            // Every delete in a group has a row id: the batch's positions are the group's.
             let batch = group.compactMap { index in deletes[index].id.rowID.map { (rowID: $0, version: deletes[index].version) } }
-            let ids = try rows.deleteRows(batch, of: deletes[group[0]].entity)
-            for index in group { deleted[index] = deletes[index].id.rowID.map(ids.contains) }
+            let results = try rows.deleteRows(batch, of: deletes[group[0]].entity)
+            for (index, wasDeleted) in zip(group, results) { deleted[index] = wasDeleted }
         }
         return deleted
     }

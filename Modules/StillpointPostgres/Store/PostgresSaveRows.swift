@@ -57,7 +57,7 @@ package struct PostgresSaveRows: SaveRowWriter {
     }
 
     package func updateRows(_ rows: [(rowID: Int64, version: Int64, values: ContiguousArray<AttributeValue>)],
-                            of entity: EntityDescription) throws -> Set<Int64> {
+                            of entity: EntityDescription) throws -> [Bool] {
         let insert = PostgresRowInsert(entity)
         let columns = insert.columns
         let types = ["bigint", "bigint"] + entity.storedAttributes.map { Self.castType($0.type) }
@@ -83,17 +83,18 @@ package struct PostgresSaveRows: SaveRowWriter {
             let result = try connection.execute(sql, parameters)
             written.formUnion((0..<result.rowCount).compactMap { result.integer(row: $0, column: 0) })
         }
-        return written
+        return rows.map { written.contains($0.rowID) }
     }
 
-    package func deleteRows(_ rows: [(rowID: Int64, version: Int64)], of entity: EntityDescription) throws -> Set<Int64> {
+    package func deleteRows(_ rows: [(rowID: Int64, version: Int64)], of entity: EntityDescription) throws -> [Bool] {
         guard !rows.isEmpty else { return [] }
         // Two array parameters, however many rows.
         let sql = "DELETE FROM \(dialect.quote(entity.name)) WHERE (\"_id\", \"_version\") IN "
             + "(SELECT * FROM unnest($1::bigint[], $2::bigint[])) RETURNING \"_id\""
         let result = try connection.execute(sql, ["{" + rows.map { String($0.rowID) }.joined(separator: ",") + "}",
                                                   "{" + rows.map { String($0.version) }.joined(separator: ",") + "}"])
-        return Set((0..<result.rowCount).compactMap { result.integer(row: $0, column: 0) })
+        let deleted = Set((0..<result.rowCount).compactMap { result.integer(row: $0, column: 0) })
+        return rows.map { deleted.contains($0.rowID) }
     }
 
     /// The type a parameter of an attribute of `type` is cast to.
