@@ -226,11 +226,13 @@ struct LiveReportsTests {
         // Up to date: nothing until the next change, which comes next.
         let upToDate = try #require(try await engine.updates(of: "alice", after: current.generation))
         try await Property.apply(.upsert("alice", key: "a2", day: 2, minutes: 20, kind: "yoga"), to: container)
+        // Read now: on PostgreSQL the position moves on later with other databases' transactions.
+        let committed = try container.currentHistoryToken().sequence
         let next = try #require(await Self.next(upToDate))
         #expect(Self.sessionCount(next) == 2)
         #expect(next.generation > current.generation)
         // Generations are at least the change-log position the report is current with.
-        #expect(next.generation >= (try container.currentHistoryToken().sequence))
+        #expect(next.generation >= committed)
         await engine.shutdown()
     }
 

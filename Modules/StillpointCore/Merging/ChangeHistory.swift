@@ -13,10 +13,15 @@ public struct ChangeHistory: Sendable, RandomAccessCollection {
     public let changeSets: [ChangeSet]
     /// Where to continue from: the history after it holds only what was saved after these change sets.
     public let token: HistoryToken
+    /// Whether a transaction that ended while the history was read held it back (a store that cannot tell which
+    /// of its database's transactions are still running from one snapshot, as PostgreSQL's): what it committed
+    /// comes only in a read in a new transaction, which should follow soon rather than wait for the next change.
+    public let mayBeBehind: Bool
 
-    package init(changeSets: [ChangeSet], token: HistoryToken) {
+    package init(changeSets: [ChangeSet], token: HistoryToken, mayBeBehind: Bool = false) {
         self.changeSets = changeSets
         self.token = token
+        self.mayBeBehind = mayBeBehind
     }
 
     public var startIndex: Int { changeSets.startIndex }

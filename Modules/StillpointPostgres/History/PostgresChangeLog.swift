@@ -129,37 +129,21 @@ package enum PostgresChangeLog {
         ORDER BY entry.sequence
         """
 
-    /// How many times ``entries(after:on:)`` reads again while its horizon is held back by a transaction that
-    /// has ended: each read takes a new snapshot, so one more is nearly always enough.
-    static let readsWhileHeldBackByEndedTransaction = 5
-
-    /// One read of the entries after `position`, and whether a transaction that has ended since held it back.
-    struct Read {
-        var entries: [Entry]
-        var next: Position
-        var heldBackByEndedTransaction: Bool
+    /// A read of the entries after a position.
+    package struct Read {
+        package var entries: [Entry]
+        package var next: Position
+        /// A transaction that ended after the read's snapshot held it back: a read with a new snapshot (in a new
+        /// transaction, since a store's reads are repeatable-read ones) gets further.
+        package var heldBackByEndedTransaction: Bool
     }
 
     /// The rows of every transaction that ended since `position`, in sequence order, and the position after them:
     /// one statement, one round trip (the watcher reads this at each ring).
     ///
-    /// A read held back by a transaction that ended after its snapshot reads again at once: a caller that reads
-    /// once (a report catching up after a commit it was told of) would otherwise miss that commit until the next.
-    package static func entries(after position: Position, on connection: PostgresConnection) throws(PostgresError)
-        -> (entries: [Entry], next: Position) {
-        var read = try readEntries(after: position, on: connection)
-        var reads = 1
-        while read.heldBackByEndedTransaction && reads < readsWhileHeldBackByEndedTransaction {
-            let more = try readEntries(after: read.next, on: connection)
-            read = Read(entries: read.entries + more.entries, next: more.next,
-                        heldBackByEndedTransaction: more.heldBackByEndedTransaction)
-            reads += 1
-        }
-        return (read.entries, read.next)
-    }
-
-    /// One statement's read of the entries after `position` (see ``entries(after:on:)``).
-    static func readEntries(after position: Position, on connection: PostgresConnection) throws(PostgresError) -> Read {
+    /// The read says when a transaction that ended after its snapshot held it back: a caller that reads once (a
+    /// report catching up after a commit it was told of) would otherwise miss that commit until the next one.
+    package static func entries(after position: Position, on connection: PostgresConnection) throws(PostgresError) -> Read {
         let rows = try connection.execute(entriesQuery, [String(position.watermark)])
         guard rows.rowCount > 0, let next = rows.text(row: 0, column: 0).flatMap(UInt64.init) else {
             throw PostgresError(message: "the server gave no snapshot horizon", target: connection.target.description)

@@ -180,16 +180,24 @@ package struct PostgresStoreConnection: StoreReader {
     /// watermark after them.
     package func changeSets(after sequence: Int64, excludingProcess process: String?,
                             damaged: (Int64) throws -> Void) throws -> (changeSets: [ChangeSet], next: Int64) {
-        let (entries, next) = try PostgresChangeLog.entries(after: Self.position(of: sequence), on: connection)
+        let read = try readChangeSets(after: sequence, excludingProcess: process, damaged: damaged)
+        return (read.changeSets, read.next)
+    }
+
+    /// ``changeSets(after:excludingProcess:damaged:)``, and whether a transaction that ended during the read held
+    /// it back (``PostgresChangeLog/Read/heldBackByEndedTransaction``).
+    private func readChangeSets(after sequence: Int64, excludingProcess process: String?, damaged: (Int64) throws -> Void) throws
+        -> (changeSets: [ChangeSet], next: Int64, heldBack: Bool) {
+        let read = try PostgresChangeLog.entries(after: Self.position(of: sequence), on: connection)
         var changeSets: [ChangeSet] = []
-        for entry in entries where process == nil || entry.origin != process {
+        for entry in read.entries where process == nil || entry.origin != process {
             guard let changeSet = Self.changeSet(of: entry) else {
                 try damaged(entry.sequence)
                 continue
             }
             changeSets.append(changeSet)
         }
-        return (changeSets, Self.sequence(of: next))
+        return (changeSets, Self.sequence(of: read.next), read.heldBackByEndedTransaction)
     }
 
     package func completeHistory(after sequence: Int64, path: String) throws -> ChangeHistory {
@@ -197,10 +205,10 @@ package struct PostgresStoreConnection: StoreReader {
         guard sequence >= purged else {
             throw StoreError.historyPurged(path: path, token: HistoryToken(sequence: sequence), purgedThrough: HistoryToken(sequence: purged))
         }
-        let (changeSets, next) = try changeSets(after: sequence, excludingProcess: nil) { damaged in
+        let read = try readChangeSets(after: sequence, excludingProcess: nil) { damaged in
             throw StoreError.corrupt(path: path, detail: "the change log's entry \(damaged) in \(PostgresChangeLog.table) cannot be read")
         }
-        return ChangeHistory(changeSets: changeSets, token: HistoryToken(sequence: next))
+        return ChangeHistory(changeSets: read.changeSets, token: HistoryToken(sequence: read.next), mayBeBehind: read.heldBack)
     }
 
     /// A watermark as the seam's `Int64` history position (transaction ids stay far below 2^63).

@@ -218,23 +218,41 @@ public final class ReportRunner: Sendable {
 
     /// The digest for a run: the kept one brought up to date, or a new one.
     private func readDigest(_ context: isolated ObjectContext) throws -> DigestPass {
-        // The same read transaction for the change log and the rows, so that they agree.
-        try context.withPinnedSnapshot {
-            if let digest = kept.withLock({ $0.digest }) {
-                switch try digest.catchUp(in: context) {
-                case .updated(let update):
-                    log("digest: caught up with \(update.changeSets) change set(s), \(update.sessions) session(s)")
-                    catchUp.withLock { $0 = update }
-                    return DigestPass(digest: digest, update: update)
-                case .rebuild(let reason):
-                    log("digest: \(reason)")
-                }
-            }
+        if let digest = kept.withLock({ $0.digest }), let update = try catchUp(digest, in: context) {
+            return DigestPass(digest: digest, update: update)
+        }
+        // The same read transaction for the change log's position and the rows, so that they agree.
+        return try context.withPinnedSnapshot {
             let digest = try practitioner.map { try SessionDigest(in: context, practitioner: $0) } ?? SessionDigest(in: context)
             log("digest: read \(digest.count) session(s) in one scan")
             kept.withLock { $0 = (digest, [:]) }
             return DigestPass(digest: digest, update: nil)
         }
+    }
+
+    /// How many read transactions a catch-up takes at most while the change log's read says it may be behind.
+    static let catchUpReads = 3
+
+    /// Brings the kept `digest` up to date with the change log, each read in one read transaction (the change log
+    /// and the rows agree); `nil` when it must be read again whole. A read held back by a transaction that ended
+    /// meanwhile (``DigestUpdate/mayBeBehind``) is followed by another in a new transaction, so that a report
+    /// made after a commit it was told of does not miss that commit.
+    private func catchUp(_ digest: SessionDigest, in context: isolated ObjectContext) throws -> DigestUpdate? {
+        var combined: DigestUpdate?
+        for _ in 0..<Self.catchUpReads where combined?.mayBeBehind ?? true {
+            switch try context.withPinnedSnapshot({ try digest.catchUp(in: context) }) {
+            case .updated(let update):
+                combined = combined.map { $0.followed(by: update) } ?? update
+            case .rebuild(let reason):
+                log("digest: \(reason)")
+                return nil
+            }
+        }
+        if let combined {
+            log("digest: caught up with \(combined.changeSets) change set(s), \(combined.sessions) session(s)")
+            catchUp.withLock { $0 = combined }
+        }
+        return combined
     }
 
     /// The operation of one statistic: from the digest when it reads it (reusing its last result when none of

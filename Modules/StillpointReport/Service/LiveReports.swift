@@ -69,7 +69,8 @@ public final class LiveReports: Sendable {
         /// (``PractitionerReports`` asks it). A lane goes when its last work is done.
         var lanes: [String: Task<Void, Never>] = [:]
         var subscribers: [Key: [UUID: AsyncStream<LiveReport>.Continuation]] = [:]
-        /// The practitioners whose refresh failed on the store, made again on the next change, catch-up or probe.
+        /// The practitioners whose refresh failed on the store, or read a change log held back by a transaction that
+        /// ended meanwhile: made again on the next change, catch-up or probe.
         var needsRefresh: Set<String> = []
         /// A retry of the failed refreshes is asked for and not yet done.
         var retryAsked = false
@@ -292,6 +293,11 @@ public final class LiveReports: Sendable {
         guard let (report, runner) = try await make(key.practitioner, entries, environment) else {
             forget(key.practitioner)
             return nil
+        }
+        if runner.lastCatchUp?.mayBeBehind == true {
+            // A transaction that ended during the change log's read held it back: the probe's retry makes the
+            // report again in a new read, where waiting for the next change could wait for good.
+            state.withLock { _ = $0.needsRefresh.insert(key.practitioner) }
         }
         let position = runner.keptDigest?.historyToken.sequence ?? 0
         let json = (renderers.renderer(for: .json) ?? JSONReportRenderer()).render(report)

@@ -14,6 +14,15 @@ public struct DigestUpdate: Sendable {
     /// admits no session the earlier one did not.
     public let latestStart: Double
     let kindNames: ByteInterner
+    /// The change log's read may have been held back by a transaction that ended meanwhile
+    /// (``ChangeHistory/mayBeBehind``): catch up again soon, in a new read, rather than at the next change.
+    public let mayBeBehind: Bool
+
+    /// This update and a `later` one of the same digest as one: every session either changed.
+    package func followed(by later: DigestUpdate) -> DigestUpdate {
+        DigestUpdate(changeSets: changeSets + later.changeSets, sessions: sessions + later.sessions, rows: rows + later.rows,
+                     latestStart: later.latestStart, kindNames: later.kindNames, mayBeBehind: later.mayBeBehind)
+    }
 
     /// Whether any session of the digest changed: one it held before, or holds now. A practitioner's digest is not
     /// changed by other practitioners' sessions, which ``sessions`` counts too.

@@ -318,7 +318,8 @@ public final class SessionDigest: Sendable {
             Self.rekey(&state)
             state.token = changes.token
             return DigestUpdate(changeSets: changes.count, sessions: rowIDs.count, rows: changed,
-                                latestStart: state.columns.latestStart, kindNames: state.columns.kindNames)
+                                latestStart: state.columns.latestStart, kindNames: state.columns.kindNames,
+                                mayBeBehind: changes.mayBeBehind)
         })
     }
 
