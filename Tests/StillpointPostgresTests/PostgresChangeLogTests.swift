@@ -191,6 +191,32 @@ struct PostgresChangeLogTests {
         #expect(again.isEmpty, "each row once")
     }
 
+    /// The read at each ring is planned once per connection, not at every read: planning its statement (the
+    /// position expression four times over) cost the server about as much as a read of a few rows.
+    @Test func readingTheEntriesIsPlannedOncePerConnection() throws {
+        let counter = PostgresStatementCounter()
+        let reader = try PostgresConnection(uri: uri, countingIn: counter)
+        var position = try PostgresChangeLog.currentPosition(on: reader)
+        let afterPosition = counter.preparations
+        let writer = try PostgresConnection(uri: uri)
+        var read: [Int64] = []
+        var recorded: [Int64] = []
+        for round in 0..<3 {
+            recorded.append(try record("round \(round)", on: writer))
+            let deadline = Date().addingTimeInterval(10)
+            repeat {
+                let (entries, next) = try PostgresChangeLog.entries(after: position, on: reader).entriesAndNext
+                read += entries.map(\.sequence)
+                position = next
+            } while read.count < recorded.count && Date() < deadline
+        }
+        #expect(read == recorded)
+        #expect(counter.preparations - afterPosition == 1, "prepared at the first read only")
+        let onServer = try reader.execute(
+            "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '%LEFT JOIN \(PostgresChangeLog.table)%'")
+        #expect(onServer.integer(row: 0, column: 0) == 1)
+    }
+
     @Test func aCommitRingsTheDoorbell() throws {
         let listener = try PostgresConnection(uri: uri)
         try listener.execute("LISTEN \(PostgresChangeLog.channel)")

@@ -31,6 +31,21 @@ struct PostgresLogStateTests {
         #expect(position <= next)
     }
 
+    /// The listener looks before every ring: its statement is planned once per connection, and a look after a
+    /// new entry still sees it.
+    @Test func theLookIsPlannedOncePerConnection() throws {
+        let counter = PostgresStatementCounter()
+        let listener = try PostgresConnection(uri: uri, countingIn: counter)
+        let writer = try PostgresConnection(uri: uri)
+        for look in 0..<3 {
+            let last = try PostgresChangeLog.record(author: "look \(look)", timestamp: 0, changes: "{}", origin: "", on: writer)
+            let (state, _, _) = try PostgresLogState.withPosition(on: listener)
+            #expect(state.lastEntry == last)
+        }
+        #expect(counter.preparations == 1)
+        #expect(counter.roundTrips == 3)
+    }
+
     @Test func aTransactionRunningIsSeenBelowTheNextId() throws {
         let running = try PostgresConnection(uri: uri)
         try running.execute("BEGIN")
@@ -51,5 +66,20 @@ struct PostgresLogStateTests {
         let (state, _, _) = try PostgresLogState.withPosition(on: listener)
         #expect(state.store.hasSuffix("/none") && state != followed && state.lastEntry == nil)
         try PostgresConnection(uri: uri).execute(PostgresChangeLog.createTable)
+    }
+
+    /// The look is prepared on the listener's connection: a change log dropped after it was prepared still shows
+    /// as none, and one made again is looked at afresh (a new store, its own entries).
+    @Test func aPreparedLookFollowsAChangeLogDroppedAndMadeAgain() throws {
+        let listener = try PostgresConnection(uri: uri)
+        let (followed, _, _) = try PostgresLogState.withPosition(on: listener)
+        try PostgresConnection(uri: uri).execute("DROP TABLE \(PostgresChangeLog.table)")
+        let (dropped, _, _) = try PostgresLogState.withPosition(on: listener)
+        #expect(dropped.store.hasSuffix("/none") && dropped.lastEntry == nil)
+        let writer = try PostgresConnection(uri: uri)
+        try writer.execute(PostgresChangeLog.createTable)
+        let last = try PostgresChangeLog.record(author: "again", timestamp: 0, changes: "{}", origin: "", on: writer)
+        let (again, _, _) = try PostgresLogState.withPosition(on: listener)
+        #expect(!again.store.hasSuffix("/none") && again.store != followed.store && again.lastEntry == last)
     }
 }
