@@ -88,18 +88,7 @@ struct DigestColumnsTests {
         let container = try store.open(schema: Session.schema)
         defer { try? container.close() }
         try await Self.insert(3, from: 0, into: container)   // Alice's, the lowest row ids
-        try await container.performBackgroundTask { context in
-            let bob = try Practitioners.object("bob", in: context)
-            for index in 0..<3 {
-                let session = context.insert(Session.self)
-                try session.set(Session.practitioner, to: bob)
-                session[Session.start] = Date(timeIntervalSince1970: 1_800_000_000 + Double(index) * 600)
-                session[Session.duration] = 120
-                session[Session.kind] = "yoga"
-                session[Session.key] = "b\(index)"
-            }
-            try await context.save()
-        }
+        try await Self.insert(3, from: 100, into: container, for: "bob")   // Bob's, higher row ids
         let bob = try #require(try await Practitioners.existingRowID(of: "bob", in: container))
         let digest = try await container.performBackgroundTask { context in
             try context.withPinnedSnapshot { try SessionDigest(in: context, practitioner: bob) }
@@ -125,13 +114,13 @@ struct DigestColumnsTests {
         #expect(digest.count == 4)
     }
 
-    private static func insert(_ count: Int, from first: Int, into container: PersistentContainer,
+    private static func insert(_ count: Int, from first: Int, into container: PersistentContainer, for practitioner: String = "alice",
                                kind: @escaping @Sendable (Int) -> String = { $0 % 2 == 0 ? "yoga" : "meditation" }) async throws {
         try await container.performBackgroundTask { context in
-            let alice = try Practitioners.object("alice", in: context)
+            let owner = try Practitioners.object(practitioner, in: context)
             for index in first..<(first + count) {
                 let session = context.insert(Session.self)
-                try session.set(Session.practitioner, to: alice)
+                try session.set(Session.practitioner, to: owner)
                 session[Session.start] = Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 600)
                 session[Session.duration] = 60
                 session[Session.kind] = kind(index)
