@@ -39,6 +39,11 @@ let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: 
 /// time than the libraries' tests it adds; the service's own tests run in the ordinary pass.
 let withServer = Context.environment["STILLPOINT_WITHOUT_SERVER"] == nil
 
+/// `STILLPOINT_WITHOUT_TOOL_TESTS=1` leaves the tool's end-to-end tests out of the graph. CI's thread-sanitizer pass
+/// sets it too: those tests run the tool in child processes, so the sanitizer sees none of their work, and
+/// building them under it cost minutes of CI's time; they run in the ordinary pass.
+let withToolTests = Context.environment["STILLPOINT_WITHOUT_TOOL_TESTS"] == nil
+
 let package = Package(
     name: "Stillpoint",
     platforms: [.macOS(.v15)],
@@ -215,15 +220,6 @@ let package = Package(
             exclude: ["Golden"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "StillpointToolTests",
-            dependencies: [
-                "StillpointSQLite", "StillpointPostgres", "stillpoint", "StillpointTool", "StillpointDefaultStore", "StillpointCore", "PracticeLog",
-                "StillpointPostgresTestSupport", "StillpointChildProcess",
-            ],
-            path: "Tests/StillpointToolTests",
-            exclude: ["Golden"],
-            swiftSettings: strictSettings),
-        .testTarget(
             name: "SourceAuditTests",
             dependencies: ["StillpointChildProcess"],
             path: "Tests/SourceAuditTests",
@@ -235,6 +231,7 @@ let package = Package(
             swiftSettings: strictSettings),
     ]
         + serverTargets
+        + toolTestTargets
         + statisticModules.map { name in
             .target(
                 name: name,
@@ -294,6 +291,21 @@ var serverTargets: [Target] {
                 "StillpointCatalog", "StillpointManifest", "StillpointPostgresTestSupport", "StillpointChildProcess", hummingbird, hummingbirdTesting, crypto,
             ],
             path: "Tests/StillpointServerTests",
+            swiftSettings: strictSettings),
+    ]
+}
+
+var toolTestTargets: [Target] {
+    guard withToolTests else { return [] }
+    return [
+        .testTarget(
+            name: "StillpointToolTests",
+            dependencies: [
+                "StillpointSQLite", "StillpointPostgres", "stillpoint", "StillpointTool", "StillpointDefaultStore", "StillpointCore", "PracticeLog",
+                "StillpointPostgresTestSupport", "StillpointChildProcess",
+            ],
+            path: "Tests/StillpointToolTests",
+            exclude: ["Golden"],
             swiftSettings: strictSettings),
     ]
 }
