@@ -10,7 +10,7 @@ extension PersistentContainer {
     ///
     /// The history's token is past what it holds: the way to a token after a test's own saves, where
     /// ``currentHistoryToken()`` on PostgreSQL may still sit below them.
-    func history(after token: HistoryToken, reaching count: Int, within limit: Duration = .seconds(5)) async throws -> ChangeHistory {
+    func history(after token: HistoryToken, reaching count: Int, within limit: Duration = .seconds(60)) async throws -> ChangeHistory {
         let deadline = ContinuousClock.now + limit
         var history = try self.history(after: token)
         while history.count < count, ContinuousClock.now < deadline {
