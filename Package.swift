@@ -39,10 +39,12 @@ let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: 
 /// time than the libraries' tests it adds; the service's own tests run in the ordinary pass.
 let withServer = Context.environment["STILLPOINT_WITHOUT_SERVER"] == nil
 
-/// `STILLPOINT_WITHOUT_TOOL_TESTS=1` leaves the tool's end-to-end tests out of the graph. CI's thread-sanitizer pass
-/// sets it too: those tests run the tool in child processes, so the sanitizer sees none of their work, and
-/// building them under it cost minutes of CI's time; they run in the ordinary pass.
-let withToolTests = Context.environment["STILLPOINT_WITHOUT_TOOL_TESTS"] == nil
+/// `STILLPOINT_RACE_TESTS_ONLY=1` leaves out of the graph the test targets with nothing of their own for the thread
+/// sanitizer to watch, as CI's sanitizer pass does: the tool's end-to-end tests (they run the tool in child
+/// processes, where the sanitizer sees none of it), the statistic modules' (functions over a digest, on one
+/// thread), the SQL compiler's and the source audit. Building them under the sanitizer cost minutes of CI's time;
+/// they run in the ordinary pass.
+let withAllTests = Context.environment["STILLPOINT_RACE_TESTS_ONLY"] == nil
 
 let package = Package(
     name: "Stillpoint",
@@ -199,11 +201,6 @@ let package = Package(
             path: "Tests/StillpointChildProcessTests",
             swiftSettings: strictSettings),
         .testTarget(
-            name: "StillpointSQLTests",
-            dependencies: ["StillpointSQL", "StillpointCore", propertyBased],
-            path: "Tests/StillpointSQLTests",
-            swiftSettings: strictSettings),
-        .testTarget(
             name: "PracticeLogTests",
             dependencies: [
                 "StillpointSQLite", "StillpointPostgres", "StillpointPostgresTestSupport", "StillpointSQL", "PracticeLog", "StillpointTestSupport",
@@ -220,30 +217,18 @@ let package = Package(
             exclude: ["Golden"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "SourceAuditTests",
-            dependencies: ["StillpointChildProcess"],
-            path: "Tests/SourceAuditTests",
-            swiftSettings: strictSettings),
-        .testTarget(
             name: "StillpointStatisticsTests",
             dependencies: ["StillpointSQLite", "StillpointStatistics", "StillpointManifest", "StillpointCatalog", "StillpointTestSupport", propertyBased],
             path: "Tests/StillpointStatisticsTests",
             swiftSettings: strictSettings),
     ]
         + serverTargets
-        + toolTestTargets
+        + ordinaryPassTestTargets
         + statisticModules.map { name in
             .target(
                 name: name,
                 dependencies: ["StillpointCore", "PracticeLog", "StillpointStatistics"],
                 path: "Plugins/\(name)",
-                swiftSettings: strictSettings)
-        }
-        + statisticModules.map { name in
-            .testTarget(
-                name: "\(name)Tests",
-                dependencies: [.target(name: name), "PracticeLog", "StillpointStatistics", "StillpointTestSupport"],
-                path: "Tests/\(name)Tests",
                 swiftSettings: strictSettings)
         }
 )
@@ -295,9 +280,20 @@ var serverTargets: [Target] {
     ]
 }
 
-var toolTestTargets: [Target] {
-    guard withToolTests else { return [] }
+/// The test targets left out of CI's sanitizer pass (`STILLPOINT_RACE_TESTS_ONLY`).
+var ordinaryPassTestTargets: [Target] {
+    guard withAllTests else { return [] }
     return [
+        .testTarget(
+            name: "StillpointSQLTests",
+            dependencies: ["StillpointSQL", "StillpointCore", propertyBased],
+            path: "Tests/StillpointSQLTests",
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "SourceAuditTests",
+            dependencies: ["StillpointChildProcess"],
+            path: "Tests/SourceAuditTests",
+            swiftSettings: strictSettings),
         .testTarget(
             name: "StillpointToolTests",
             dependencies: [
@@ -308,4 +304,11 @@ var toolTestTargets: [Target] {
             exclude: ["Golden"],
             swiftSettings: strictSettings),
     ]
+        + statisticModules.map { name in
+            .testTarget(
+                name: "\(name)Tests",
+                dependencies: [.target(name: name), "PracticeLog", "StillpointStatistics", "StillpointTestSupport"],
+                path: "Tests/\(name)Tests",
+                swiftSettings: strictSettings)
+        }
 }

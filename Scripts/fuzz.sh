@@ -4,7 +4,7 @@
 #   Scripts/fuzz.sh                 every target for 5 minutes
 #   Scripts/fuzz.sh 20              every target for 20 seconds
 #   Scripts/fuzz.sh 600 FuzzCSV     one target for 10 minutes
-#   Scripts/fuzz.sh --smoke         what CI runs: every target for 15 seconds
+#   Scripts/fuzz.sh --smoke         what CI runs: every target for 10 seconds
 #   FUZZ_KEEP_GOING=1 Scripts/fuzz.sh 3600   an hour each, collecting every crash instead of stopping
 #
 # Each target grows a working corpus in .build-fuzz/corpus/<target>/, seeded from the checked-in
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 
 seconds=300
 if [ "${1:-}" = "--smoke" ]; then
-    seconds=15
+    seconds=10
     shift
 elif [[ "${1:-}" =~ ^[0-9]+$ ]]; then
     seconds=$1
