@@ -12,9 +12,9 @@ import StillpointStatistics
 /// until it changes). The structured report is not kept: another format is made again from the practitioner's
 /// digest in memory, as of the same instant, without reading the store. The service follows the store's change
 /// log from the moment it is made (``StoreWatch``: PostgreSQL pushes by `NOTIFY`, SQLite is polled; a burst of
-/// commits is merged by ``ChangeCoalescer``) and makes
-/// again only the reports of the practitioners a change touched: whose digests held a changed session, or who own
-/// one now. Each report that changed gets a new generation and goes to its subscribers (``updates(of:manifest:after:)``).
+/// commits is merged by ``ChangeCoalescer``) and makes again only the reports of the practitioners a change
+/// touched: whose digests held a changed session, or who own one now. Each report that changed gets a new
+/// generation and goes to its subscribers (``updates(of:manifest:after:)``).
 ///
 /// When the store cannot be reached (a PostgreSQL server stopped), reports are still served from memory, marked
 /// stale; when it is back, every held report catches up from the change log once (notifications sent meanwhile are
